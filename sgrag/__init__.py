@@ -1,0 +1,1 @@
+"""sgrag: exact multi-constraint retrieval-augmented QA (Structure Guided RAG)."""

@@ -1,0 +1,154 @@
+"""Typed configuration: one dataclass per stage, all defaults here, secrets never stored.
+
+``SgragConfig.to_dict()`` is what a workspace saves; API keys are read from the
+environment (``SGRAG_LLM_API_KEY`` / ``OPENAI_API_KEY``) or passed at run time only.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class EmbedConfig:
+    backend: str = "minilm"
+    """Label embedder: "minilm" (bundled all-MiniLM-L6-v2, offline), "hash" (tiny,
+    deterministic, for tests and huge synthetic graphs) or "openai" (the LLM endpoint)."""
+    batch_size: int = 256
+    """Labels per embedding batch."""
+    hash_dim: int = 64
+    """Dimension of the "hash" embedder."""
+
+
+@dataclass
+class GNNConfig:
+    dim: int = 4
+    """Dominance embedding dimensions per node (kept small so the R*-tree prunes)."""
+    hidden: int = 32
+    """Width of the projected label features inside the GAT layer."""
+    epochs: int = 30
+    """Training epochs (each samples ``pairs_per_epoch`` star pairs)."""
+    pairs_per_epoch: int = 4096
+    """Star pairs per epoch used to train pruning power."""
+    lr: float = 0.01
+    """Adam learning rate."""
+    seed: int = 0
+    """Seed for parameter init and pair sampling."""
+
+
+@dataclass
+class IndexConfig:
+    path_length: int = 1
+    """Path length l of the R*-tree index: 1 (edges) or 2 (two-edge paths, budgeted)."""
+    max_paths: int = 20_000_000
+    """Refuse to index more paths than this (l = 2 on a large graph) with a clear message."""
+    leaf_capacity: int = 64
+    """R*-tree leaf capacity."""
+    quant_scale: float = 4096.0
+    """Dominance embeddings are stored as integers ceil(x * scale) + 1 (float-safe compare)."""
+
+
+@dataclass
+class QueryConfig:
+    link_floor: float = 0.82
+    """Minimum cosine similarity for an embedding (FAISS) fallback link."""
+    fuzzy_floor: float = 92.0
+    """Minimum rapidfuzz ratio for a fuzzy mention link."""
+    top_k: int = 5
+    """Alternatives kept per mention in the normalization table."""
+    max_label_candidates: int = 50_000
+    """Cap on UNK label candidates collected during label completion."""
+
+
+@dataclass
+class MatchConfig:
+    max_partial: int = 10
+    """Best partial matches kept when no exact match exists."""
+    max_matches: int = 200
+    """Exact matches kept in the trace (all are counted)."""
+
+
+@dataclass
+class AnswerConfig:
+    mode: str = "offline"
+    """"offline" ranks candidates locally; "llm" asks the configured endpoint."""
+    min_confidence: float = 0.25
+    """Below this confidence the answer is "Unable to determine"."""
+    max_answers: int = 10
+    """Ranked alternatives returned."""
+
+
+@dataclass
+class LLMConfig:
+    base_url: str = ""
+    """OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1 for Ollama); empty = offline."""
+    model: str = "gpt-4o-mini"
+    """Chat model name."""
+    embedding_model: str = "text-embedding-3-small"
+    """Embedding model name for the "openai" embed backend."""
+    timeout_s: float = 60.0
+    """Per-request timeout."""
+    max_retries: int = 4
+    """Retries on timeouts, 429 and 5xx, with exponential backoff."""
+    concurrency: int = 4
+    """Concurrent requests at most."""
+    temperature: float = 0.0
+    """Sampling temperature."""
+
+
+@dataclass
+class ExtractConfig:
+    extractor: str = "offline"
+    """"offline" (rule-based, embedded) or "llm" (the paper's extraction prompt)."""
+    chunk_chars: int = 1200
+    """Chunk size in characters."""
+    chunk_overlap: int = 200
+    """Overlap between consecutive chunks in characters."""
+    merge_threshold: float = 0.0
+    """If > 0, merge entities whose label embeddings have cosine >= this."""
+    gleanings: int = 1
+    """Extra LLM calls to continue an extraction that was cut off."""
+
+
+@dataclass
+class SgragConfig:
+    embed: EmbedConfig = field(default_factory=EmbedConfig)
+    gnn: GNNConfig = field(default_factory=GNNConfig)
+    index: IndexConfig = field(default_factory=IndexConfig)
+    query: QueryConfig = field(default_factory=QueryConfig)
+    match: MatchConfig = field(default_factory=MatchConfig)
+    answer: AnswerConfig = field(default_factory=AnswerConfig)
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    extract: ExtractConfig = field(default_factory=ExtractConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> "SgragConfig":
+        """Build from a (possibly partial or older) dict; unknown keys are ignored."""
+        cfg = cls()
+        for section in dataclasses.fields(cls):
+            values = (data or {}).get(section.name) or {}
+            target = getattr(cfg, section.name)
+            names = {f.name: f.type for f in dataclasses.fields(target)}
+            for key, value in values.items():
+                if key in names:
+                    default = getattr(target, key)
+                    setattr(target, key, type(default)(value) if default is not None else value)
+        return cfg
+
+    def index_hash(self) -> str:
+        """Hash of everything that changes the built index (to know when to rebuild)."""
+        part = {"embed": dataclasses.asdict(self.embed), "gnn": dataclasses.asdict(self.gnn),
+                "index": dataclasses.asdict(self.index)}
+        return hashlib.sha256(json.dumps(part, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def api_key_from_env() -> str:
+    """The LLM API key, from the environment only (never from a workspace file)."""
+    return os.environ.get("SGRAG_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or ""

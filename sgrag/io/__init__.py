@@ -1,0 +1,1 @@
+"""Importers/exporters for graphs and document loaders."""

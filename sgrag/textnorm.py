@@ -1,0 +1,84 @@
+"""Text folding shared by linking and lookups: case, diacritics, punctuation, CJK width.
+
+Folding maps surface variants ("Beyoncé", "beyonce", "BEYONCÉ!") to one key while keeping
+CJK characters intact (they carry the meaning and have no case).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_SPACE = re.compile(r"\s+")
+_CJK_RANGES = (
+    (0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
+    (0xAC00, 0xD7AF), (0x20000, 0x2FA1F),
+)
+
+
+def is_cjk(ch: str) -> bool:
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
+
+
+def fold(text: str) -> str:
+    """Case/diacritics/punctuation-insensitive key; NFKC first so full-width forms unify.
+
+    >>> fold("  Beyoncé  Knowles!")
+    'beyonce knowles'
+    >>> fold("（心肌梗死）")
+    '心肌梗死'
+    """
+    text = unicodedata.normalize("NFKC", text)
+    out = []
+    for ch in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(ch):
+            continue
+        cat = unicodedata.category(ch)
+        if cat[0] in "PS":
+            out.append(" ")
+        else:
+            out.append(ch.lower())
+    return _SPACE.sub(" ", "".join(out)).strip()
+
+
+def fold_with_offsets(text: str) -> tuple[str, list[int]]:
+    """Fold ``text`` character by character and map each folded char back to its offset.
+
+    Used by the linker to report mention spans in the original question. Multi-char
+    expansions map every produced char to the source offset; whitespace runs collapse.
+    """
+    chars: list[str] = []
+    offsets: list[int] = []
+    for i, ch in enumerate(text):
+        piece = unicodedata.normalize("NFKC", ch)
+        for sub in unicodedata.normalize("NFKD", piece):
+            if unicodedata.combining(sub):
+                continue
+            cat = unicodedata.category(sub)
+            c = " " if (cat[0] in "PS" or sub.isspace()) else sub.lower()
+            if c == " " and (not chars or chars[-1] == " "):
+                continue
+            chars.append(c)
+            offsets.append(i)
+    while chars and chars[-1] == " ":
+        chars.pop()
+        offsets.pop()
+    return "".join(chars), offsets
+
+
+def tokens(text: str) -> list[str]:
+    """Word tokens of folded text; CJK characters become single-char tokens."""
+    out: list[str] = []
+    for word in fold(text).split():
+        buf = ""
+        for ch in word:
+            if is_cjk(ch):
+                if buf:
+                    out.append(buf)
+                    buf = ""
+                out.append(ch)
+            else:
+                buf += ch
+        if buf:
+            out.append(buf)
+    return out

@@ -1,0 +1,203 @@
+"""The typed values that flow between pipeline stages and make up a QueryTrace.
+
+Everything here is plain data (JSON-serialisable through ``to_jsonable``) so the CLI can
+print a trace and the app can render it without knowing how it was computed.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+UNK = "UNK"
+
+
+@dataclass(frozen=True)
+class LinkCandidate:
+    """One graph node a mention could mean, with how it was found and how sure we are."""
+    node_id: str
+    label: str
+    score: float
+    method: str  # exact | alias | fuzzy | embedding | override | llm
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A constraint mention in the question, linked to a graph node (``chosen``)."""
+    text: str
+    start: int
+    end: int
+    chosen: LinkCandidate
+    alternatives: tuple[LinkCandidate, ...] = ()
+
+
+@dataclass(frozen=True)
+class QueryNode:
+    qid: str
+    label: str  # graph label, or UNK for the target
+    node_id: str | None = None  # linked graph node (None for UNK)
+    confidence: float = 1.0  # linking confidence, used to relax the weakest first
+    mention: Mention | None = None
+
+    @property
+    def is_unknown(self) -> bool:
+        return self.label == UNK
+
+
+@dataclass(frozen=True)
+class QueryGraph:
+    """ψ1/ψ2 output: UNK target plus constraint nodes, edges without labels."""
+    question: str
+    nodes: tuple[QueryNode, ...]
+    edges: tuple[tuple[str, str], ...]
+    answer_type: str = ""
+    relation_phrases: tuple[str, ...] = ()
+    source: str = "offline"  # offline | llm | llm->offline (fallback)
+
+    def node(self, qid: str) -> QueryNode:
+        return next(n for n in self.nodes if n.qid == qid)
+
+    @property
+    def target(self) -> str:
+        return next(n.qid for n in self.nodes if n.is_unknown)
+
+    @property
+    def constraints(self) -> list[QueryNode]:
+        return [n for n in self.nodes if not n.is_unknown]
+
+
+@dataclass(frozen=True)
+class QueryPath:
+    """ψ3 output: a path of query node ids (length l edges) with its plan weight."""
+    qids: tuple[str, ...]
+    weight: float
+
+
+@dataclass(frozen=True)
+class LabelCompletion:
+    """ψ4 output for one unknown node: candidate labels and how many index entries had each."""
+    qid: str
+    candidates: tuple[tuple[str, int], ...]
+    total: int
+    from_path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FunnelStep:
+    """σ bookkeeping: how many items survive each filter (shown as the retrieval funnel)."""
+    stage: str
+    count: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class PathMatches:
+    """σ output for one query path: data paths (node-index tuples) that passed both filters."""
+    qids: tuple[str, ...]
+    visited_leaves: int
+    semantic_hits: int
+    dominance_hits: int
+    matches: int
+
+
+@dataclass(frozen=True)
+class MatchedEdge:
+    """A graph edge that satisfies one query edge (the evidence of a match)."""
+    query_edge: tuple[str, str]
+    src_id: str
+    dst_id: str
+    src_label: str
+    dst_label: str
+    relation: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Match:
+    """δ output: a binding of query nodes to graph nodes, verified edge by edge.
+
+    ``exact`` means every query edge is satisfied; otherwise ``missing`` names the
+    constraints (query node ids) the binding could not satisfy.
+    """
+    binding: dict[str, str]
+    edges: tuple[MatchedEdge, ...]
+    satisfied: tuple[str, ...]
+    missing: tuple[str, ...]
+    exact: bool
+
+
+@dataclass(frozen=True)
+class RankedAnswer:
+    """One candidate answer with the evidence behind its rank."""
+    node_id: str
+    label: str
+    score: float
+    satisfied: tuple[str, ...]
+    missing: tuple[str, ...]
+    features: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """γ output."""
+    text: str
+    node_id: str | None
+    exact: bool
+    confidence: float
+    ranked: tuple[RankedAnswer, ...]
+    final: tuple[str, ...]  # the answer set committed to (labels)
+    relaxed: tuple[str, ...]  # constraint labels given up to find an answer
+    explanation: str
+    mode: str = "offline"  # offline | llm | llm->offline
+    context: str = ""  # the relation paragraph given to the LLM (or that would be)
+
+
+@dataclass
+class QueryTrace:
+    """Everything one ask() did: each stage's output and its time in milliseconds."""
+    question: str
+    query_graph: QueryGraph | None = None
+    paths: list[QueryPath] = field(default_factory=list)
+    label_completion: list[LabelCompletion] = field(default_factory=list)
+    path_matches: list[PathMatches] = field(default_factory=list)
+    funnel: list[FunnelStep] = field(default_factory=list)
+    matches: list[Match] = field(default_factory=list)
+    exact_count: int = 0
+    answer: Answer | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    index_version: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return to_jsonable(self)
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Dataclasses/tuples/dicts -> JSON-ready structures."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if hasattr(obj, "item") and callable(obj.item):  # numpy scalars
+        return obj.item()
+    return obj
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A progress report from a long operation (build, ingest, eval)."""
+    stage: str
+    done: int
+    total: int
+    message: str = ""
+    eta_s: float | None = None
+    metrics: dict[str, float] = field(default_factory=dict)
+
+
+ProgressFn = Callable[[Progress], None]
+
+
+def no_progress(_: Progress) -> None:
+    """Default progress sink."""

@@ -1,0 +1,232 @@
+"""The LLM behind a small Protocol, and an OpenAI-compatible client for any such endpoint.
+
+The client adds what every caller needs and the raw ``openai`` client leaves out or hides:
+our own retry loop (timeouts, connection errors, 429, 5xx) with exponential backoff, a
+response cache on disk (a re-run of an ingest or eval costs no tokens), token usage per
+purpose, and a concurrency cap. The API key lives only in memory: it is never logged,
+cached, written to the workspace or shown by ``repr``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping, Protocol, Sequence
+
+import openai
+
+from .config import LLMConfig, api_key_from_env
+from .errors import LLMError
+from .fsutil import atomic_write_json, read_json
+
+_EMBED_BATCH = 256
+_NO_KEY = "sk-no-key-required"  # the openai client insists on a key; local servers ignore it
+
+
+class ChatClient(Protocol):
+    """What the stages need from an LLM (tests pass a scripted fake or the client below)."""
+    model: str
+    embedding_model: str
+
+    def complete(self, messages: Sequence[Mapping[str, str]], *, purpose: str) -> str: ...
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token and call counts of one purpose (extract, query_graph, answer, embed, ...)."""
+    calls: int = 0
+    """Requests that reached the endpoint and succeeded."""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cache_hits: int = 0
+    """Answers served from the disk cache (no request made)."""
+    retries: int = 0
+    """Failed attempts that were retried."""
+
+    def plus(self, **delta: int) -> "Usage":
+        return Usage(**{k: getattr(self, k) + delta.get(k, 0) for k in self.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class ConnectionCheck:
+    """Result of ``test_connection``: ``ok`` and a one-line message for people."""
+    ok: bool
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class OpenAICompatibleClient:
+    """Chat and embeddings against an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, ...).
+
+    Args:
+        base_url: endpoint root, e.g. ``http://127.0.0.1:11434/v1``.
+        model: chat model name.
+        api_key: secret; kept in memory only.
+        cache_dir: directory of the response cache; None disables caching.
+        backoff_base_s: first retry waits this long, then 2x, 4x, ...
+        sleep: injectable for tests.
+    """
+
+    def __init__(self, base_url: str, model: str, *, api_key: str = "",
+                 embedding_model: str = "text-embedding-3-small", timeout_s: float = 60.0,
+                 max_retries: int = 4, backoff_base_s: float = 0.5, concurrency: int = 4,
+                 temperature: float = 0.0, cache_dir: str | os.PathLike | None = None,
+                 sleep: Callable[[float], None] = time.sleep):
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.embedding_model = embedding_model
+        self.max_retries = max(0, int(max_retries))
+        self.backoff_base_s = backoff_base_s
+        self.temperature = temperature
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self._sleep = sleep
+        self._slots = threading.Semaphore(max(1, int(concurrency)))
+        self._lock = threading.Lock()
+        self._usage: dict[str, Usage] = {}
+        # The retry loop is ours (testable, counted), so the SDK must not retry on its own.
+        self._client = openai.OpenAI(base_url=self.base_url, api_key=api_key or _NO_KEY,
+                                     timeout=timeout_s, max_retries=0)
+
+    def __repr__(self) -> str:
+        return (f"OpenAICompatibleClient(base_url={self.base_url!r}, model={self.model!r}, "
+                f"api_key=***, cache={'on' if self.cache_dir else 'off'})")
+
+    def __reduce__(self):
+        raise TypeError("OpenAICompatibleClient holds a secret and cannot be pickled")
+
+    # ---- usage ------------------------------------------------------------------------------
+    def _count(self, purpose: str, **delta: int) -> None:
+        with self._lock:
+            self._usage[purpose] = self._usage.get(purpose, Usage()).plus(**delta)
+
+    def usage(self) -> dict[str, Usage]:
+        """Usage so far, per purpose (a snapshot)."""
+        with self._lock:
+            return dict(self._usage)
+
+    def total_usage(self) -> Usage:
+        total = Usage()
+        for u in self.usage().values():
+            total = total.plus(**{k: getattr(u, k) for k in u.__dataclass_fields__})
+        return total
+
+    # ---- cache ------------------------------------------------------------------------------
+    def _cache_path(self, messages: Sequence[Mapping[str, str]]) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        blob = json.dumps({"model": self.model, "messages": [dict(m) for m in messages],
+                           "temperature": self.temperature}, sort_keys=True, ensure_ascii=False)
+        key = hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        return self.cache_dir / key[:2] / f"{key}.json"
+
+    # ---- requests ---------------------------------------------------------------------------
+    def _call(self, purpose: str, request: Callable[[], object]) -> object:
+        """Run ``request`` with retries on transient failures; other failures -> LLMError."""
+        last: Exception | None = None
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                self._count(purpose, retries=1)
+                self._sleep(self.backoff_base_s * 2 ** (attempt - 1))
+            try:
+                with self._slots:
+                    return request()
+            except (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError,
+                    openai.InternalServerError) as exc:
+                last = exc
+            except openai.APIStatusError as exc:
+                raise LLMError(f"{self.base_url} rejected the {purpose} request "
+                               f"(HTTP {exc.status_code}): {_short(exc)}") from exc
+            except (openai.OpenAIError, ValueError) as exc:  # malformed response body
+                raise LLMError(f"{self.base_url} returned an unusable {purpose} response: "
+                               f"{_short(exc)}") from exc
+        raise LLMError(f"{self.base_url}: {purpose} request failed after {self.max_retries + 1} "
+                       f"attempt(s): {type(last).__name__}: {_short(last)}") from last
+
+    def complete(self, messages: Sequence[Mapping[str, str]], *, purpose: str = "chat",
+                 use_cache: bool = True) -> str:
+        """The assistant's reply text to ``messages`` (cached by model, messages, temperature)."""
+        path = self._cache_path(messages) if use_cache else None
+        if path is not None:
+            hit = _read_cache(path)
+            if hit is not None:
+                self._count(purpose, cache_hits=1)
+                return hit
+        resp = self._call(purpose, lambda: self._client.chat.completions.create(
+            model=self.model, messages=[dict(m) for m in messages], temperature=self.temperature))
+        try:
+            text = resp.choices[0].message.content or ""
+        except (AttributeError, IndexError, TypeError) as exc:
+            raise LLMError(f"{self.base_url}: {purpose} response has no message") from exc
+        usage = getattr(resp, "usage", None)
+        self._count(purpose, calls=1, prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+                    completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0))
+        if path is not None and text:
+            atomic_write_json(path, {"model": self.model, "response": text})
+        return text
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embedding vectors of ``texts``, in order (batched)."""
+        out: list[list[float]] = []
+        for start in range(0, len(texts), _EMBED_BATCH):
+            batch = list(texts[start:start + _EMBED_BATCH])
+            resp = self._call("embed", lambda b=batch: self._client.embeddings.create(
+                model=self.embedding_model, input=b))
+            try:
+                rows = sorted(resp.data, key=lambda d: d.index)
+                vecs = [list(map(float, d.embedding)) for d in rows]
+            except (AttributeError, TypeError, ValueError) as exc:
+                raise LLMError(f"{self.base_url}: malformed embeddings response") from exc
+            if len(vecs) != len(batch):
+                raise LLMError(f"{self.base_url}: asked for {len(batch)} embeddings, got {len(vecs)}")
+            usage = getattr(resp, "usage", None)
+            self._count("embed", calls=1, prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0))
+            out.extend(vecs)
+        return out
+
+    def test_connection(self) -> ConnectionCheck:
+        """One tiny uncached request; a readable verdict either way (never raises LLMError)."""
+        t0 = time.perf_counter()
+        try:
+            reply = self.complete([{"role": "user", "content": "Reply with the single word OK."}],
+                                  purpose="test", use_cache=False)
+        except LLMError as exc:
+            return ConnectionCheck(False, f"Cannot use {self.model} at {self.base_url}: {exc}")
+        ms = (time.perf_counter() - t0) * 1000
+        return ConnectionCheck(True, f"Connected to {self.base_url} ({self.model}) in {ms:.0f} ms; "
+                                     f"it replied {reply.strip()[:40]!r}.")
+
+
+def _short(exc: BaseException | None) -> str:
+    return str(exc).splitlines()[0][:300] if exc is not None and str(exc) else "no detail"
+
+
+def _read_cache(path: Path) -> str | None:
+    try:
+        data = read_json(path)
+    except (OSError, ValueError):
+        return None  # a damaged entry only costs a request
+    return data.get("response") if isinstance(data, dict) else None
+
+
+def make_llm(cfg: LLMConfig, cache_dir: str | os.PathLike | None = None,
+             api_key: str | None = None) -> OpenAICompatibleClient | None:
+    """The client the config describes, or None when no endpoint is set (offline mode).
+
+    The key comes from ``api_key`` or else the environment (SGRAG_LLM_API_KEY /
+    OPENAI_API_KEY); it is never read from or written to a workspace.
+    """
+    if not cfg.base_url.strip():
+        return None
+    return OpenAICompatibleClient(cfg.base_url.strip(), cfg.model,
+                                  api_key=api_key if api_key is not None else api_key_from_env(),
+                                  embedding_model=cfg.embedding_model, timeout_s=cfg.timeout_s,
+                                  max_retries=cfg.max_retries, concurrency=cfg.concurrency,
+                                  temperature=cfg.temperature, cache_dir=cache_dir)

@@ -1,0 +1,134 @@
+"""OpenAICompatibleClient against the local stub server: retries, cache, usage, secrecy."""
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from openai_stub import Fault, stub_server  # noqa: F401  (fixture)
+
+from sgrag.config import LLMConfig
+from sgrag.errors import LLMError
+from sgrag.llm import OpenAICompatibleClient, make_llm
+
+MSG = [{"role": "user", "content": "hi"}]
+SECRET = "sk-test-SECRET-1234567890"
+
+
+def client(server, tmp_path=None, **kw):
+    sleeps: list[float] = []
+    kw.setdefault("timeout_s", 2.0)
+    c = OpenAICompatibleClient(server.url, "stub-model", api_key=SECRET, backoff_base_s=0.01,
+                               cache_dir=tmp_path / "llm" if tmp_path else None,
+                               sleep=sleeps.append, **kw)
+    return c, sleeps
+
+
+def test_complete_counts_usage_and_sends_key(stub_server):
+    c, _ = client(stub_server)
+    stub_server.push("hello there")
+    assert c.complete(MSG, purpose="answer") == "hello there"
+    u = c.usage()["answer"]
+    assert (u.calls, u.prompt_tokens, u.completion_tokens, u.cache_hits) == (1, 10, 5, 0)
+    assert stub_server.requests[0]["auth"] == f"Bearer {SECRET}"
+
+
+@pytest.mark.parametrize("fault", [Fault(status=429), Fault(status=500), Fault(status=503)])
+def test_retries_transient_status_with_exponential_backoff(stub_server, fault):
+    c, sleeps = client(stub_server, max_retries=3)
+    stub_server.push(fault, fault, "finally")
+    assert c.complete(MSG, purpose="x") == "finally"
+    assert sleeps == [0.01, 0.02]
+    assert c.usage()["x"].retries == 2 and c.usage()["x"].calls == 1
+    assert stub_server.count("/chat/completions") == 3
+
+
+def test_retries_timeout(stub_server):
+    c, sleeps = client(stub_server, max_retries=1, timeout_s=0.3)
+    stub_server.push(Fault(sleep_s=0.8), "after timeout")
+    assert c.complete(MSG, purpose="x") == "after timeout"
+    assert len(sleeps) == 1
+
+
+def test_gives_up_after_max_retries(stub_server):
+    c, sleeps = client(stub_server, max_retries=2)
+    stub_server.push(*[Fault(status=500)] * 3)
+    with pytest.raises(LLMError, match="after 3 attempt"):
+        c.complete(MSG, purpose="x")
+    assert sleeps == [0.01, 0.02]
+
+
+def test_client_errors_are_not_retried(stub_server):
+    c, sleeps = client(stub_server, max_retries=3)
+    stub_server.push(Fault(status=401))
+    with pytest.raises(LLMError, match="HTTP 401") as info:
+        c.complete(MSG, purpose="x")
+    assert sleeps == [] and SECRET not in str(info.value)
+
+
+def test_garbage_body_is_llm_error(stub_server):
+    c, _ = client(stub_server, max_retries=0)
+    stub_server.push(Fault(garbage=True))
+    with pytest.raises(LLMError):
+        c.complete(MSG, purpose="x")
+
+
+def test_cache_hit_makes_no_request_and_hides_key(stub_server, tmp_path):
+    c, _ = client(stub_server, tmp_path)
+    stub_server.push("cached answer")
+    assert c.complete(MSG, purpose="extract") == "cached answer"
+    c2, _ = client(stub_server, tmp_path)  # a new process would see the same files
+    assert c2.complete(MSG, purpose="extract") == "cached answer"
+    assert stub_server.count("/chat/completions") == 1
+    assert c2.usage()["extract"].cache_hits == 1 and c2.usage()["extract"].calls == 0
+    for f in (tmp_path / "llm").rglob("*"):
+        if f.is_file():
+            assert SECRET not in f.read_text()
+    # a different temperature is a different cache key
+    c3, _ = client(stub_server, tmp_path, temperature=0.7)
+    stub_server.push("warmer")
+    assert c3.complete(MSG, purpose="extract") == "warmer"
+
+
+def test_repr_and_pickle_never_reveal_key(stub_server):
+    c, _ = client(stub_server)
+    assert SECRET not in repr(c) and "***" in repr(c)
+    with pytest.raises(TypeError):
+        pickle.dumps(c)
+
+
+def test_embed_batches_in_order(stub_server):
+    c, _ = client(stub_server)
+    vecs = c.embed(["a", "b", "c"])
+    assert len(vecs) == 3 and len(vecs[0]) == 8 and vecs[0] != vecs[1]
+    assert c.usage()["embed"].calls == 1
+
+
+def test_concurrent_calls_respect_limit(stub_server):
+    import threading
+    c, _ = client(stub_server, concurrency=2)
+    results: list[str] = []
+    threads = [threading.Thread(target=lambda: results.append(c.complete(MSG, purpose="p", use_cache=False)))
+               for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == ["OK"] * 6 and c.usage()["p"].calls == 6
+
+
+def test_test_connection_messages(stub_server):
+    c, _ = client(stub_server, max_retries=0)
+    ok = c.test_connection()
+    assert ok.ok and "Connected" in str(ok)
+    stub_server.push(Fault(status=404))
+    bad = c.test_connection()
+    assert not bad.ok and "Cannot use" in bad.message
+
+
+def test_make_llm_offline_and_key_from_env(monkeypatch, stub_server, tmp_path):
+    assert make_llm(LLMConfig(base_url="")) is None
+    monkeypatch.setenv("SGRAG_LLM_API_KEY", "sk-from-env")
+    llm = make_llm(LLMConfig(base_url=stub_server.url, model="m"), cache_dir=tmp_path)
+    llm.complete(MSG, purpose="x")
+    assert stub_server.requests[-1]["auth"] == "Bearer sk-from-env"
+    assert "sk-from-env" not in repr(llm)

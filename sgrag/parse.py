@@ -120,6 +120,11 @@ def _records(text: str) -> tuple[list[_Record], list[tuple[str, str]], bool, boo
     return records, dropped, complete, bool(pieces)
 
 
+def is_complete(text: str) -> bool:
+    """Whether LLM output carries the <|COMPLETE|> terminator (else it was probably cut off)."""
+    return _COMPLETE_RE.search(text) is not None
+
+
 def relation_from_description(description: str) -> str:
     """A paper-format edge has only a description; short ones double as the relation."""
     words = description.strip().rstrip(".").split()

@@ -30,11 +30,11 @@ class GNNConfig:
     """Dominance embedding dimensions per node (kept small so the R*-tree prunes)."""
     hidden: int = 32
     """Width of the projected label features inside the GAT layer."""
-    epochs: int = 30
+    epochs: int = 150
     """Training epochs (each samples ``pairs_per_epoch`` star pairs)."""
     pairs_per_epoch: int = 4096
     """Star pairs per epoch used to train pruning power."""
-    lr: float = 0.01
+    lr: float = 0.05
     """Adam learning rate."""
     seed: int = 0
     """Seed for parameter init and pair sampling."""

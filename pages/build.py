@@ -1,0 +1,70 @@
+"""Build: start/cancel an index build, watch each stage live, see the graph statistics when done."""
+import streamlit as st
+
+import sgrag
+from sgrag_app.jobs import Job
+from sgrag_app.render import (render_build_report, render_graph_stats, render_job_outcome, render_stages,
+                              wait_briefly)
+from sgrag_app.runtime import api_key, guard, job_registry, page_setup
+from sgrag_app.tasks import run_build
+
+ctx = page_setup("Build")
+ws = ctx.require_workspace()
+reg = job_registry()
+
+
+@st.cache_resource(show_spinner="Reading the graph…", max_entries=4)
+def source_stats(path: str, version: str) -> dict:
+    g = sgrag.Workspace(path).source_graph()
+    return g.stats() if g is not None else {}
+
+
+with guard("reading the workspace"):
+    cfg = ws.config()
+    if ws.source_version:
+        st.markdown("##### Source graph")
+        render_graph_stats(source_stats(str(ws.path), ws.source_version))
+    else:
+        st.info("This workspace has no graph yet: import a knowledge graph or documents on the Ingest page.")
+    st.caption(f"Settings: embeddings **{cfg.embed.backend}** · path length **{cfg.index.path_length}** · "
+               f"GNN dim {cfg.gnn.dim}, hidden {cfg.gnn.hidden}, {cfg.gnn.epochs} epochs (change them on Settings)")
+
+job: Job | None = reg.get("build", ctx.key) or reg.get("demo", ctx.key)
+c1, c2, _ = st.columns([1, 1, 4])
+if c1.button("Start build", type="primary", icon=":material/play_arrow:",
+             disabled=bool(job and job.active) or not ws.source_version):
+    with guard("starting the build"):
+        key = api_key()
+        job = reg.start("build", ctx.key, lambda j: run_build(ctx.key, j, key), label="build",
+                        exclusive=("ingest", "import", "demo"))
+        wait_briefly(job)
+if c2.button("Cancel", icon=":material/stop:", disabled=not (job and job.active)):
+    job.cancel()
+    st.toast("Cancelling: the build stops at the next checkpoint.")
+
+
+@st.fragment(run_every=1.0 if job is not None and job.active else None)
+def live(job: Job) -> None:
+    st.markdown(f"##### {'Building…' if job.active else 'Last build'}"
+                + (" (cancel requested)" if job.cancel_requested and job.active else ""))
+    render_stages(job)
+    if not job.active:
+        if render_job_outcome(job, "The build"):
+            render_build_report(job.result)
+    elif job.status != "running":
+        st.rerun()
+    if job.active:
+        st.caption("The build runs on the server: you can leave this page or refresh; it keeps going.")
+    st.session_state["build.was_active"] = job.active
+
+
+if job is not None:
+    was_active = st.session_state.get("build.was_active")
+    live(job)
+    if was_active and not job.active:
+        st.rerun()
+elif ws.index_version:
+    with guard("reading the last build"):
+        engine = ctx.engine()
+        st.markdown(f"##### Current index: {ws.index_version}")
+        render_build_report(engine.meta)

@@ -1,0 +1,4 @@
+"""`python -m sgrag ...` entry point."""
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,195 @@
+"""Command line: `python -m sgrag import-kg|build|ask|eval|demo|ingest|delete-doc|export`.
+
+Thin wrappers over the public API; errors print one readable line and exit 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from . import Engine, SgragError, Workspace, create_demo, trace_json
+from .types import Progress
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets" / "demo"
+
+
+class _Bar:
+    """One-line progress on stderr: stage, done/total, ETA."""
+
+    def __init__(self, quiet: bool = False):
+        self.quiet = quiet
+        self.last = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        if self.quiet:
+            return
+        now = time.monotonic()
+        if p.done < p.total and now - self.last < 0.2:
+            return
+        self.last = now
+        pct = 100.0 * p.done / p.total if p.total else 100.0
+        eta = f" ETA {p.eta_s:.0f}s" if p.eta_s else ""
+        sys.stderr.write(f"\r[{p.stage:>10}] {pct:5.1f}% {p.message[:70]:<70}{eta}   ")
+        if p.done >= p.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _add_ws(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workspace", "-w", required=True, help="workspace directory")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m sgrag", description="Exact multi-constraint RAG (SG-RAG).")
+    ap.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    p = sub.add_parser("import-kg", help="import a knowledge graph into a workspace")
+    _add_ws(p)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--triples", help="head,relation,tail TSV/CSV (optionally .gz)")
+    src.add_argument("--graphml")
+    src.add_argument("--json", help="JSON {nodes, edges} or JSONL records")
+    p.add_argument("--entities", help="id<TAB>name file (with --triples)")
+    p.add_argument("--relations", help="relation<TAB>text file (with --triples)")
+
+    p = sub.add_parser("build", help="build the index (embeddings, GNN, R*-tree, FAISS)")
+    _add_ws(p)
+    p.add_argument("--path-length", type=int, choices=(1, 2), help="path length l (default: workspace config, 1)")
+    p.add_argument("--embed", choices=("minilm", "hash", "openai"), help="label embedding backend")
+    p.add_argument("--epochs", type=int, help="GNN training epochs")
+
+    p = sub.add_parser("ask", help="answer a question")
+    _add_ws(p)
+    p.add_argument("question")
+    p.add_argument("--json", action="store_true", help="print the full QueryTrace as JSON")
+
+    p = sub.add_parser("eval", help="evaluate on an ERQA-style CSV (query,answer)")
+    _add_ws(p)
+    p.add_argument("--queries", required=True)
+    p.add_argument("--out", required=True, help="JSONL output, one object per question")
+    p.add_argument("--limit", type=int)
+
+    p = sub.add_parser("demo", help="create and build the demo workspace from assets/")
+    _add_ws(p)
+    p.add_argument("--force", action="store_true", help="rebuild even if already built")
+
+    p = sub.add_parser("export", help="export the workspace graph")
+    _add_ws(p)
+    p.add_argument("--out", required=True, help=".graphml or .json")
+
+    p = sub.add_parser("ingest", help="extract documents into the workspace graph and rebuild")
+    _add_ws(p)
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--extractor", choices=("offline", "llm"), default="offline")
+    p.add_argument("--no-build", action="store_true", help="skip the index rebuild")
+
+    p = sub.add_parser("delete-doc", help="remove a document and what only it supported")
+    _add_ws(p)
+    p.add_argument("doc_id")
+    p.add_argument("--no-build", action="store_true")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    bar = _Bar(args.quiet)
+    try:
+        return _run(args, bar)
+    except SgragError as exc:
+        sys.stderr.write(f"\nerror: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted; the last good index is unchanged\n")
+        return 130
+
+
+def _run(args, bar: _Bar) -> int:
+    ws_path = args.workspace
+    if args.cmd == "import-kg":
+        stats = Engine.import_kg(ws_path, triples=args.triples, entities=args.entities, relations=args.relations,
+                                 graphml=args.graphml, json=args.json)
+        print(json.dumps({"imported": stats}))
+    elif args.cmd == "build":
+        ws = Workspace(ws_path)
+        cfg = ws.config()
+        if args.path_length:
+            cfg.index.path_length = args.path_length
+        if args.embed:
+            cfg.embed.backend = args.embed
+        if args.epochs is not None:
+            cfg.gnn.epochs = args.epochs
+        ws.save_config(cfg)
+        report = Engine.build(ws_path, bar, config=cfg, llm=_llm(cfg, ws))
+        print(json.dumps({k: report[k] for k in ("version", "stats", "paths", "timings_s", "pruning_power")}))
+    elif args.cmd == "ask":
+        engine = Engine.open(ws_path, llm=_llm(Workspace(ws_path).config(), Workspace(ws_path)))
+        trace = engine.ask(args.question)
+        if args.json:
+            print(trace_json(trace))
+        else:
+            _print_answer(trace)
+    elif args.cmd == "eval":
+        from .eval import run_eval
+        engine = Engine.open(ws_path)
+        report = run_eval(engine, args.queries, args.limit, bar, args.out)
+        print(json.dumps(report.summary, indent=1))
+    elif args.cmd == "demo":
+        report = create_demo(ws_path, ASSETS, bar, force=args.force)
+        print(json.dumps({"demo": str(Workspace(ws_path).path), "version": report.get("version")}))
+    elif args.cmd == "export":
+        from .io.kg import write_graphml, write_json
+        g = Workspace(ws_path).source_graph()
+        if g is None:
+            raise SgragError("the workspace has no graph to export")
+        (write_json if args.out.lower().endswith(".json") else write_graphml)(g, args.out)
+        print(json.dumps({"exported": args.out, "nodes": g.num_nodes, "edges": g.num_edges}))
+    elif args.cmd in ("ingest", "delete-doc"):
+        return _documents(args, bar)
+    return 0
+
+
+def _llm(cfg, ws):
+    """The configured LLM client, or None when offline (the default)."""
+    if not cfg.llm.base_url:
+        return None
+    from .llm import make_llm
+    return make_llm(cfg.llm, cache_dir=ws.cache_dir / "llm")
+
+
+def _documents(args, bar) -> int:
+    from .ingest import delete_document, ingest
+    ws = Workspace.create(args.workspace) if not Workspace(args.workspace).exists else Workspace(args.workspace)
+    cfg = ws.config()
+    if args.cmd == "ingest":
+        report = ingest(ws, args.paths, cfg, extractor=args.extractor, llm=_llm(cfg, ws), progress=bar)
+        print(json.dumps(_plain(report), indent=1, default=str))
+    else:
+        report = delete_document(ws, args.doc_id)
+        print(json.dumps(_plain(report), indent=1, default=str))
+    if not args.no_build and ws.source_graph() is not None:
+        Engine.build(ws.path, bar, llm=_llm(cfg, ws))
+    return 0
+
+
+def _plain(obj):
+    from .types import to_jsonable
+    return to_jsonable(obj)
+
+
+def _print_answer(trace) -> None:
+    a = trace.answer
+    qg = trace.query_graph
+    print(f"Answer: {a.text}   ({'exact match' if a.exact else 'no exact match'}, confidence {a.confidence:.2f})")
+    if qg:
+        print("Constraints: " + "; ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}"
+                                           f" ({n.confidence:.2f})" for n in qg.constraints))
+        if qg.answer_type:
+            print(f"Answer type: {qg.answer_type}")
+    print(a.explanation)
+    for i, r in enumerate(a.ranked[:5], 1):
+        print(f"  {i}. {r.label}  score {r.score:.3f}  satisfies {len(r.satisfied)}/{len(r.satisfied) + len(r.missing)}")
+    print(f"({trace.timings_ms.get('total', 0):.1f} ms, index {trace.index_version})")

@@ -1,0 +1,265 @@
+"""φ: the path index (exact label groups + R*-trees over dominance keys) and the FAISS label index.
+
+Every path of length l is stored in both orientations, grouped by the exact label id of its
+first node (the semantic key: labels are compared for equality, so raw 384-dim label
+vectors never enter a tree). Inside a group the key of a path is, per position, its label id
+(positions > 0), its degree and its integer dominance embedding. Groups larger than
+``TREE_MIN`` get an R*-tree (``rtree``, RT_Star, bulk-loaded from arrays); the orthant query
+``key >= query key`` then visits only leaves that can hold a dominating path. Smaller groups
+are one contiguous block scanned with numpy, which is what a leaf is anyway.
+
+All coordinates are integers held exactly in float64, so the tree never rounds a true match
+away; the exact test at the leaves is done again on the integer arrays.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import faiss
+import numpy as np
+from rtree import index as rindex
+
+from .errors import BuildError
+from .graph import KnowledgeGraph
+from .types import Progress, ProgressFn, no_progress
+
+TREE_MIN = 512  # groups with more paths than this get their own R*-tree
+
+
+def count_paths(graph: KnowledgeGraph, length: int) -> int:
+    """Number of oriented paths of ``length`` edges over distinct neighbours (no repeats)."""
+    deg = graph.degree.astype(np.int64)
+    if length == 1:
+        return int(deg.sum())
+    if length == 2:
+        return int((deg * np.maximum(deg - 1, 0)).sum())
+    raise BuildError(f"path length {length} is not supported (use 1 or 2)")
+
+
+def enumerate_paths(graph: KnowledgeGraph, length: int, budget: int) -> np.ndarray:
+    """(N, length+1) int32 node paths, both orientations, no node repeated within a path."""
+    total = count_paths(graph, length)
+    if total > budget:
+        raise BuildError(
+            f"path length {length} needs {total:,} paths, over the budget of {budget:,} "
+            f"(index.max_paths). Use path length 1, or raise the budget if memory allows "
+            f"(~{total * 60 / 2**30:.1f} GiB).")
+    sets = graph.neighbor_sets
+    if length == 1:
+        counts = np.fromiter((len(s) for s in sets), dtype=np.int64, count=len(sets))
+        a = np.repeat(np.arange(len(sets), dtype=np.int32), counts)
+        b = np.concatenate(sets).astype(np.int32) if total else np.zeros(0, np.int32)
+        return np.stack([a, b], axis=1)
+    out = np.empty((total, 3), dtype=np.int32)
+    pos = 0
+    for mid, nb in enumerate(sets):
+        k = nb.size
+        if k < 2:
+            continue
+        a = np.repeat(nb, k)
+        c = np.tile(nb, k)
+        keep = a != c
+        m = int(keep.sum())
+        out[pos:pos + m, 0] = a[keep]
+        out[pos:pos + m, 1] = mid
+        out[pos:pos + m, 2] = c[keep]
+        pos += m
+    return out
+
+
+@dataclass
+class PathQuery:
+    """What a query path demands of each position (``None`` label set: unknown label)."""
+    label_sets: list[np.ndarray | None]
+    deg_min: np.ndarray  # (L+1,) int
+    dom_min: np.ndarray  # (L+1, d) int
+
+
+@dataclass
+class SearchStats:
+    scanned: int = 0  # leaf entries examined (block rows or tree hits)
+    semantic: int = 0  # passed the label test
+    dominance: int = 0  # passed the dominance test as well
+    used_tree: bool = False
+
+
+class PathIndex:
+    """Paths of one length, grouped by first label, with R*-trees over big groups."""
+
+    def __init__(self, length: int, paths: np.ndarray, labels: np.ndarray, deg: np.ndarray,
+                 dom: np.ndarray, group_labels: np.ndarray, group_ptr: np.ndarray,
+                 leaf_capacity: int = 64):
+        self.length = length
+        self.paths, self.labels, self.deg, self.dom = paths, labels, deg, dom
+        self.group_labels, self.group_ptr = group_labels, group_ptr
+        self.leaf_capacity = leaf_capacity
+        self._trees: dict[int, rindex.Index] = {}
+        self._build_trees()
+
+    # ---- construction -------------------------------------------------------------------
+    @classmethod
+    def build(cls, graph: KnowledgeGraph, node_dom: np.ndarray, length: int, budget: int,
+              leaf_capacity: int = 64, progress: ProgressFn = no_progress) -> "PathIndex":
+        t0 = time.perf_counter()
+        total = count_paths(graph, length)
+        progress(Progress("paths", 0, max(total, 1), f"enumerating {total:,} paths of length {length}"))
+        paths = enumerate_paths(graph, length, budget)
+        labels = graph.label_id[paths]
+        order = np.lexsort(tuple(labels[:, i] for i in range(length, -1, -1)))
+        paths, labels = paths[order], labels[order]
+        deg = graph.degree[paths].astype(np.int64)
+        dom = node_dom[paths]  # (N, L+1, d)
+        first = labels[:, 0]
+        boundaries = np.flatnonzero(np.diff(first)) + 1 if first.size else np.zeros(0, np.int64)
+        group_ptr = np.concatenate([[0], boundaries, [first.size]]).astype(np.int64)
+        group_labels = first[group_ptr[:-1]] if first.size else np.zeros(0, np.int32)
+        progress(Progress("paths", total, max(total, 1), f"{total:,} paths in {group_labels.size:,} label groups",
+                          metrics={"seconds": time.perf_counter() - t0}))
+        progress(Progress("rtree", 0, 1, "bulk-loading R*-trees"))
+        idx = cls(length, paths, labels, deg, dom, group_labels, group_ptr, leaf_capacity)
+        progress(Progress("rtree", 1, 1, f"{len(idx._trees)} R*-trees over groups > {TREE_MIN} paths",
+                          metrics={"trees": len(idx._trees)}))
+        return idx
+
+    def _keys(self, lo: int, hi: int) -> np.ndarray:
+        """Tree coordinates of rows lo..hi: labels of positions > 0, degrees, dominance."""
+        n = hi - lo
+        parts = [self.labels[lo:hi, 1:].astype(np.float64), self.deg[lo:hi].astype(np.float64),
+                 self.dom[lo:hi].reshape(n, -1).astype(np.float64)]
+        return np.ascontiguousarray(np.concatenate(parts, axis=1))
+
+    def _build_trees(self) -> None:
+        sizes = np.diff(self.group_ptr)
+        for g in np.flatnonzero(sizes > TREE_MIN):
+            lo, hi = int(self.group_ptr[g]), int(self.group_ptr[g + 1])
+            keys = self._keys(lo, hi)
+            p = rindex.Property()
+            p.dimension = keys.shape[1]
+            p.variant = rindex.RT_Star
+            p.leaf_capacity = self.leaf_capacity
+            p.index_capacity = self.leaf_capacity
+            ids = np.arange(lo, hi, dtype=np.int64)
+            self._trees[int(self.group_labels[g])] = rindex.Index((ids, keys, keys), properties=p)
+
+    # ---- search -------------------------------------------------------------------------
+    def _group(self, label: int) -> tuple[int, int]:
+        g = int(np.searchsorted(self.group_labels, label))
+        if g >= self.group_labels.size or self.group_labels[g] != label:
+            return 0, 0
+        return int(self.group_ptr[g]), int(self.group_ptr[g + 1])
+
+    def _tree_box(self, q: PathQuery) -> tuple[np.ndarray, np.ndarray]:
+        big = np.finfo(np.float64).max
+        lo_l, hi_l = [], []
+        for s in q.label_sets[1:]:
+            if s is None or s.size == 0:
+                lo_l.append(-big)
+                hi_l.append(big)
+            else:
+                lo_l.append(float(s.min()))
+                hi_l.append(float(s.max()))
+        mins = np.concatenate([lo_l, q.deg_min.astype(np.float64), q.dom_min.reshape(-1).astype(np.float64)])
+        maxs = np.concatenate([hi_l, np.full(q.deg_min.size + q.dom_min.size, big)])
+        return mins, maxs
+
+    def search(self, q: PathQuery, use_tree: bool = True) -> tuple[np.ndarray, SearchStats]:
+        """Row ids of paths whose labels match and whose keys dominate the query's, exactly."""
+        stats = SearchStats()
+        first = q.label_sets[0]
+        if first is None:
+            raise ValueError("the first position of a query path must have known labels")
+        rows: list[np.ndarray] = []
+        for label in np.unique(first):
+            lo, hi = self._group(int(label))
+            if hi <= lo:
+                continue
+            tree = self._trees.get(int(label)) if use_tree else None
+            if tree is not None:
+                mins, maxs = self._tree_box(q)
+                ids, _ = tree.intersection_v(mins[None, :], maxs[None, :])
+                stats.used_tree = True
+                rows.append(np.sort(ids))
+            else:
+                rows.append(np.arange(lo, hi, dtype=np.int64))
+        cand = np.concatenate(rows) if rows else np.zeros(0, np.int64)
+        stats.scanned = int(cand.size)
+        return self._exact_filter(cand, q, stats)
+
+    def _exact_filter(self, cand: np.ndarray, q: PathQuery, stats: SearchStats) -> tuple[np.ndarray, SearchStats]:
+        ok = np.ones(cand.size, dtype=bool)
+        for p, s in enumerate(q.label_sets):
+            if s is not None:
+                ok &= np.isin(self.labels[cand, p], s)
+        stats.semantic = int(ok.sum())
+        cand = cand[ok]
+        ok = (self.deg[cand] >= q.deg_min[None, :]).all(axis=1)
+        ok &= (self.dom[cand] >= q.dom_min[None, :, :]).all(axis=(1, 2))
+        cand = cand[ok]
+        stats.dominance = int(cand.size)
+        return cand, stats
+
+    def scan(self, q: PathQuery) -> tuple[np.ndarray, SearchStats]:
+        """Brute force over every stored path (the baseline and the test oracle)."""
+        stats = SearchStats(scanned=int(self.paths.shape[0]))
+        return self._exact_filter(np.arange(self.paths.shape[0], dtype=np.int64), q, stats)
+
+    def visited_leaf_entries(self, q: PathQuery) -> int:
+        """Entries in tree leaves whose MBR meets the query box (what the tree really reads)."""
+        mins, maxs = self._tree_box(q)
+        total = 0
+        for label in np.unique(q.label_sets[0]):
+            tree = self._trees.get(int(label))
+            if tree is None:
+                lo, hi = self._group(int(label))
+                total += hi - lo
+                continue
+            for _, ids, bounds in tree.leaves():
+                b = np.asarray(bounds)
+                d = b.size // 2
+                if np.all(b[:d] <= maxs) and np.all(b[d:] >= mins):
+                    total += len(ids)
+        return total
+
+    # ---- persistence --------------------------------------------------------------------
+    def save(self, path: Path) -> None:
+        np.savez(path, length=self.length, paths=self.paths, labels=self.labels, deg=self.deg,
+                 dom=self.dom, group_labels=self.group_labels, group_ptr=self.group_ptr,
+                 leaf_capacity=self.leaf_capacity)
+
+    @classmethod
+    def load(cls, path: Path) -> "PathIndex":
+        z = np.load(path, allow_pickle=False)
+        return cls(int(z["length"]), z["paths"], z["labels"], z["deg"], z["dom"], z["group_labels"],
+                   z["group_ptr"], int(z["leaf_capacity"]))
+
+    @property
+    def size(self) -> int:
+        return int(self.paths.shape[0])
+
+
+class LabelIndex:
+    """FAISS inner-product index over L2-normalised embeddings of the distinct labels."""
+
+    def __init__(self, vectors: np.ndarray):
+        self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.index = faiss.IndexFlatIP(self.vectors.shape[1])
+        if self.vectors.shape[0]:
+            self.index.add(self.vectors)
+
+    def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, label ids) of the k nearest labels per query row (cosine similarity)."""
+        k = max(1, min(k, self.vectors.shape[0]))
+        q = np.ascontiguousarray(queries, dtype=np.float32)
+        return self.index.search(q, k)
+
+    def save(self, path: Path) -> None:
+        faiss.write_index(self.index, str(path))
+
+    @classmethod
+    def load(cls, path: Path, vectors: np.ndarray) -> "LabelIndex":
+        obj = cls.__new__(cls)
+        obj.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        obj.index = faiss.read_index(str(path))
+        return obj

@@ -1,0 +1,305 @@
+"""The one orchestrator: import, build (ε..φ, M) and ask (ψ, σ, δ, γ) -> QueryTrace.
+
+Only this module knows the order of the stages. ``Engine.build`` writes a new index
+version beside the current one and switches atomically; ``Engine.open`` loads the
+current version; ``Engine.ask`` runs one question and records every stage with its time.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+
+from .answer import UNABLE, EvidenceModel, Ranker, offline_answer, relation_paragraph
+from .config import SgragConfig
+from .embed import EmbeddingCache, make_embedder
+from .errors import BuildCancelled, BuildError, SgragError, WorkspaceError
+from .fsutil import atomic_write_json, read_json
+from .gnn import DominanceEncoder, pruning_power, train_dominance
+from .graph import KnowledgeGraph
+from .index import LabelIndex, PathIndex
+from .io import kg as kg_io
+from .match import Matcher
+from .query import Linker, build_query_graph, decompose
+from .types import Answer, LinkCandidate, Match, Progress, ProgressFn, QueryTrace, no_progress
+from .workspace import Workspace
+
+
+class _Timer:
+    def __init__(self, trace: QueryTrace):
+        self.trace = trace
+
+    @contextmanager
+    def stage(self, name: str):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.trace.timings_ms[name] = round((time.perf_counter() - t0) * 1000, 3)
+
+
+class Engine:
+    """A loaded index version of a workspace, ready to answer questions."""
+
+    def __init__(self, workspace: Workspace, version_dir: Path, config: SgragConfig, llm=None):
+        self.workspace, self.version_dir, self.config = workspace, version_dir, config
+        self.llm = llm
+        self.graph = KnowledgeGraph.load(version_dir / "graph")
+        self.meta = read_json(version_dir / "meta.json", {})
+        label_vecs = np.load(version_dir / "label_vectors.npy", allow_pickle=False)
+        self.label_index = LabelIndex.load(version_dir / "labels.faiss", label_vecs)
+        state = torch.load(version_dir / "gnn.pt", weights_only=True)
+        self.encoder = DominanceEncoder.from_state(state, label_vecs[self.graph.label_id])
+        self.indexes = {L: PathIndex.load(version_dir / f"paths_l{L}.npz")
+                        for L in range(1, int(self.meta.get("path_length", 1)) + 1)
+                        if (version_dir / f"paths_l{L}.npz").exists()}
+        self.evidence = EvidenceModel.load(version_dir / "evidence.npz")
+        self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm)
+        self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
+        self.linker = Linker(self.graph, self.label_index, self._cache, config.query)
+        self.matcher = Matcher(self.graph, self.indexes, self.encoder)
+        self.ranker = Ranker(self.graph, self.evidence, self._cache.embed)
+        self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
+
+    # ---- lifecycle ----------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | os.PathLike, config: SgragConfig | None = None, llm=None) -> "Engine":
+        ws = Workspace(path)
+        cfg = config or ws.config()
+        return cls(ws, ws.index_dir(), cfg, llm)
+
+    @property
+    def version(self) -> str:
+        return self.version_dir.name
+
+    @staticmethod
+    def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations=None,
+                  graphml=None, json=None, config: SgragConfig | None = None) -> dict:
+        """Import a knowledge graph as the workspace's source graph (atomically)."""
+        given = [x for x in (triples, graphml, json) if x]
+        if len(given) != 1:
+            raise SgragError("give exactly one of triples, graphml or json")
+        if triples:
+            g = kg_io.read_triples(triples, entities, relations)
+        elif graphml:
+            g = kg_io.read_graphml(graphml)
+        else:
+            g = kg_io.read_json(json)
+        ws = Workspace.create(path, config) if not Workspace(path).exists else Workspace(path)
+        ws.save_source_graph(g)
+        return g.stats()
+
+    @staticmethod
+    def build(path: str | os.PathLike, progress: ProgressFn = no_progress,
+              should_stop: Callable[[], bool] = lambda: False, config: SgragConfig | None = None,
+              llm=None) -> dict:
+        """Build a new index version from the source graph; the old one stays until the switch."""
+        ws = Workspace(path)
+        cfg = config or ws.config()
+        graph = ws.source_graph()
+        if graph is None:
+            raise WorkspaceError(f"workspace {ws.path} has no graph yet: import a graph or ingest documents first")
+        if graph.num_nodes == 0:
+            raise BuildError("the graph is empty")
+        tmp = ws.new_index_dir()
+        try:
+            report = _build_into(tmp, graph, ws, cfg, progress, should_stop, llm)
+            version = ws.commit_index(tmp)
+        except BaseException:
+            ws.discard(tmp)
+            raise
+        report["version"] = version
+        return report
+
+    # ---- asking -------------------------------------------------------------------------
+    def ask(self, question: str, overrides: dict[str, str] | None = None) -> QueryTrace:
+        """Answer one question; the trace holds every stage's output and time."""
+        question = (question or "").strip()
+        trace = QueryTrace(question=question, index_version=self.version)
+        if not question:
+            raise SgragError("the question is empty")
+        t_all = time.perf_counter()
+        timer = _Timer(trace)
+        cfg = self.config
+        with timer.stage("ψ1-2 query graph + normalization"):
+            mentions, atype = self.linker.link(question, overrides)
+            qg = build_query_graph(question, mentions, atype)
+        trace.query_graph = qg
+        if not qg.constraints:
+            trace.notes.append("No entity of the graph was recognised in the question.")
+            trace.answer = Answer(UNABLE, None, False, 0.0, (), (), (), trace.notes[-1])
+            trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
+            return trace
+        length = min(cfg.index.path_length, max(self.indexes))
+        with timer.stage("ψ3 decomposition"):
+            trace.paths = decompose(qg, length)
+        with timer.stage("ψ4 label completion"):
+            known = self.matcher.known_label_sets(qg)
+            label_sets, trace.label_completion = self.matcher.complete_labels(
+                qg, trace.paths, known, cfg.query.max_label_candidates)
+        with timer.stage("σ+δ retrieval + assembly"):
+            matches, exact_count, retrieval, funnel = self.matcher.match(qg, trace.paths, label_sets, cfg.match.max_matches)
+        trace.path_matches = retrieval.stats
+        trace.funnel = funnel
+        trace.exact_count = exact_count
+        target = qg.target
+        if matches:
+            candidates = {self.graph.index_of[m.binding[target]]:
+                          {q: self.graph.index_of[m.binding[q]] for q in m.satisfied} for m in matches}
+            trace.matches = matches
+        else:
+            with timer.stage("δ partial match fallback"):
+                partial, relaxed_retrieval = self.matcher.partial(qg, trace.paths, known, cfg.match.max_partial)
+                candidates = self.matcher.support_all(qg, relaxed_retrieval)
+            trace.matches = partial
+            trace.notes.append("No exact match: showing the best partial matches.")
+        with timer.stage("γ answer"):
+            ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5)
+            answer = offline_answer(qg, ranked[: cfg.answer.max_answers * 5], bool(matches), cfg.answer.min_confidence)
+            context = relation_paragraph(trace.matches) if matches else self.one_hop_context(qg)
+            answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context)
+            if cfg.answer.mode == "llm" and self.llm is not None:
+                answer = self._llm_answer(question, answer, trace)
+        trace.answer = answer
+        trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
+        return trace
+
+    def _llm_answer(self, question: str, offline: Answer, trace: QueryTrace) -> Answer:
+        """Ask the LLM with the paper's answer prompt; keep the offline answer if it fails."""
+        from .prompts import render_answer_prompt  # the LLM path is optional
+
+        try:
+            text = self.llm.complete(render_answer_prompt(offline.context, question), purpose="answer").strip()
+        except SgragError as exc:
+            trace.notes.append(f"LLM answer failed ({exc}); offline answer kept.")
+            return replace(offline, mode="llm->offline")
+        allowed = {r.label.lower(): r for r in offline.ranked}
+        pick = allowed.get(text.strip().strip('"').strip().lower())
+        if pick is None:
+            trace.notes.append(f"LLM answer {text[:80]!r} is not one of the candidate entities; offline answer kept.")
+            return replace(offline, mode="llm->offline")
+        return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm")
+
+    def one_hop_context(self, qg, limit: int = 60) -> str:
+        """The paper's fallback: relation sentences of the constraints' 1-hop neighbourhoods."""
+        g = self.graph
+        lines = []
+        for n in qg.constraints:
+            v = g.index_of.get(n.node_id)
+            if v is None:
+                continue
+            for e in g.incident_edges(v)[: max(1, limit // max(1, len(qg.constraints)))]:
+                s, t = int(g.src[e]), int(g.dst[e])
+                lines.append(f"{g.labels[s]} is related to {g.labels[t]} via: [relation: {g.relation_text(int(e))}].")
+        return "\n".join(lines[:limit])
+
+    # ---- exploration helpers ------------------------------------------------------------
+    def search_entities(self, text: str, k: int = 10) -> list[LinkCandidate]:
+        return self.linker.search(text, k) if text.strip() else []
+
+    def neighborhood(self, node_id: str, depth: int = 1, relations: set[str] | None = None,
+                     max_nodes: int = 200) -> tuple[list[int], list[int], int]:
+        """Nodes and edges within ``depth`` hops (optionally only some relations), capped.
+
+        Returns (node indices, edge ids, total nodes before the cap).
+        """
+        g = self.graph
+        start = g.index_of.get(node_id)
+        if start is None:
+            raise SgragError(f"no node with id {node_id!r}")
+        seen = {start: 0}
+        frontier = [start]
+        for d in range(1, depth + 1):
+            nxt = []
+            for v in frontier:
+                for u, e in zip(g.neighbors(v).tolist(), g.incident_edges(v).tolist()):
+                    if relations and g.relations[int(g.rel[e])] not in relations:
+                        continue
+                    if u not in seen:
+                        seen[u] = d
+                        nxt.append(u)
+            frontier = nxt
+        total = len(seen)
+        keep = sorted(seen, key=lambda v: (seen[v], -int(g.degree[v])))[:max_nodes]
+        kept = set(keep)
+        edges = set()
+        for v in keep:
+            for u, e in zip(g.neighbors(v).tolist(), g.incident_edges(v).tolist()):
+                if u in kept and (not relations or g.relations[int(g.rel[e])] in relations):
+                    edges.add(int(e))
+        return keep, sorted(edges), total
+
+
+def _build_into(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfig, progress: ProgressFn,
+                should_stop: Callable[[], bool], llm) -> dict:
+    timings: dict[str, float] = {}
+
+    def check():
+        if should_stop():
+            raise BuildCancelled("build cancelled; the previous index is still in use")
+
+    @contextmanager
+    def stage(name):
+        check()
+        t0 = time.perf_counter()
+        yield
+        timings[name] = round(time.perf_counter() - t0, 3)
+
+    with stage("graph"):
+        graph.save(out / "graph")
+    embedder = make_embedder(cfg.embed, llm)
+    cache = EmbeddingCache(ws.cache_dir / "embeddings", embedder)
+    with stage("embeddings"):
+        label_vecs = cache.embed(graph.label_vocab, progress, "embeddings")
+        np.save(out / "label_vectors.npy", label_vecs)
+    with stage("faiss"):
+        LabelIndex(label_vecs).save(out / "labels.faiss")
+        progress(Progress("faiss", 1, 1, f"FAISS index over {len(graph.label_vocab):,} labels"))
+    with stage("gnn"):
+        enc = train_dominance(graph, label_vecs[graph.label_id], cfg.gnn, cfg.index.quant_scale, progress, should_stop)
+        check()
+        torch.save(enc.state(), out / "gnn.pt")
+        power = pruning_power(enc, graph)
+    sizes = {}
+    for L in range(1, cfg.index.path_length + 1):
+        with stage(f"paths_l{L}"):
+            idx = PathIndex.build(graph, enc.node_dom, L, cfg.index.max_paths, cfg.index.leaf_capacity, progress)
+            idx.save(out / f"paths_l{L}.npz")
+            sizes[L] = idx.size
+    with stage("evidence"):
+        progress(Progress("evidence", 0, 1, "embedding relation and type phrases"))
+        EvidenceModel.build(graph, lambda t: cache.embed(t)).save(out / "evidence.npz")
+        progress(Progress("evidence", 1, 1, "relation and type phrases embedded"))
+    meta = {"created": time.time(), "config_hash": cfg.index_hash(), "embed_backend": cfg.embed.backend,
+            "embedder": embedder.name, "path_length": cfg.index.path_length, "stats": graph.stats(),
+            "paths": sizes, "timings_s": timings, "gnn_history": enc.history, "pruning_power": power}
+    atomic_write_json(out / "meta.json", meta)
+    return meta
+
+
+def create_demo(path: str | os.PathLike, assets: Path, progress: ProgressFn = no_progress,
+                config: SgragConfig | None = None, force: bool = False) -> dict:
+    """Import the shipped demo graph and sample questions, then build (skipped if built)."""
+    ws = Workspace(path)
+    if ws.exists and ws.index_version and not force:
+        return {"version": ws.index_version, "skipped": True}
+    Engine.import_kg(path, graphml=assets / "fb_erqa_mini.graphml", config=config)
+    examples = []
+    qfile = assets / "fb_erqa_mini_questions.csv"
+    if qfile.exists():
+        import csv
+        with open(qfile, encoding="utf-8") as fh:
+            examples = [row["query"] for _, row in zip(range(12), csv.DictReader(fh))]
+    atomic_write_json(Workspace(path).path / "examples.json", examples)
+    return Engine.build(path, progress)
+
+
+def trace_json(trace: QueryTrace) -> str:
+    return json.dumps(trace.to_json(), ensure_ascii=False, indent=1)

@@ -1,0 +1,340 @@
+"""ψ: question -> query graph (UNK target + linked constraints) -> query paths -> label completion.
+
+Offline linking finds constraint mentions by longest match over every graph label and
+alias (Aho-Corasick over folded text, so case, accents and punctuation don't matter and
+CJK needs no tokenizer), then fuzzy and embedding (FAISS) fallbacks with floors for spans
+that look like names but matched nothing. The answer-type phrase ("Which *country*",
+"Who is the *actor*") is kept as ranking evidence and never linked as a constraint.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+import ahocorasick
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from .config import QueryConfig
+from .graph import KnowledgeGraph
+from .textnorm import fold, fold_with_offsets, is_cjk
+from .types import UNK, LinkCandidate, Mention, QueryGraph, QueryNode, QueryPath
+
+STOPWORDS = frozenset("""a an the and or but of in on at to for from by with as is was are were be been being
+has have had do does did it its it's this that these those he she they them his her their him who whom whose which
+what when where why how up down out over under about into than then there here also both all any each few more most
+other some such no nor not only own same so too very can will just don should now one two first known well""".split())
+
+_TYPE_STOP = STOPWORDS | frozenset("""features featuring starring stars starred won wins received receive
+nominated associated located born died directed produced written released connected linked served serves
+played plays known includes include included shares share has have had also""".split())
+
+_WHICH = re.compile(r"^\s*(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
+_WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
+_YEAR_LIST = re.compile(
+    r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
+    r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
+_NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
+
+
+def answer_type_span(question: str) -> tuple[str, int, int]:
+    """The answer-type phrase and its span: "Which TV show features..." -> ("TV show", 6, 13)."""
+    for pattern in (_WHO, _WHICH):
+        m = pattern.match(question)
+        if not m:
+            continue
+        rest, offset = m.group(1), m.start(1)
+        words = list(re.finditer(r"[\w'’-]+", rest))
+        picked = []
+        for w in words:
+            if w.group(0).lower() in _TYPE_STOP or len(picked) == 3:
+                break
+            picked.append(w)
+        if picked:
+            return rest[picked[0].start():picked[-1].end()], offset + picked[0].start(), offset + picked[-1].end()
+    if re.match(r"^\s*who\b", question, re.I):
+        return "person", 0, 0
+    return "", 0, 0
+
+
+def _auto_aliases(label: str) -> list[str]:
+    """Aliases a question is likely to use instead of the full label (generic rules only)."""
+    out = []
+    base = re.sub(r"\s*\([^)]*\)\s*$", "", label).strip()
+    if base and base != label:
+        out.append(base)
+    m = re.fullmatch(r"(.+?) of (America|the United States)", base)
+    if m and len(m.group(1).split()) >= 2:
+        out.append(m.group(1))
+    if base.lower().startswith("the ") and len(base.split()) >= 3:
+        out.append(base[4:])
+    return out
+
+
+BUILTIN_ALIASES = {
+    "usa": "United States of America", "u s": "United States of America", "us": "United States of America",
+    "america": "United States of America", "the states": "United States of America",
+    "uk": "United Kingdom", "u k": "United Kingdom", "britain": "United Kingdom",
+}
+
+
+@dataclass
+class _Entry:
+    nodes: tuple[int, ...]
+    method: str
+    score: float
+
+
+class Linker:
+    """Finds constraint mentions in a question and links them to graph nodes."""
+
+    def __init__(self, graph: KnowledgeGraph, label_index=None, embedder=None, cfg: QueryConfig | None = None):
+        self.graph, self.label_index, self.embedder = graph, label_index, embedder
+        self.cfg = cfg or QueryConfig()
+        deg = graph.degree
+        entries: dict[str, _Entry] = {}
+        for key, nodes in graph.nodes_by_folded_label.items():
+            if key:
+                entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "exact", 1.0)
+        alias_nodes: dict[str, set[int]] = {}
+        for key, nodes in graph.nodes_by_folded_label.items():
+            for alias in _auto_aliases(graph.labels[nodes[0]]):
+                alias_nodes.setdefault(fold(alias), set()).update(nodes)
+        for alias, target in BUILTIN_ALIASES.items():
+            nodes = graph.nodes_by_label.get(target)
+            if nodes:
+                alias_nodes.setdefault(alias, set()).update(nodes)
+        for key, nodes in alias_nodes.items():
+            if key and key not in entries and key not in STOPWORDS:
+                entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
+        self.entries = entries
+        self.automaton = ahocorasick.Automaton()
+        for key in entries:
+            self.automaton.add_word(key, key)
+        if entries:
+            self.automaton.make_automaton()
+        self._fuzzy_keys = [k for k, e in entries.items() if e.method == "exact" and len(k) >= 4]
+
+    # ---- mention finding ----------------------------------------------------------------
+    def _spans(self, folded: str) -> list[tuple[int, int, str]]:
+        """All label occurrences at word boundaries (any position for CJK)."""
+        if not self.entries:
+            return []
+        out = []
+        for end, key in self.automaton.iter(folded):
+            start = end - len(key) + 1
+            end += 1
+            if not (is_cjk(key[0]) or start == 0 or folded[start - 1] == " "):
+                continue
+            if not (is_cjk(key[-1]) or end == len(folded) or folded[end] == " "):
+                continue
+            if key in STOPWORDS or (len(key) <= 2 and not is_cjk(key[0])):
+                continue
+            out.append((start, end, key))
+        return out
+
+    def _candidates(self, key: str, method: str | None = None, score: float | None = None) -> list[LinkCandidate]:
+        e = self.entries[key]
+        g = self.graph
+        return [LinkCandidate(g.node_ids[v], g.labels[v], score if score is not None else e.score,
+                              method or e.method) for v in e.nodes[: self.cfg.top_k]]
+
+    def link(self, question: str, overrides: dict[str, str] | None = None) -> tuple[list[Mention], str]:
+        """Mentions (longest, non-overlapping) with their linked nodes, and the answer type."""
+        overrides = overrides or {}
+        atype, a_start, a_end = answer_type_span(question)
+        expanded = self._expand_coordination(question)
+        mentions: list[Mention] = []
+        for text, q_start, q_end in expanded:
+            mentions.extend(self._link_text(text, q_start, q_end, a_start, a_end))
+        mentions = self._non_overlapping(mentions)
+        mentions = self._fallbacks(question, mentions, a_start, a_end)
+        out = []
+        for m in mentions:
+            if m.text in overrides:
+                v = self.graph.index_of.get(overrides[m.text])
+                if v is not None:
+                    chosen = LinkCandidate(self.graph.node_ids[v], self.graph.labels[v], 1.0, "override")
+                    m = replace(m, chosen=chosen, alternatives=(chosen,) + tuple(a for a in m.alternatives if a.node_id != chosen.node_id))
+            out.append(m)
+        seen, unique = set(), []
+        for m in sorted(out, key=lambda m: m.start):
+            if m.chosen.label not in seen:
+                seen.add(m.chosen.label)
+                unique.append(m)
+        return unique, atype
+
+    def _expand_coordination(self, question: str) -> list[tuple[str, int, int]]:
+        """The question plus one synthetic text per item of "the 1988, 2012, and 1984 Summer Olympics"."""
+        texts = [(question, 0, len(question))]
+        for m in _YEAR_LIST.finditer(question):
+            for y in re.finditer(r"(?:19|20)\d{2}", m.group(1)):
+                texts.append((f"{y.group(0)} {m.group(2)}", m.start(1) + y.start(), m.end(2)))
+        return texts
+
+    def _link_text(self, text: str, q_start: int, q_end: int, a_start: int, a_end: int) -> list[Mention]:
+        folded, offsets = fold_with_offsets(text)
+        synthetic = q_start != 0 or q_end != len(text)
+        out = []
+        for start, end, key in self._spans(folded):
+            s = q_start if synthetic else offsets[start]
+            e = q_end if synthetic else offsets[end - 1] + 1
+            if not synthetic and a_end > a_start and s < a_end and e > a_start:
+                continue  # the answer-type phrase is evidence about UNK, not a constraint
+            if synthetic and fold(text) != key:
+                continue
+            cands = self._candidates(key)
+            out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands)))
+        return out
+
+    @staticmethod
+    def _non_overlapping(mentions: list[Mention]) -> list[Mention]:
+        """Longest first; synthetic coordination items may share a span with each other."""
+        chosen: list[Mention] = []
+        for m in sorted(mentions, key=lambda m: (-(len(fold(m.text))), m.start)):
+            clash = any(m.start < c.end and c.start < m.end and not (m.start == c.start and m.end == c.end)
+                        for c in chosen)
+            contained_in_coord = any(c.start <= m.start and m.end <= c.end and (c.start, c.end) != (m.start, m.end)
+                                     for c in chosen)
+            if not clash and not contained_in_coord:
+                chosen.append(m)
+            elif clash and any(c.start == m.start and c.end == m.end for c in chosen):
+                chosen.append(m)
+        return chosen
+
+    def _fallbacks(self, question: str, mentions: list[Mention], a_start: int, a_end: int) -> list[Mention]:
+        """Name-like spans no label matched: fuzzy match, then embedding nearest neighbour."""
+        out = list(mentions)
+        for m in _NAME_SPAN.finditer(question):
+            text = next(g for g in m.groups() if g)
+            s = m.start() + (1 if m.group(0)[0] in "\"“" else 0)
+            e = s + len(text)
+            if any(s < c.end and c.start < e for c in out) or (s < a_end and e > a_start):
+                continue
+            if s == 0 or fold(text) in STOPWORDS or len(fold(text)) < 4:
+                continue
+            cand = self._fuzzy(text) or self._embedding(text)
+            if cand:
+                out.append(Mention(text, s, e, cand[0], tuple(cand)))
+        return sorted(out, key=lambda m: m.start)
+
+    def _fuzzy(self, text: str) -> list[LinkCandidate]:
+        if not self._fuzzy_keys:
+            return []
+        hits = process.extract(fold(text), self._fuzzy_keys, scorer=fuzz.ratio, limit=self.cfg.top_k,
+                               score_cutoff=self.cfg.fuzzy_floor)
+        out = []
+        for key, score, _ in hits:
+            out.extend(self._candidates(key, "fuzzy", round(score / 100 * 0.85, 3))[:1])
+        return out
+
+    def _embedding(self, text: str) -> list[LinkCandidate]:
+        if self.label_index is None or self.embedder is None:
+            return []
+        scores, ids = self.label_index.search(self.embedder.embed([text]), self.cfg.top_k)
+        out = []
+        for score, lid in zip(scores[0], ids[0]):
+            if lid < 0 or score < self.cfg.link_floor:
+                continue
+            key = fold(self.graph.label_vocab[lid])
+            if key in self.entries:
+                out.extend(self._candidates(key, "embedding", round(float(score) * 0.8, 3))[:1])
+        return out
+
+    def search(self, text: str, k: int = 10) -> list[LinkCandidate]:
+        """Entity search for the UI: exact/alias first, then fuzzy, then embedding."""
+        key = fold(text)
+        out = self._candidates(key) if key in self.entries else []
+        for c in self._fuzzy(text) + self._embedding(text):
+            if all(c.node_id != o.node_id for o in out):
+                out.append(c)
+        if len(out) < k and self._fuzzy_keys:
+            for hit, score, _ in process.extract(key, self._fuzzy_keys, scorer=fuzz.WRatio, limit=k):
+                for c in self._candidates(hit, "fuzzy", round(score / 100, 3)):
+                    if all(c.node_id != o.node_id for o in out):
+                        out.append(c)
+        return out[:k]
+
+
+def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list[str]:
+    """The words before each mention (back to the previous mention): its relation phrase."""
+    phrases = []
+    prev = a_end
+    for m in sorted(mentions, key=lambda m: m.start):
+        chunk = question[prev:m.start] if m.start >= prev else ""
+        words = [w for w in re.findall(r"[\w'’-]+", chunk)]
+        phrases.append(" ".join(words[-6:]))
+        prev = max(prev, m.end)
+    return phrases
+
+
+def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline") -> QueryGraph:
+    """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint."""
+    a_end = answer_type_span(question)[2]
+    phrases = relation_phrases(question, mentions, a_end)
+    nodes = [QueryNode("q0", UNK, None, 1.0, None)]
+    edges = []
+    for i, m in enumerate(sorted(mentions, key=lambda m: m.start), start=1):
+        nodes.append(QueryNode(f"q{i}", m.chosen.label, m.chosen.node_id, m.chosen.score, m))
+        edges.append(("q0", f"q{i}"))
+    return QueryGraph(question, tuple(nodes), tuple(edges), answer_type, tuple(phrases), source)
+
+
+def decompose(qg: QueryGraph, length: int) -> list[QueryPath]:
+    """ψ3, the paper's cost-model plan: cover every query edge with paths of ``length``.
+
+    Starts at the highest-degree query node; greedily adds the connected path with least
+    edge overlap, then least weight w(p) = -sum of query degrees; keeps the cheapest plan.
+    Edges a length-``length`` path cannot cover are covered by single-edge paths. Each path
+    is oriented so a node with a known label comes first (the index is keyed on it).
+    """
+    adj: dict[str, set[str]] = {n.qid: set() for n in qg.nodes}
+    for u, v in qg.edges:
+        adj[u].add(v)
+        adj[v].add(u)
+    deg = {q: len(n) for q, n in adj.items()}
+    all_paths = _simple_paths(adj, length) if length > 1 else []
+    all_paths += [(u, v) for u, v in qg.edges]
+    edge_key = lambda a, b: frozenset((a, b))  # noqa: E731
+    edges_of = {p: {edge_key(a, b) for a, b in zip(p, p[1:])} for p in all_paths}
+    target = {edge_key(u, v) for u, v in qg.edges}
+    if not target:
+        return []
+    start = max(adj, key=lambda q: (deg[q], q))
+    weight = lambda p: -float(sum(deg[q] for q in p))  # noqa: E731
+    best, best_cost = None, float("inf")
+    initial = [p for p in all_paths if start in (p[0], p[-1]) and len(p) == max(len(x) for x in all_paths)] or all_paths
+    for first in initial:
+        plan, covered, cost = [first], set(edges_of[first]), weight(first)
+        while covered != target:
+            nodes_in = {q for p in plan for q in p}
+            options = [p for p in all_paths if p not in plan and edges_of[p] - covered and nodes_in & set(p)]
+            if not options:
+                options = [p for p in all_paths if p not in plan and edges_of[p] - covered]
+            p = min(options, key=lambda p: (len(edges_of[p] & covered), -len(edges_of[p] - covered), weight(p)))
+            plan.append(p)
+            covered |= edges_of[p]
+            cost += weight(p)
+        if cost < best_cost:
+            best, best_cost = plan, cost
+    known = {n.qid for n in qg.nodes if not n.is_unknown}
+    out = []
+    for p in best or []:
+        if p[0] not in known and p[-1] in known:
+            p = tuple(reversed(p))
+        out.append(QueryPath(tuple(p), weight(p)))
+    return out
+
+
+def _simple_paths(adj: dict[str, set[str]], length: int) -> list[tuple[str, ...]]:
+    out = []
+    for start in adj:
+        stack = [(start,)]
+        while stack:
+            p = stack.pop()
+            if len(p) == length + 1:
+                if p[0] < p[-1]:
+                    out.append(p)
+                continue
+            stack.extend(p + (n,) for n in adj[p[-1]] if n not in p)
+    return out

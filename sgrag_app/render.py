@@ -1,0 +1,490 @@
+"""render_* helpers: turn sgrag values (QueryTrace, build progress, eval reports) into widgets.
+
+Labels are user data: they go to the page through dataframes (rendered as text), through
+``md()`` (escaped for Markdown and HTML) or through ``sgrag.viz`` (escaped for vis-network).
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from sgrag import viz
+from sgrag.types import UNK, Match, QueryTrace
+from sgrag_app import state as K
+from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-!|~$:>])")
+
+
+def md(text: Any) -> str:
+    """Escape ``text`` for st.markdown: HTML-escaped and Markdown/Streamlit-directive-safe."""
+    s = html.escape(str(text), quote=False)
+    s = s.replace("&lt;", "\x00lt").replace("&gt;", "\x00gt").replace("&amp;", "\x00amp")
+    s = _MD_SPECIAL.sub(r"\\\1", s)
+    return s.replace("\x00lt", "&lt;").replace("\x00gt", "&gt;").replace("\x00amp", "&amp;").replace("\n", "  \n")
+
+
+def fmt_secs(s: float | None) -> str:
+    if s is None:
+        return "—"
+    s = max(0.0, float(s))
+    if s < 60:
+        return f"{s:.0f} s" if s >= 10 else f"{s:.1f} s"
+    m, sec = divmod(int(s), 60)
+    return f"{m} min {sec:02d} s" if m < 60 else f"{m // 60} h {m % 60:02d} min"
+
+
+def render_graph(page_html: str, height: int) -> None:
+    """Embed a self-contained sgrag.viz page (its labels are escaped by sgrag.viz)."""
+    st.iframe(page_html, height=height + 20)
+
+
+# ---- jobs -------------------------------------------------------------------------------------
+STAGE_TITLES = {"import": "Import", "extract": "Extraction", "extraction": "Extraction",
+                "embeddings": "Label embeddings", "gnn": "GNN training", "paths": "Path enumeration",
+                "rtree": "R*-tree", "faiss": "FAISS label index", "snapshot": "Graph snapshot",
+                "save": "Saving", "eval": "Questions", "ingest": "Documents"}
+
+
+def render_job_badges(reg: JobRegistry, key: str) -> None:
+    for job in reg.active_for(key):
+        st.caption(f":material/autorenew: {md(job.label)} running ({fmt_secs(job.elapsed)})")
+
+
+def render_stages(job: Job) -> None:
+    """One progress bar per stage with counts and ETA, plus metric curves (GNN loss, pruning)."""
+    snap = job.snapshot()
+    if not snap:
+        st.caption("Starting…")
+    for name, s in snap.items():
+        title = STAGE_TITLES.get(name, name.replace("_", " ").capitalize())
+        done = s.total and s.done >= s.total
+        counts = f"{s.done:,} / {s.total:,}" if s.total else f"{s.done:,}"
+        eta = "" if done or not job.active else f" · ETA {fmt_secs(s.eta_s)}" if s.eta_s is not None else ""
+        msg = f" · {s.message}" if s.message else ""
+        st.progress(s.fraction if s.total else (1.0 if done else 0.0),
+                    text=f"**{md(title)}** {counts}{eta}{md(msg)}")
+        if s.history and any(k != "step" for h in s.history for k in h):
+            render_metric_curves(name, s.history)
+
+
+def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
+    df = pd.DataFrame(history)
+    metrics = [c for c in df.columns if c != "step"]
+    if not metrics:
+        return
+    cols = st.columns(len(metrics))
+    for col, m in zip(cols, metrics):
+        chart = (alt.Chart(df[["step", m]].dropna()).mark_line(point=len(df) < 60)
+                 .encode(x=alt.X("step:Q", title="epoch" if stage == "gnn" else "step"),
+                         y=alt.Y(f"{m}:Q", title=m.replace("_", " ")), tooltip=["step", m])
+                 .properties(height=180, title=m.replace("_", " ")))
+        col.altair_chart(chart, use_container_width=True)
+
+
+def render_job_outcome(job: Job, what: str) -> bool:
+    """Status line for a finished job; returns True when it succeeded."""
+    if job.status == DONE:
+        st.success(f"{what} finished in {fmt_secs(job.elapsed)}.", icon=":material/check_circle:")
+        return True
+    if job.status == CANCELLED:
+        st.warning(f"{what} was cancelled; the previous version stays in use.", icon=":material/cancel:")
+    elif job.status == FAILED:
+        st.error(f"{what} failed: {job.error}", icon=":material/error:")
+        if job.error_detail:
+            with st.expander("Technical details"):
+                st.code(job.error_detail, language=None)
+    return False
+
+
+def render_demo_setup(job: Job) -> None:
+    with st.container(border=True):
+        st.markdown("**Setting up the demo workspace** (a Freebase knowledge graph with sample questions). "
+                    "This happens once; the pages work as soon as it is built.")
+        render_stages(job)
+        if job.status == FAILED:
+            st.error(f"Demo setup failed: {job.error}")
+
+
+def render_build_report(report: dict | None) -> None:
+    if not report:
+        return
+    secs = report.get("seconds") or report.get("stage_seconds") or report.get("timings") or {}
+    stats = report.get("stats") or report.get("graph") or {}
+    if stats:
+        render_graph_stats(stats)
+    if isinstance(secs, dict) and secs:
+        df = pd.DataFrame({"stage": list(secs), "seconds": [float(v) for v in secs.values()]})
+        st.altair_chart(alt.Chart(df).mark_bar().encode(
+            x=alt.X("seconds:Q"), y=alt.Y("stage:N", sort=None), tooltip=["stage", "seconds"]
+        ).properties(height=30 * len(df) + 30, title="Time per stage"), use_container_width=True)
+    rest = {k: v for k, v in report.items() if k not in ("seconds", "stage_seconds", "timings", "stats", "graph")}
+    if rest:
+        with st.expander("Full build report"):
+            st.json(rest)
+
+
+def render_graph_stats(stats: dict) -> None:
+    keys = [k for k, v in stats.items() if isinstance(v, (int, float))]
+    if not keys:
+        return
+    cols = st.columns(min(len(keys), 6))
+    for i, k in enumerate(keys):
+        v = stats[k]
+        cols[i % len(cols)].metric(k.replace("_", " "), f"{v:,.2f}" if isinstance(v, float) and not float(v).is_integer()
+                                   else f"{int(v):,}")
+
+
+# ---- the answer and its trace -----------------------------------------------------------------
+def _qlabel(trace: QueryTrace) -> dict[str, str]:
+    qg = trace.query_graph
+    if qg is None:
+        return {}
+    return {n.qid: ("UNK" if n.is_unknown else n.label) for n in qg.nodes}
+
+
+def render_answer(trace: QueryTrace) -> None:
+    a = trace.answer
+    if a is None:
+        st.warning("No answer was produced.")
+        return
+    with st.container(border=True):
+        st.caption("Answer")
+        st.markdown(f"## {md(a.text)}")
+        badges = [f":green-badge[exact match]" if a.exact else ":orange-badge[partial match]",
+                  f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(a.mode)}]",
+                  f":gray-badge[{trace.exact_count} exact subgraph{'s' if trace.exact_count != 1 else ''}]"]
+        st.markdown(" ".join(badges))
+        if len(a.final) > 1:
+            st.markdown("**Answer set:** " + ", ".join(md(x) for x in a.final))
+        if a.relaxed:
+            st.warning("No subgraph satisfies every constraint. Gave up: " + ", ".join(md(r) for r in a.relaxed))
+        if a.explanation:
+            st.markdown(md(a.explanation))
+    for note in trace.notes:
+        st.caption(md(note))
+
+
+def candidate_constraint_table(trace: QueryTrace) -> pd.DataFrame:
+    """Rows: candidate answers; columns: constraints; cells: the satisfying edge or why not."""
+    qg, a = trace.query_graph, trace.answer
+    if qg is None or a is None:
+        return pd.DataFrame()
+    target = qg.target
+    cons = qg.constraints
+    by_node: dict[str, list[Match]] = {}
+    for m in trace.matches:
+        nid = m.binding.get(target)
+        if nid is not None:
+            by_node.setdefault(nid, []).append(m)
+    rows = []
+    for r in a.ranked:
+        row: dict[str, Any] = {"answer": r.label, "id": r.node_id, "score": round(float(r.score), 4)}
+        for c in cons:
+            col = f"{c.label} [{c.qid}]"
+            cell = ""
+            for m in by_node.get(r.node_id, []):
+                for me in m.edges:
+                    if c.qid in me.query_edge and target in me.query_edge:
+                        cell = f"✓ {me.src_label} —{viz._short_relation(me.relation)}→ {me.dst_label}"
+                        break
+                if cell:
+                    break
+            if not cell:
+                cell = "✓" if c.qid in r.satisfied else ("✗ not satisfied" if c.qid in r.missing else "✗")
+            row[col] = cell
+        row["satisfied"] = f"{len(r.satisfied)}/{len(cons)}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def render_candidates(trace: QueryTrace) -> None:
+    df = candidate_constraint_table(trace)
+    if df.empty:
+        st.info("No candidate answers.")
+        return
+    st.caption("Which constraints each candidate satisfies, and through which edge. "
+               "✗ marks the constraint a partial match failed.")
+    st.dataframe(df, hide_index=True, use_container_width=True)
+
+
+def render_query_graph(trace: QueryTrace) -> None:
+    qg = trace.query_graph
+    if qg is None:
+        st.info("The question could not be turned into a query graph.")
+        return
+    st.caption(f"UNK (red star) is the answer; boxes are the constraints linked to graph entities. "
+               f"Built by: {md(qg.source)}" + (f" · answer type: {md(qg.answer_type)}" if qg.answer_type else ""))
+    render_graph(viz.query_graph_html(qg, height=300), 300)
+    if qg.relation_phrases:
+        st.caption("Relation phrases: " + ", ".join(md(p) for p in qg.relation_phrases))
+
+
+def normalization_table(trace: QueryTrace) -> pd.DataFrame:
+    qg = trace.query_graph
+    rows = []
+    for n in (qg.constraints if qg else []):
+        m = n.mention
+        rows.append({
+            "query node": n.qid, "mention": m.text if m else "",
+            "graph entity": n.label, "id": n.node_id or "",
+            "score": round(float(m.chosen.score if m else n.confidence), 4),
+            "method": m.chosen.method if m else "",
+            "top alternatives": "; ".join(f"{alt_.label} ({alt_.score:.2f})" for alt_ in (m.alternatives if m else ())[:5]),
+        })
+    return pd.DataFrame(rows)
+
+
+def render_normalization(trace: QueryTrace, engine, *, key: str, allow_override: bool = True) -> dict[str, str] | None:
+    """The mention -> entity table; returns new overrides when the user asks to re-run."""
+    df = normalization_table(trace)
+    if df.empty:
+        st.info("No constraint was linked to the graph.")
+        return None
+    st.dataframe(df, hide_index=True, use_container_width=True,
+                 column_config={"score": st.column_config.ProgressColumn("score", min_value=0.0, max_value=1.0,
+                                                                         format="%.2f")})
+    low = df[df["score"] < 0.9]
+    if not low.empty:
+        st.warning("Low-confidence links: " + ", ".join(f"'{md(t)}' → {md(l)}" for t, l in
+                                                      zip(low["mention"], low["graph entity"]))
+                   + ". Check them below.")
+    if not allow_override:
+        return None
+    qg = trace.query_graph
+    with st.expander("Correct a link and re-run", expanded=not low.empty):
+        chosen: dict[str, str] = {}
+        for i, n in enumerate(qg.constraints):
+            m = n.mention
+            if m is None:
+                continue
+            options: dict[str, str] = {}
+            for c in (m.chosen, *m.alternatives):
+                options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} ({c.method})")
+            search = st.text_input(f"Search another entity for “{m.text}”", key=f"{key}.search.{i}",
+                                   placeholder="type a name…")
+            if search.strip():
+                for c in engine.search_entities(search.strip(), k=10):
+                    options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} (search)")
+            ids = list(options)
+            pick = st.selectbox(f"“{m.text}” means", ids, format_func=lambda x, o=options: o[x],
+                                key=f"{K.OVERRIDE_PREFIX}{key}.{i}")
+            if pick != m.chosen.node_id:
+                chosen[m.text] = pick
+        if st.button("Re-run with these links", key=f"{key}.rerun", type="primary"):
+            return chosen
+    return None
+
+
+def render_paths(trace: QueryTrace) -> None:
+    lab = _qlabel(trace)
+    if not trace.paths:
+        st.info("No query paths (the query graph has no edges).")
+        return
+    rows = [{"path": " — ".join(f"{lab.get(q, q)} [{q}]" for q in p.qids), "weight": p.weight,
+             "edges": len(p.qids) - 1} for p in trace.paths]
+    st.caption("The query graph decomposed into index paths (cost model: start at the highest-degree node, "
+               "cover every edge, minimise overlap).")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True)
+    if trace.path_matches:
+        pm = [{"path": " — ".join(lab.get(q, q) for q in p.qids), "visited leaves": p.visited_leaves,
+               "semantic hits": p.semantic_hits, "dominance hits": p.dominance_hits, "matches": p.matches}
+              for p in trace.path_matches]
+        st.caption("Retrieval per path (R*-tree)")
+        st.dataframe(pd.DataFrame(pm), hide_index=True, use_container_width=True)
+
+
+def render_label_completion(trace: QueryTrace) -> None:
+    if not trace.label_completion:
+        st.info("No label completion was needed.")
+        return
+    lab = _qlabel(trace)
+    for lc in trace.label_completion:
+        st.markdown(f"**{md(lab.get(lc.qid, lc.qid))}** [{md(lc.qid)}]: {lc.total:,} candidate labels "
+                    f"from path {md(' — '.join(lab.get(q, q) for q in lc.from_path))}")
+        df = pd.DataFrame(list(lc.candidates), columns=["label", "count"])
+        if df.empty:
+            continue
+        top = df.head(25)
+        st.altair_chart(alt.Chart(top).mark_bar().encode(
+            x=alt.X("count:Q"), y=alt.Y("label:N", sort="-x"), tooltip=["label", "count"]
+        ).properties(height=min(500, 22 * len(top) + 30)), use_container_width=True)
+        if len(df) > len(top):
+            st.caption(f"showing {len(top)} of {len(df):,} labels")
+
+
+def render_funnel(trace: QueryTrace) -> None:
+    if trace.funnel:
+        df = pd.DataFrame([{"step": f"{i + 1}. {f.stage}", "count": f.count, "detail": f.detail}
+                           for i, f in enumerate(trace.funnel)])
+        st.altair_chart(alt.Chart(df).mark_bar(color="#1f77b4").encode(
+            x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="candidates (log scale)"),
+            y=alt.Y("step:N", sort=None, title=None), tooltip=["step", "count", "detail"]
+        ).properties(height=32 * len(df) + 30, title="Candidates after each filter"), use_container_width=True)
+        st.dataframe(df, hide_index=True, use_container_width=True)
+    if trace.timings_ms:
+        t = pd.DataFrame({"stage": list(trace.timings_ms), "ms": [float(v) for v in trace.timings_ms.values()]})
+        st.altair_chart(alt.Chart(t).mark_bar(color="#ff7f0e").encode(
+            x=alt.X("ms:Q", title="milliseconds"), y=alt.Y("stage:N", sort=None, title=None),
+            tooltip=["stage", alt.Tooltip("ms:Q", format=".1f")]
+        ).properties(height=28 * len(t) + 30, title=f"Time per stage (total {t['ms'].sum():.0f} ms)"),
+            use_container_width=True)
+
+
+def _match_title(trace: QueryTrace, i: int, m: Match) -> str:
+    lab = _qlabel(trace)
+    qg = trace.query_graph
+    tgt = qg.target if qg else UNK
+    ans = next((e.src_label if e.src_id == m.binding.get(tgt) else e.dst_label
+                for e in m.edges if m.binding.get(tgt) in (e.src_id, e.dst_id)), m.binding.get(tgt, "?"))
+    kind = "exact" if m.exact else "partial, missing " + ", ".join(lab.get(q, q) for q in m.missing)
+    return f"#{i + 1}: {ans} ({kind})"
+
+
+def render_matches(trace: QueryTrace, graph, *, key: str) -> None:
+    if not trace.matches:
+        st.info("No matched subgraph: no data subgraph satisfies the query, even partially.")
+        return
+    n_ex = sum(m.exact for m in trace.matches)
+    st.caption(f"{n_ex} exact and {len(trace.matches) - n_ex} partial match(es) in the trace. "
+               "Matched nodes and edges are orange; UNK's binding is red.")
+    options = ["all"] + list(range(len(trace.matches)))
+    c1, c2 = st.columns([3, 1])
+    pick = c1.selectbox("Subgraph", options, key=f"{key}.{K.MATCH_PICK}",
+                        format_func=lambda o: f"all matches (first {min(20, len(trace.matches))})" if o == "all"
+                        else _match_title(trace, o, trace.matches[o]))
+    cap = c2.number_input("Max nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10, key=f"{key}.{K.SUBGRAPH_CAP}")
+    chosen = trace.matches[:20] if pick == "all" else [trace.matches[pick]]
+    view = viz.match_view(graph, chosen, max_nodes=int(cap))
+    st.caption(f"showing {len(view['nodes']):,} of {view['total']:,} nodes in the matched neighbourhood")
+    render_graph(viz.subgraph_html(graph, view["nodes"], view["edges"], highlight_nodes=view["highlight_nodes"],
+                                   highlight_edges=view["highlight_edges"], role=view["role"], height=520), 520)
+    rows = []
+    lab = _qlabel(trace)
+    for i, m in enumerate(chosen):
+        for e in m.edges:
+            rows.append({"match": (i + 1) if pick == "all" else pick + 1,
+                         "query edge": " — ".join(lab.get(q, q) for q in e.query_edge),
+                         "from": e.src_label, "relation": e.relation, "to": e.dst_label,
+                         "text": e.description})
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True)
+
+
+def trace_graphml(trace: QueryTrace) -> bytes:
+    """GraphML of the trace's matched edges (the evidence)."""
+    from sgrag.io.kg import write_graphml
+    g = viz.evidence_graph(trace)
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "evidence.graphml"
+        write_graphml(g, p)
+        return p.read_bytes()
+
+
+def render_export(trace: QueryTrace, *, key: str) -> None:
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", trace.question)[:40].strip("-") or "question"
+    c1, c2 = st.columns(2)
+    c1.download_button("Evidence (JSON trace)", json.dumps(trace.to_json(), indent=1, ensure_ascii=False),
+                       file_name=f"sgrag-{slug}.json", mime="application/json", key=f"{key}.json",
+                       icon=":material/download:", use_container_width=True)
+    c2.download_button("Evidence subgraph (GraphML)", trace_graphml(trace), file_name=f"sgrag-{slug}.graphml",
+                       mime="application/xml", key=f"{key}.graphml", icon=":material/download:",
+                       use_container_width=True)
+
+
+TRACE_TABS = ["Query graph", "Normalization", "Query paths", "Label completion", "Retrieval funnel",
+              "Matched subgraphs", "Candidates × constraints", "Export"]
+
+
+def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = True) -> dict[str, str] | None:
+    """Answer beside the detail tabs, in order of detail; returns overrides to re-run with."""
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        render_answer(trace)
+        st.markdown("##### Candidates × constraints")
+        render_candidates(trace)
+    overrides = None
+    with right:
+        tabs = st.tabs(TRACE_TABS)
+        with tabs[0]:
+            render_query_graph(trace)
+        with tabs[1]:
+            overrides = render_normalization(trace, engine, key=key, allow_override=allow_override)
+        with tabs[2]:
+            render_paths(trace)
+        with tabs[3]:
+            render_label_completion(trace)
+        with tabs[4]:
+            render_funnel(trace)
+        with tabs[5]:
+            render_matches(trace, engine.graph, key=key)
+        with tabs[6]:
+            render_candidates(trace)
+        with tabs[7]:
+            render_export(trace, key=key)
+    return overrides
+
+
+# ---- explore --------------------------------------------------------------------------------
+def render_neighbourhood(graph, center: int, nodes: Sequence[int], edges: Sequence[int], total: int) -> None:
+    st.caption(f"showing {len(nodes):,} of {total:,} nodes" + (" (capped: raise the limit or filter relations)"
+                                                                 if total > len(nodes) else ""))
+    render_graph(viz.subgraph_html(graph, nodes, edges, highlight_nodes=[center], focus=[center], height=560), 560)
+
+
+# ---- evaluation -----------------------------------------------------------------------------
+def render_eval_summary(summary: dict) -> None:
+    overall = summary.get("overall", summary)
+    cols = st.columns(4)
+    for col, name in zip(cols, ["hit@1", "precision", "recall", "f1"]):
+        v = overall.get(name)
+        col.metric(name.upper() if name == "f1" else name.capitalize() if name != "hit@1" else "Hit@1",
+                   f"{float(v):.3f}" if v is not None else "—")
+    by = summary.get("by_constraints") or summary.get("by_k") or {}
+    if by:
+        rows = []
+        for k, vals in by.items():
+            for name in ("hit@1", "precision", "recall", "f1"):
+                if name in vals:
+                    rows.append({"constraints": str(k), "metric": name, "value": float(vals[name]),
+                                 "n": int(vals.get("n", vals.get("count", 0)) or 0)})
+        if rows:
+            df = pd.DataFrame(rows)
+            st.altair_chart(alt.Chart(df).mark_bar().encode(
+                x=alt.X("constraints:N", title="number of constraints"), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1])),
+                color="metric:N", xOffset="metric:N", tooltip=["constraints", "metric", alt.Tooltip("value:Q", format=".3f"), "n"]
+            ).properties(height=260, title="By number of constraints"), use_container_width=True)
+
+
+def eval_rows_frame(rows: list[dict]) -> pd.DataFrame:
+    out = []
+    for i, r in enumerate(rows):
+        gold = r.get("gold")
+        final = r.get("final") or r.get("answers") or ()
+        out.append({"#": i + 1, "query": r.get("query", ""),
+                    "gold": ", ".join(gold) if isinstance(gold, (list, tuple, set)) else str(gold or ""),
+                    "answer": ", ".join(map(str, final)) if isinstance(final, (list, tuple)) else str(final),
+                    "hit": bool(r.get("hit")), "exact": bool(r.get("exact")),
+                    "constraints": r.get("constraints", ""), "failure": r.get("failure") or ""})
+    return pd.DataFrame(out)
+
+
+def poll_interval(active: bool) -> float | None:
+    """Fragment refresh period while a job runs; None stops polling."""
+    return 1.0 if active else None
+
+
+def wait_briefly(job: Job, seconds: float = 0.3) -> None:
+    """Give a just-started job a moment so the first render shows its first stage."""
+    t0 = time.time()
+    while job.active and not job.stages and time.time() - t0 < seconds:
+        time.sleep(0.05)

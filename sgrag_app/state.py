@@ -1,0 +1,45 @@
+"""Every ``st.session_state`` key the app uses, declared once (no string literals in pages)."""
+from __future__ import annotations
+
+# workspace picker (sidebar)
+WORKSPACE = "sg.workspace"  # selected workspace directory name
+NEW_WS_NAME = "sg.new_ws_name"
+DELETE_WS_CONFIRM = "sg.delete_ws_confirm"
+FLASH = "sg.flash"  # one-shot message shown after a rerun: (kind, text)
+
+# Ask
+QUESTION = "ask.question"
+EXAMPLE = "ask.example"
+TRACE = "ask.trace"  # last QueryTrace
+TRACE_QUESTION = "ask.trace_question"
+OVERRIDES = "ask.overrides"  # {mention text: node id} used for the last run
+OVERRIDE_PREFIX = "ask.override."  # + mention index: selectbox of a mention's link
+MATCH_PICK = "ask.match_pick"
+SUBGRAPH_CAP = "ask.subgraph_cap"
+ASK_PREFILL = "ask.prefill"  # set by Explore's "open in Ask"
+
+# Explore
+EXPLORE_QUERY = "explore.query"
+EXPLORE_PICK = "explore.pick"
+EXPLORE_DEPTH = "explore.depth"
+EXPLORE_RELATIONS = "explore.relations"
+EXPLORE_MAX = "explore.max_nodes"
+EXPLORE_NODE = "explore.node"  # node id shown (may be set from Ask)
+
+# Ingest
+KG_UPLOAD = "ingest.kg_upload"
+KG_ENTITIES = "ingest.kg_entities"
+KG_RELATIONS = "ingest.kg_relations"
+DOC_UPLOAD = "ingest.doc_upload"
+EXTRACTOR = "ingest.extractor"
+
+# Evaluate
+EVAL_SOURCE = "eval.source"
+EVAL_UPLOAD = "eval.upload"
+EVAL_LIMIT = "eval.limit"
+EVAL_ROW = "eval.row"
+EVAL_FILTER = "eval.filter"
+
+# Settings
+API_KEY = "settings.api_key"  # kept in the session only, never written to disk
+SETTINGS_FORM = "settings.form"

@@ -112,7 +112,10 @@ _MD_RULES = [
 
 
 def _read_txt(data: bytes, path: Path) -> tuple[str, list[str]]:
-    return "", [decode_bytes(data, path)]
+    text = decode_bytes(data, path)
+    first = text.strip().split("\n", 1)[0].strip()
+    title = first if 0 < len(first) <= 80 and not first.endswith((".", ":", ";", ",")) else ""
+    return title, [text]
 
 
 def _read_md(data: bytes, path: Path) -> tuple[str, list[str]]:

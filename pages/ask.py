@@ -25,7 +25,7 @@ if engine.examples:
 with st.form("ask.form", border=False):
     c1, c2 = st.columns([6, 1], vertical_alignment="bottom")
     c1.text_input("Question", key=K.QUESTION, placeholder="Which country contains Santo Domingo and is a member of the World Bank?")
-    asked = c2.form_submit_button("Ask", type="primary", use_container_width=True, icon=":material/search:")
+    asked = c2.form_submit_button("Ask", type="primary", width="stretch", icon=":material/search:")
 
 
 def _ask(question: str, overrides: dict[str, str]) -> None:

@@ -2,9 +2,10 @@
 import streamlit as st
 
 import sgrag
+from sgrag_app import state as K
 from sgrag_app.jobs import Job
-from sgrag_app.render import (render_build_report, render_graph_stats, render_job_outcome, render_stages,
-                              wait_briefly)
+from sgrag_app.render import (render_build_report, render_graph_stats, live_job, render_job_outcome,
+                              render_stages, wait_briefly)
 from sgrag_app.runtime import api_key, guard, job_registry, page_setup
 from sgrag_app.tasks import run_build
 
@@ -43,26 +44,18 @@ if c2.button("Cancel", icon=":material/stop:", disabled=not (job and job.active)
     st.toast("Cancelling: the build stops at the next checkpoint.")
 
 
-@st.fragment(run_every=1.0 if job is not None and job.active else None)
 def live(job: Job) -> None:
     st.markdown(f"##### {'Building…' if job.active else 'Last build'}"
                 + (" (cancel requested)" if job.cancel_requested and job.active else ""))
     render_stages(job)
-    if not job.active:
-        if render_job_outcome(job, "The build"):
-            render_build_report(job.result)
-    elif job.status != "running":
-        st.rerun()
     if job.active:
-        st.caption("The build runs on the server: you can leave this page or refresh; it keeps going.")
-    st.session_state["build.was_active"] = job.active
+        st.caption("The build runs on the server: you can leave this page or refresh it; it keeps going.")
+    elif render_job_outcome(job, "The build" if job.kind == "build" else "The demo setup"):
+        render_build_report(job.result)
 
 
 if job is not None:
-    was_active = st.session_state.get("build.was_active")
-    live(job)
-    if was_active and not job.active:
-        st.rerun()
+    live_job(job, K.BUILD_POLLING, live)
 elif ws.index_version:
     with guard("reading the last build"):
         engine = ctx.engine()

@@ -39,7 +39,7 @@ with guard("reading the neighbourhood"):
     with right:
         st.markdown("##### Entity")
         st.dataframe(pd.DataFrame([{"label": g.labels[v], "id": node_id, "degree": int(g.degree[v]),
-                                    "description": g.descriptions[v]}]), hide_index=True, use_container_width=True)
+                                    "description": g.descriptions[v]}]), hide_index=True, width="stretch")
         rows = []
         for u, e in zip(g.neighbors(v).tolist()[:500], g.incident_edges(v).tolist()[:500]):
             if chosen and g.relations[int(g.rel[e])] not in chosen:
@@ -48,7 +48,7 @@ with guard("reading the neighbourhood"):
             rows.append({"direction": "→" if out else "←", "relation": g.relations[int(g.rel[e])],
                          "neighbour": g.labels[u], "id": g.node_ids[u]})
         st.markdown(f"##### Direct edges ({len(rows):,}{' of ' + str(g.incident_edges(v).size) if g.incident_edges(v).size > 500 else ''})")
-        st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True, height=320)
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", height=320)
         if st.button("Open in Ask", icon=":material/question_answer:", type="primary"):
             st.session_state[K.ASK_PREFILL] = f"Which entity is related to {g.labels[v]} and "
             try:

@@ -88,7 +88,7 @@ def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
                  .encode(x=alt.X("step:Q", title="epoch" if stage == "gnn" else "step"),
                          y=alt.Y(f"{m}:Q", title=m.replace("_", " ")), tooltip=["step", m])
                  .properties(height=180, title=m.replace("_", " ")))
-        col.altair_chart(chart, use_container_width=True)
+        col.altair_chart(chart, width="stretch")
 
 
 def render_job_outcome(job: Job, what: str) -> bool:
@@ -116,21 +116,41 @@ def render_demo_setup(job: Job) -> None:
 
 
 def render_build_report(report: dict | None) -> None:
+    """Graph statistics, time per stage, GNN training curve and index sizes of a build."""
     if not report:
         return
-    secs = report.get("seconds") or report.get("stage_seconds") or report.get("timings") or {}
-    stats = report.get("stats") or report.get("graph") or {}
+    stats = report.get("stats") or {}
     if stats:
+        st.markdown("##### Graph statistics")
         render_graph_stats(stats)
+    secs = report.get("timings_s") or report.get("seconds") or {}
+    extra = {}
+    if report.get("pruning_power") is not None:
+        extra["GNN pruning power"] = f"{float(report['pruning_power']):.1%}"
+    for L, n in (report.get("paths") or {}).items():
+        extra[f"indexed paths (l={L})"] = f"{int(n):,}"
+    if extra:
+        cols = st.columns(len(extra))
+        for col, (k, v) in zip(cols, extra.items()):
+            col.metric(k, v)
+    c1, c2 = st.columns(2)
     if isinstance(secs, dict) and secs:
         df = pd.DataFrame({"stage": list(secs), "seconds": [float(v) for v in secs.values()]})
-        st.altair_chart(alt.Chart(df).mark_bar().encode(
-            x=alt.X("seconds:Q"), y=alt.Y("stage:N", sort=None), tooltip=["stage", "seconds"]
-        ).properties(height=30 * len(df) + 30, title="Time per stage"), use_container_width=True)
-    rest = {k: v for k, v in report.items() if k not in ("seconds", "stage_seconds", "timings", "stats", "graph")}
-    if rest:
-        with st.expander("Full build report"):
-            st.json(rest)
+        c1.altair_chart(alt.Chart(df).mark_bar().encode(
+            x=alt.X("seconds:Q"), y=alt.Y("stage:N", sort=None, title=None), tooltip=["stage", "seconds"]
+        ).properties(height=28 * len(df) + 40, title=f"Time per stage (total {df['seconds'].sum():.1f} s)"),
+            width="stretch")
+    hist = report.get("gnn_history") or []
+    if hist:
+        df = pd.DataFrame(hist)
+        x = "epoch" if "epoch" in df else df.columns[0]
+        long = df.melt(id_vars=[x], value_vars=[c for c in ("loss", "pruning_power") if c in df])
+        c2.altair_chart(alt.Chart(long).mark_line().encode(
+            x=alt.X(f"{x}:Q"), y=alt.Y("value:Q", title=None), color="variable:N",
+            tooltip=[x, "variable", alt.Tooltip("value:Q", format=".4f")]
+        ).properties(height=220, title="GNN training"), width="stretch")
+    with st.expander("Full build report"):
+        st.json({k: v for k, v in report.items() if k != "gnn_history"})
 
 
 def render_graph_stats(stats: dict) -> None:
@@ -160,7 +180,7 @@ def render_answer(trace: QueryTrace) -> None:
     with st.container(border=True):
         st.caption("Answer")
         st.markdown(f"## {md(a.text)}")
-        badges = [f":green-badge[exact match]" if a.exact else ":orange-badge[partial match]",
+        badges = [":green-badge[exact match]" if a.exact else ":orange-badge[partial match]",
                   f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(a.mode)}]",
                   f":gray-badge[{trace.exact_count} exact subgraph{'s' if trace.exact_count != 1 else ''}]"]
         st.markdown(" ".join(badges))
@@ -214,7 +234,7 @@ def render_candidates(trace: QueryTrace) -> None:
         return
     st.caption("Which constraints each candidate satisfies, and through which edge. "
                "✗ marks the constraint a partial match failed.")
-    st.dataframe(df, hide_index=True, use_container_width=True)
+    st.dataframe(df, hide_index=True, width="stretch")
 
 
 def render_query_graph(trace: QueryTrace) -> None:
@@ -250,7 +270,7 @@ def render_normalization(trace: QueryTrace, engine, *, key: str, allow_override:
     if df.empty:
         st.info("No constraint was linked to the graph.")
         return None
-    st.dataframe(df, hide_index=True, use_container_width=True,
+    st.dataframe(df, hide_index=True, width="stretch",
                  column_config={"score": st.column_config.ProgressColumn("score", min_value=0.0, max_value=1.0,
                                                                          format="%.2f")})
     low = df[df["score"] < 0.9]
@@ -294,13 +314,13 @@ def render_paths(trace: QueryTrace) -> None:
              "edges": len(p.qids) - 1} for p in trace.paths]
     st.caption("The query graph decomposed into index paths (cost model: start at the highest-degree node, "
                "cover every edge, minimise overlap).")
-    st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True)
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if trace.path_matches:
         pm = [{"path": " — ".join(lab.get(q, q) for q in p.qids), "visited leaves": p.visited_leaves,
                "semantic hits": p.semantic_hits, "dominance hits": p.dominance_hits, "matches": p.matches}
               for p in trace.path_matches]
         st.caption("Retrieval per path (R*-tree)")
-        st.dataframe(pd.DataFrame(pm), hide_index=True, use_container_width=True)
+        st.dataframe(pd.DataFrame(pm), hide_index=True, width="stretch")
 
 
 def render_label_completion(trace: QueryTrace) -> None:
@@ -317,7 +337,7 @@ def render_label_completion(trace: QueryTrace) -> None:
         top = df.head(25)
         st.altair_chart(alt.Chart(top).mark_bar().encode(
             x=alt.X("count:Q"), y=alt.Y("label:N", sort="-x"), tooltip=["label", "count"]
-        ).properties(height=min(500, 22 * len(top) + 30)), use_container_width=True)
+        ).properties(height=min(500, 22 * len(top) + 30)), width="stretch")
         if len(df) > len(top):
             st.caption(f"showing {len(top)} of {len(df):,} labels")
 
@@ -329,15 +349,15 @@ def render_funnel(trace: QueryTrace) -> None:
         st.altair_chart(alt.Chart(df).mark_bar(color="#1f77b4").encode(
             x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="candidates (log scale)"),
             y=alt.Y("step:N", sort=None, title=None), tooltip=["step", "count", "detail"]
-        ).properties(height=32 * len(df) + 30, title="Candidates after each filter"), use_container_width=True)
-        st.dataframe(df, hide_index=True, use_container_width=True)
+        ).properties(height=32 * len(df) + 30, title="Candidates after each filter"), width="stretch")
+        st.dataframe(df, hide_index=True, width="stretch")
     if trace.timings_ms:
         t = pd.DataFrame({"stage": list(trace.timings_ms), "ms": [float(v) for v in trace.timings_ms.values()]})
         st.altair_chart(alt.Chart(t).mark_bar(color="#ff7f0e").encode(
             x=alt.X("ms:Q", title="milliseconds"), y=alt.Y("stage:N", sort=None, title=None),
             tooltip=["stage", alt.Tooltip("ms:Q", format=".1f")]
         ).properties(height=28 * len(t) + 30, title=f"Time per stage (total {t['ms'].sum():.0f} ms)"),
-            use_container_width=True)
+            width="stretch")
 
 
 def _match_title(trace: QueryTrace, i: int, m: Match) -> str:
@@ -377,7 +397,7 @@ def render_matches(trace: QueryTrace, graph, *, key: str) -> None:
                          "from": e.src_label, "relation": e.relation, "to": e.dst_label,
                          "text": e.description})
     if rows:
-        st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True)
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 def trace_graphml(trace: QueryTrace) -> bytes:
@@ -395,10 +415,10 @@ def render_export(trace: QueryTrace, *, key: str) -> None:
     c1, c2 = st.columns(2)
     c1.download_button("Evidence (JSON trace)", json.dumps(trace.to_json(), indent=1, ensure_ascii=False),
                        file_name=f"sgrag-{slug}.json", mime="application/json", key=f"{key}.json",
-                       icon=":material/download:", use_container_width=True)
+                       icon=":material/download:", width="stretch")
     c2.download_button("Evidence subgraph (GraphML)", trace_graphml(trace), file_name=f"sgrag-{slug}.graphml",
                        mime="application/xml", key=f"{key}.graphml", icon=":material/download:",
-                       use_container_width=True)
+                       width="stretch")
 
 
 TRACE_TABS = ["Query graph", "Normalization", "Query paths", "Label completion", "Retrieval funnel",
@@ -462,7 +482,7 @@ def render_eval_summary(summary: dict) -> None:
             st.altair_chart(alt.Chart(df).mark_bar().encode(
                 x=alt.X("constraints:N", title="number of constraints"), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1])),
                 color="metric:N", xOffset="metric:N", tooltip=["constraints", "metric", alt.Tooltip("value:Q", format=".3f"), "n"]
-            ).properties(height=260, title="By number of constraints"), use_container_width=True)
+            ).properties(height=260, title="By number of constraints"), width="stretch")
 
 
 def eval_rows_frame(rows: list[dict]) -> pd.DataFrame:
@@ -488,3 +508,19 @@ def wait_briefly(job: Job, seconds: float = 0.3) -> None:
     t0 = time.time()
     while job.active and not job.stages and time.time() - t0 < seconds:
         time.sleep(0.05)
+
+
+def live_job(job: Job, poll_key: str, body) -> None:
+    """Render ``body(job)`` in a fragment that refreshes every second while the job runs.
+
+    When the job ends, one full rerun refreshes the rest of the page (buttons, results).
+    """
+    @st.fragment(run_every=1.0 if job.active else None)
+    def _live() -> None:
+        if not job.active and st.session_state.get(poll_key):
+            st.session_state[poll_key] = False
+            st.rerun()
+        st.session_state[poll_key] = job.active
+        body(job)
+
+    _live()

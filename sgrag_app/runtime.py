@@ -184,7 +184,7 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
                 render_workspace_status(ws)
         else:
             st.info(f"No workspace in {root} yet.")
-        with st.popover("New workspace", use_container_width=True):
+        with st.popover("New workspace", width="stretch"):
             st.text_input("Name", key=K.NEW_WS_NAME, placeholder="my-graph")
             if st.button("Create", key="sg.create_ws", type="primary"):
                 with guard("creating the workspace"):
@@ -196,7 +196,7 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
                     flash("success", f"Created workspace '{name}'. Import a graph or documents on the Ingest page.")
                     st.rerun()
         if ws is not None:
-            with st.popover("Delete workspace", use_container_width=True):
+            with st.popover("Delete workspace", width="stretch"):
                 st.warning(f"This deletes '{ws.path.name}' and everything in it.")
                 st.checkbox("Yes, delete it", key=K.DELETE_WS_CONFIRM)
                 if st.button("Delete", key="sg.delete_ws", type="primary",

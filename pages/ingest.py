@@ -1,0 +1,105 @@
+"""Ingest: import a knowledge graph or upload documents, follow each file, delete documents."""
+import pandas as pd
+import streamlit as st
+
+from sgrag_app import state as K
+from sgrag_app.jobs import Job
+from sgrag_app.render import live_job, render_graph_stats, render_job_outcome, render_stages, wait_briefly
+from sgrag_app.runtime import api_key, flash, guard, job_registry, page_setup
+from sgrag_app.tasks import run_import, run_ingest, save_upload
+
+try:
+    from sgrag import ingest as ingest_api
+except ImportError:  # document ingestion lands separately
+    ingest_api = None
+try:
+    from sgrag.io.documents import SUPPORTED as DOC_TYPES
+except ImportError:
+    DOC_TYPES = (".txt", ".md", ".html", ".pdf", ".docx")
+
+KG_TYPES = ["graphml", "xml", "json", "jsonl", "tsv", "csv", "txt", "gz"]
+
+ctx = page_setup("Ingest")
+ws = ctx.require_workspace()
+reg = job_registry()
+
+tab_kg, tab_docs = st.tabs(["Knowledge graph", "Documents"])
+
+with tab_kg:
+    st.caption("Import an existing knowledge graph: triples (TSV/CSV: head, relation, tail; optional id→name "
+               "maps), GraphML or JSON. It replaces this workspace's graph; documents are merged in when ingested.")
+    up = st.file_uploader("Graph file", type=KG_TYPES, key=K.KG_UPLOAD)
+    with st.expander("Triples only: entity and relation name maps (optional)"):
+        ents = st.file_uploader("Entities (id, name)", type=["tsv", "csv", "txt", "gz"], key=K.KG_ENTITIES)
+        rels = st.file_uploader("Relations (id, name)", type=["tsv", "csv", "txt", "gz"], key=K.KG_RELATIONS)
+    job: Job | None = reg.get("import", ctx.key)
+    if st.button("Import graph", type="primary", icon=":material/upload:", disabled=up is None or bool(job and job.active)):
+        with guard("importing"):
+            gpath = save_upload(ws, up.name, up.getvalue())
+            epath = save_upload(ws, ents.name, ents.getvalue()) if ents else None
+            rpath = save_upload(ws, rels.name, rels.getvalue()) if rels else None
+            job = reg.start("import", ctx.key, lambda j: run_import(ctx.key, gpath, j, epath, rpath),
+                            label="graph import", exclusive=("build", "ingest", "demo"))
+            wait_briefly(job, 1.0)
+
+    def show_import(job: Job) -> None:
+        render_stages(job)
+        if not job.active and render_job_outcome(job, "The import"):
+            render_graph_stats(job.result or {})
+            st.info("Next: build the index on the Build page.")
+
+    if job is not None:
+        live_job(job, K.INGEST_POLLING + ".kg", show_import)
+
+with tab_docs:
+    if ingest_api is None:
+        st.info("Document ingestion is not available in this version of the engine yet; "
+                "import a knowledge graph instead.")
+    else:
+        st.caption("Upload documents; entities and relations are extracted into the graph "
+                   f"(extractor: **{ws.config().extract.extractor}**, change it on Settings). "
+                   f"Formats: {', '.join(DOC_TYPES)}.")
+        files = st.file_uploader("Documents", type=[t.lstrip(".") for t in DOC_TYPES], accept_multiple_files=True,
+                                 key=K.DOC_UPLOAD)
+        djob: Job | None = reg.get("ingest", ctx.key)
+        if st.button("Ingest documents", type="primary", icon=":material/upload_file:",
+                     disabled=not files or bool(djob and djob.active)):
+            with guard("ingesting"):
+                paths = [save_upload(ws, f.name, f.getvalue(), sub="uploads/docs") for f in files]
+                extractor = ws.config().extract.extractor
+                key = api_key()
+                djob = reg.start("ingest", ctx.key, lambda j: run_ingest(ctx.key, paths, extractor, j, key),
+                                 label="document ingestion", exclusive=("build", "import", "demo"))
+                wait_briefly(djob, 0.5)
+
+        def show_ingest(job: Job) -> None:
+            files_state = dict(job.extra.get("files", {}))
+            if files_state:
+                df = pd.DataFrame([{"file": n, "status": s, "reason": r} for n, (s, r) in files_state.items()])
+                st.dataframe(df, hide_index=True, width="stretch")
+            render_stages(job)
+            if not job.active and render_job_outcome(job, "Ingestion"):
+                st.info("Next: build the index on the Build page.")
+
+        if djob is not None:
+            live_job(djob, K.INGEST_POLLING + ".docs", show_ingest)
+
+        st.markdown("##### Documents in this workspace")
+        with guard("listing documents"):
+            docs = ingest_api.list_documents(ws)
+            if not docs:
+                st.caption("No documents yet.")
+            else:
+                rows = [d if isinstance(d, dict) else getattr(d, "__dict__", {"document": str(d)}) for d in docs]
+                df = pd.DataFrame(rows)
+                st.dataframe(df, hide_index=True, width="stretch")
+                id_col = next((c for c in ("doc_id", "id", "document_id") if c in df.columns), df.columns[0])
+                name_col = next((c for c in ("title", "name", "path", "source") if c in df.columns), id_col)
+                labels = dict(zip(df[id_col].astype(str), df[name_col].astype(str)))
+                c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+                pick = c1.selectbox("Document", list(labels), format_func=lambda x: f"{labels[x]} ({x})")
+                if c2.button("Delete document", icon=":material/delete:",
+                             disabled=bool(djob and djob.active)):
+                    ingest_api.delete_document(ws, pick)
+                    flash("success", f"Deleted {labels[pick]}. Rebuild the index to drop its facts from answers.")
+                    st.rerun()

@@ -25,7 +25,7 @@ _SEP_RE = re.compile(r"<\s*\|\s*>")
 _COMPLETE_RE = re.compile(r"<\s*\|\s*COMPLETE\s*\|\s*>", re.IGNORECASE)
 _FENCE_RE = re.compile(r"^\s*```[\w-]*\s*$", re.MULTILINE)
 # Records are split at "#" touching a parenthesis (so "C#" inside a field survives) and at newlines.
-_SPLIT_RE = re.compile(r"(?<=\))\s*#+\s*|\s*#+\s*(?=\()|\s*\n\s*")
+_SPLIT_RE = re.compile(r"(?<=\))\s*#+\s*|(?:^|(?<=\s))#+\s*(?=\()|\s*\n\s*")
 _QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "`": "`", "<": ">"}
 _TYPE_WORDS = {"entity", "node", "relationship", "relation", "edge"}
 _UNK_WORDS = {"unk", "unknown", "?", "target"}

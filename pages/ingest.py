@@ -6,7 +6,7 @@ from sgrag_app import state as K
 from sgrag_app.jobs import Job
 from sgrag_app.render import live_job, render_graph_stats, render_job_outcome, render_stages, wait_briefly
 from sgrag_app.runtime import api_key, flash, guard, job_registry, page_setup
-from sgrag_app.tasks import run_import, run_ingest, save_upload
+from sgrag_app.tasks import ingest_file_rows, run_import, run_ingest, save_upload
 
 try:
     from sgrag import ingest as ingest_api
@@ -73,13 +73,18 @@ with tab_docs:
                 wait_briefly(djob, 0.5)
 
         def show_ingest(job: Job) -> None:
-            files_state = dict(job.extra.get("files", {}))
-            if files_state:
-                df = pd.DataFrame([{"file": n, "status": s, "reason": r} for n, (s, r) in files_state.items()])
-                st.dataframe(df, hide_index=True, width="stretch")
+            rows = ingest_file_rows(ws, job)
+            if rows:
+                st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                             column_config={"status": st.column_config.TextColumn("status", width="small")})
             render_stages(job)
             if not job.active and render_job_outcome(job, "Ingestion"):
-                st.info("Next: build the index on the Build page.")
+                rep = job.result
+                if getattr(rep, "source_version", None):
+                    st.info(f"Graph updated (+{rep.nodes_added:,} nodes, +{rep.edges_added:,} edges). "
+                            "Next: build the index on the Build page.")
+                elif rep is not None:
+                    st.info("Nothing new was added to the graph.")
 
         if djob is not None:
             live_job(djob, K.INGEST_POLLING + ".docs", show_ingest)
@@ -90,16 +95,16 @@ with tab_docs:
             if not docs:
                 st.caption("No documents yet.")
             else:
-                rows = [d if isinstance(d, dict) else getattr(d, "__dict__", {"document": str(d)}) for d in docs]
-                df = pd.DataFrame(rows)
+                df = pd.DataFrame([{"title": d.title, "kind": d.kind, "status": d.status, "chunks": d.chunks,
+                                    "entities": d.entities, "relations": d.relations, "error": d.error,
+                                    "added": pd.to_datetime(d.added, unit="s"), "id": d.doc_id} for d in docs])
                 st.dataframe(df, hide_index=True, width="stretch")
-                id_col = next((c for c in ("doc_id", "id", "document_id") if c in df.columns), df.columns[0])
-                name_col = next((c for c in ("title", "name", "path", "source") if c in df.columns), id_col)
-                labels = dict(zip(df[id_col].astype(str), df[name_col].astype(str)))
+                labels = dict(zip(df["id"], df["title"]))
                 c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
                 pick = c1.selectbox("Document", list(labels), format_func=lambda x: f"{labels[x]} ({x})")
                 if c2.button("Delete document", icon=":material/delete:",
                              disabled=bool(djob and djob.active)):
-                    ingest_api.delete_document(ws, pick)
-                    flash("success", f"Deleted {labels[pick]}. Rebuild the index to drop its facts from answers.")
+                    rep = ingest_api.delete_document(ws, pick)
+                    flash("success", f"Deleted {labels[pick]} ({rep.nodes_removed} nodes, {rep.edges_removed} edges "
+                                     "removed). Rebuild the index to drop its facts from answers.")
                     st.rerun()

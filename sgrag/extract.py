@@ -108,9 +108,11 @@ _VERBS = {"born", "died", "won", "wrote", "made", "built", "founded", "married",
           "worked", "works", "studied", "taught", "led", "played", "sang", "released", "published",
           "created", "contains", "includes", "houses", "staged", "joined", "became", "owns", "owned",
           "features", "featured", "stars", "directs", "writes", "wins", "plays", "leads", "begun",
-          "began", "named", "known", "called", "part", "member", "son", "daughter", "rebuilt",
-          "used", "reach", "visited", "attended", "graduated", "competed", "composed", "performed",
+          "began", "named", "known", "called", "rebuilt",
+          "used", "visited", "attended", "graduated", "competed", "composed", "performed",
           "listed", "acquired", "merged", "opened", "closed", "elected", "appointed", "held"}
+_RELATION_NOUNS = {"part", "member", "son", "daughter", "capital", "wife", "husband", "home"}
+"""Nouns that head a relation phrase like a verb does ("part of", "son of")."""
 _NOT_VERBS = {"united", "red", "bed", "need", "speed", "seed", "feed", "hundred", "sacred", "naked"}
 _DETS = {"a", "an", "the", "this", "that", "these", "those", "its", "his", "her", "their", "some"}
 _FILLER = {"and", "or", "but", "also", "as", "well", "then", "later", "often", "now", "still",
@@ -239,10 +241,17 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z][a-z'’\-]*|\d+", text.lower())
 
 
+def _verb_follows(sentence: str, pos: int) -> bool:
+    """Whether the word after ``pos`` is a verb ("Hobbiton is ...", "Lovelace wrote ...")."""
+    nxt = _words(sentence[pos:pos + 40])[:1]
+    return bool(nxt) and (nxt[0] in _COPULAS or nxt[0] in _VERBS
+                          or (nxt[0].endswith("ed") and nxt[0] not in _NOT_VERBS))
+
+
 def _relation(between: str) -> tuple[str, str | None]:
     """(relation phrase, verb it is built on) from the text between two entities."""
     words = _words(between)
-    verb_at = next((i for i in range(len(words) - 1, -1, -1) if words[i] in _VERBS or (
+    verb_at = next((i for i in range(len(words) - 1, -1, -1) if words[i] in _VERBS | _RELATION_NOUNS or (
         words[i].endswith("ed") and len(words[i]) > 4 and words[i] not in _NOT_VERBS)), None)
     if verb_at is not None:
         phrase = [w for w in words[verb_at:] if w not in _DETS and w not in _FILLER]
@@ -312,7 +321,7 @@ class OfflineExtractor:
                 ref = aliases.get(sp.label)
                 if ref is not None:
                     sp = dataclasses.replace(sp, label=ref, kind="name")
-                elif sp.kind == "name-start":
+                elif sp.kind == "name-start" and not _verb_follows(sentence, sp.end):
                     continue  # a capitalised first word is usually just a sentence start
             out.append(sp)
             if sp.kind in ("name", "known", "quoted") and " " in sp.label:
@@ -342,12 +351,11 @@ class OfflineExtractor:
 
     @staticmethod
     def _subject(sentence: str, spans: list[_Span], last_subject: str | None) -> _Span | None:
-        for sp in sorted(spans, key=lambda s: s.start):
-            if sp.kind == "pronoun":
-                return dataclasses.replace(sp, label=last_subject) if last_subject else None
-            if sp.kind != "year":
-                return sp
-        return None
+        """The pronoun's antecedent, else the first entity that is not a year."""
+        ordered = sorted(spans, key=lambda s: s.start)
+        if ordered and ordered[0].kind == "pronoun" and last_subject:
+            return dataclasses.replace(ordered[0], label=last_subject)
+        return next((sp for sp in ordered if sp.kind not in ("pronoun", "year")), None)
 
     @staticmethod
     def _relations(sentence: str, spans: list[_Span], subject: _Span) -> list[tuple[str, str, str]]:
@@ -576,18 +584,20 @@ def merge_into_graph(base: KnowledgeGraph | None, extractions: Iterable[ChunkExt
         canon = alias.get(key, key)
         node_of[key] = existing.get(canon, DOC_NODE_PREFIX + canon)
 
+    def label_of(key: str) -> str:  # a merged alias takes its canonical entity's label
+        return labels.get(alias.get(key, key), labels[key])
+
     for ex in extractions:
         src = (ex.chunk_id,)
         for ent in ex.entities:
             key = fold(ent.label)
             if key:
-                b.add_node(node_of[key], labels[alias.get(key, key)] if key in alias else ent.label,
-                           ent.description, src)
+                b.add_node(node_of[key], label_of(key), ent.description, src)
         for rel in ex.relations:
             s, t = fold(rel.source), fold(rel.target)
             if s and t and node_of[s] != node_of[t]:
-                b.add_node(node_of[s], rel.source, sources=src)
-                b.add_node(node_of[t], rel.target, sources=src)
+                b.add_node(node_of[s], label_of(s), sources=src)
+                b.add_node(node_of[t], label_of(t), sources=src)
                 b.add_edge(node_of[s], node_of[t], rel.relation, rel.description, src)
     graph = b.build()
     if base is not None:

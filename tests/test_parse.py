@@ -147,3 +147,34 @@ def test_round_trip_of_formatted_records(pairs, data):
             edges.append(ParsedEdge(f"e{k}", f"n{i}", f"n{j}", data.draw(_FIELD), data.draw(_FIELD)))
     g = parse_graph_records(format_graph_records(nodes, edges))
     assert list(g.nodes) == nodes and list(g.edges) == edges and g.complete and g.dropped == ()
+
+
+# ---- prompt templates ------------------------------------------------------------------------
+def test_prompts_follow_the_paper_and_examples_parse():
+    from sgrag.prompts import (UNABLE, default_prompts, extraction_messages, query_graph_messages,
+                               relation_paragraph, render_answer_prompt)
+    p = default_prompts()
+    ext = extraction_messages(p, "Some {braced} text")[0]["content"]
+    assert "Text: Some {braced} text" in ext and "<|COMPLETE|>" in ext and "#" in ext
+    example = next(line for line in p.extract_graph.splitlines() if line.startswith("(n1"))
+    assert parse_graph_records(example).edges[0].relation == "born in"
+    q = query_graph_messages(p, "Which country contains Santo Domingo?")[0]["content"]
+    assert q.rstrip().endswith("Text: Which country contains Santo Domingo?") and '"UNK"' in q
+    q_example = next(line for line in p.query_graph.splitlines() if line.startswith("(q1"))
+    assert parse_query_graph(q_example).targets == ("q1",)
+    para = relation_paragraph(p, [("France", "Republic", "form of government"), ("France", "UN", "member of.")])
+    assert para == ("Node France is related to Node Republic via: form of government.\n"
+                    "Node France is related to Node UN via: member of.")
+    answer = render_answer_prompt(para, "Which country?")[0]["content"]
+    assert para in answer and "User Question: Which country?" in answer and UNABLE in answer
+    assert "must be one of the entity labels" in answer
+
+
+def test_prompt_overrides_are_validated():
+    from sgrag.prompts import load_prompts
+    custom = load_prompts({"query_graph": "Q: {user_query}"})
+    assert custom.query_graph == "Q: {user_query}" and custom.fingerprint != load_prompts().fingerprint
+    with pytest.raises(SgragError, match="placeholder"):
+        load_prompts({"answer_inference": "no placeholders"})
+    with pytest.raises(SgragError, match="unknown prompt"):
+        load_prompts({"nope": "x"})

@@ -115,11 +115,15 @@ def relation_paragraph(prompts: PromptSet, relations: Iterable[tuple[str, str, s
 def answer_messages(prompts: PromptSet, relations: Iterable[tuple[str, str, str]],
                     question: str) -> list[Message]:
     """Chat messages asking for the answer from the matched subgraph's relations."""
-    content = prompts.answer_inference.format(relations=relation_paragraph(prompts, relations),
-                                              question=question)
+    return render_answer_prompt(relation_paragraph(prompts, relations), question, prompts)
+
+
+def render_answer_prompt(paragraph: str, question: str, prompts: PromptSet | None = None) -> list[Message]:
+    """Chat messages asking for the answer, given an already built relation paragraph."""
+    content = (prompts or default_prompts()).answer_inference.format(relations=paragraph, question=question)
     return [{"role": "user", "content": content}]
 
 
 __all__ = ["COMPLETE", "UNABLE", "Message", "PromptSet", "answer_messages", "continuation_messages",
            "default_prompts", "extraction_messages", "load_prompts", "query_graph_messages",
-           "relation_paragraph"]
+           "relation_paragraph", "render_answer_prompt"]

@@ -26,7 +26,7 @@ if not options:
 node_id = st.selectbox("Entity", list(options), format_func=options.get, key=K.EXPLORE_PICK)
 c1, c2, c3 = st.columns([1, 1, 3])
 depth = c1.slider("Depth", 1, 3, 1, key=K.EXPLORE_DEPTH)
-cap = c2.number_input("Max nodes", 10, 2000, 150, step=10, key=K.EXPLORE_MAX)
+cap = c2.number_input("Max nodes", 5, 2000, 150, step=10, key=K.EXPLORE_MAX)
 with guard("reading the neighbourhood"):
     v = g.index_of[node_id]
     rels = sorted({g.relations[int(g.rel[e])] for e in g.incident_edges(v).tolist()})

@@ -173,6 +173,9 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
         st.caption("Exact multi-constraint RAG over a knowledge graph.")
         names = [p.name for p in sgrag.list_workspaces(root)]
         default = default_workspace().name
+        if K.WORKSPACE_NEXT in st.session_state:  # chosen by create/delete on the previous run
+            st.session_state[K.WORKSPACE] = st.session_state.pop(K.WORKSPACE_NEXT)
+            st.session_state[K.DELETE_WS_CONFIRM] = False
         if st.session_state.get(K.WORKSPACE) not in names:
             st.session_state[K.WORKSPACE] = default if default in names else (names[0] if names else None)
         ws = None
@@ -192,7 +195,7 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
                     if (root / name).exists():
                         raise sgrag.SgragError(f"'{name}' already exists in {root}")
                     sgrag.Workspace.create(root / name)
-                    st.session_state[K.WORKSPACE] = name
+                    st.session_state[K.WORKSPACE_NEXT] = name
                     flash("success", f"Created workspace '{name}'. Import a graph or documents on the Ingest page.")
                     st.rerun()
         if ws is not None:
@@ -206,8 +209,7 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
                             raise sgrag.SgragError("a job is running in this workspace; cancel it first")
                         _engine.clear()
                         ws.delete()
-                        st.session_state[K.DELETE_WS_CONFIRM] = False
-                        st.session_state.pop(K.WORKSPACE, None)
+                        st.session_state[K.WORKSPACE_NEXT] = None
                         flash("success", f"Deleted workspace '{ws.path.name}'.")
                         st.rerun()
             render_job_badges(job_registry(), str(ws.path))

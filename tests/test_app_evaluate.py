@@ -1,0 +1,64 @@
+"""Evaluate page: run a CSV in the background, summary metrics and charts, drill-down into a trace."""
+from app_support import *  # noqa: F401,F403
+from app_support import Q_DR, Q_XSS, assert_clean, click, make_workspace, texts, wait_job
+
+from sgrag_app import state as K
+
+PAGE = "pages/evaluate.py"
+CSV = f'query,answer\n"{Q_DR}",Dominican Republic\n"{Q_XSS}",Haiti\n'.encode()
+
+
+def test_upload_run_and_drill_down(built_ws, make_app):
+    at = make_app(built_ws, PAGE)
+    assert_clean(at)
+    at.radio(key=K.EVAL_SOURCE).set_value("Upload a CSV")
+    at.run()
+    at.file_uploader(key=K.EVAL_UPLOAD).set_value(("q.csv", CSV, "text/csv"))
+    at.run()
+    click(at, "Run evaluation")
+    at.run()
+    job = wait_job("eval", built_ws)
+    assert job.status == "done", job.error
+    at.run()
+    assert_clean(at)
+    assert "Results over 2 questions" in texts(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Hit@1"] == "0.500"
+    rows = at.dataframe[0].value
+    assert list(rows["hit"]) == [True, False]
+    at.toggle(key=K.EVAL_FILTER).set_value(True)
+    at.run()
+    assert_clean(at)
+    assert len(at.get("iframe")) >= 1  # the drill-down trace of the wrong answer
+    assert "Gold answer: Haiti" in texts(at)
+
+
+def test_demo_sample_with_limit(built_ws, make_app):
+    at = make_app(built_ws, PAGE)
+    at.number_input(key=K.EVAL_LIMIT).set_value(3)
+    click(at, "Run evaluation")
+    at.run()
+    assert wait_job("eval", built_ws).status == "done"
+    at.run()
+    assert_clean(at)
+    assert "Results over 3 questions" in texts(at)
+
+
+def test_bad_csv_is_a_readable_failure(built_ws, make_app):
+    at = make_app(built_ws, PAGE)
+    at.radio(key=K.EVAL_SOURCE).set_value("Upload a CSV")
+    at.run()
+    at.file_uploader(key=K.EVAL_UPLOAD).set_value(("bad.csv", b"question,gold\nx,y\n", "text/csv"))
+    at.run()
+    click(at, "Run evaluation")
+    at.run()
+    wait_job("eval", built_ws)
+    at.run()
+    assert_clean(at)
+    assert any("The evaluation failed" in e.value and "query,answer" in e.value for e in at.error)
+
+
+def test_needs_a_built_index(tmp_path, make_app):
+    at = make_app(make_workspace(tmp_path / "ws" / "nb", build=False), PAGE)
+    assert_clean(at)
+    assert "no built index" in texts(at)

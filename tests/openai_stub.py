@@ -117,5 +117,6 @@ def _vector(text: str, dim: int = 8) -> list[float]:
 
 @pytest.fixture
 def stub_server():
+    """A running StubServer for one test."""
     with StubServer() as server:
         yield server

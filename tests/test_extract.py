@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from openai_stub import Fault, stub_server  # noqa: F401  (fixture)
+from openai_stub import stub_server  # noqa: F401  (fixture)
 
 from sgrag.errors import ParseError
 from sgrag.extract import (IMPORTED, ChunkExtraction, ExtractedEntity, ExtractedRelation,

@@ -120,7 +120,7 @@ _FILLER = {"and", "or", "but", "also", "as", "well", "then", "later", "often", "
 _RELATIVE = re.compile(r"^\s*,\s*(?:which|who|that|whose)\b|^\s*,\s*\w+ing\b|^\s*\(")
 _APPOSITIVE = re.compile(r"^\s*,\s*(?:the|a|an|its|his|her|their)?\s*((?:[a-z]+\s+){0,2}?[a-z]+)\s+"
                          r"(of|in|for|at|to|by)\s*(?:the)?\s*$")
-_DEMONYM = re.compile(r"(?:ish|ese|ian|ean|ic|ch|an|i)$")
+_DEMONYM = re.compile(r"(?:ish|ese|ian|ean|can|man|ic|ch)$")  # "English", "German" + lowercase noun
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _QUOTED = re.compile(r"[\"“]([^\"”\n]{2,80})[\"”]")
 _MAX_RELATION_WORDS = 5
@@ -244,8 +244,11 @@ def _words(text: str) -> list[str]:
 def _verb_follows(sentence: str, pos: int) -> bool:
     """Whether the word after ``pos`` is a verb ("Hobbiton is ...", "Lovelace wrote ...")."""
     nxt = _words(sentence[pos:pos + 40])[:1]
-    return bool(nxt) and (nxt[0] in _COPULAS or nxt[0] in _VERBS
-                          or (nxt[0].endswith("ed") and nxt[0] not in _NOT_VERBS))
+    if not nxt or not sentence[pos:].startswith(" "):
+        return False
+    w = nxt[0]
+    return (w in _COPULAS or w in _VERBS or w in ("has", "had", "have") or
+            (w.endswith("ed") and w not in _NOT_VERBS) or (w.endswith("s") and not w.endswith("ss")))
 
 
 def _relation(between: str) -> tuple[str, str | None]:

@@ -288,6 +288,8 @@ def load_document(path: str | os.PathLike) -> Document:
 
 def iter_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     """Files named by ``paths``; folders are walked recursively (hidden entries skipped)."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)

@@ -227,6 +227,18 @@ def candidate_constraint_table(trace: QueryTrace) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def render_ranked(trace: QueryTrace) -> None:
+    """Compact ranked candidates beside the answer (the full table is in its tab)."""
+    a, qg = trace.answer, trace.query_graph
+    if a is None or not a.ranked:
+        return
+    n = len(qg.constraints) if qg else 0
+    df = pd.DataFrame([{"candidate": r.label, "score": round(float(r.score), 3),
+                        "constraints met": f"{len(r.satisfied)}/{n}"} for r in a.ranked])
+    st.markdown("##### Ranked candidates")
+    st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320))
+
+
 def render_candidates(trace: QueryTrace) -> None:
     df = candidate_constraint_table(trace)
     if df.empty:
@@ -430,8 +442,7 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
     left, right = st.columns([2, 3], gap="large")
     with left:
         render_answer(trace)
-        st.markdown("##### Candidates × constraints")
-        render_candidates(trace)
+        render_ranked(trace)
     overrides = None
     with right:
         tabs = st.tabs(TRACE_TABS)

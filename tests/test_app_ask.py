@@ -1,7 +1,7 @@
 """Ask page: answer + trace panels, examples, link override, escaped labels, readable errors."""
 import json
 
-from app_support import *  # noqa: F401,F403
+from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import Q_DR, Q_XSS, XSS, assert_clean, click, make_workspace, texts
 
 from sgrag_app import state as K

@@ -1,5 +1,5 @@
 """Build page: start a build in the background, watch it, reconnect from a new session, cancel."""
-from app_support import *  # noqa: F401,F403
+from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import assert_clean, click, make_workspace, texts, wait_job
 
 from sgrag import Workspace

@@ -1,5 +1,5 @@
 """Evaluate page: run a CSV in the background, summary metrics and charts, drill-down into a trace."""
-from app_support import *  # noqa: F401,F403
+from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import Q_DR, Q_XSS, assert_clean, click, make_workspace, texts, wait_job
 
 from sgrag_app import state as K

@@ -1,5 +1,5 @@
 """Explore page: entity search, capped neighbourhood view, relation filter, open in Ask."""
-from app_support import *  # noqa: F401,F403
+from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import assert_clean, click, texts
 
 from sgrag_app import state as K

@@ -1,7 +1,7 @@
 """Ingest page: import a knowledge graph, ingest documents with per-file status, delete a document."""
 from pathlib import Path
 
-from app_support import *  # noqa: F401,F403
+from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import assert_clean, click, small_graph, texts, wait_job
 
 from sgrag import Workspace

@@ -1,5 +1,5 @@
 """Settings page: save config (never the key), validation errors, test connection offline and live."""
-from app_support import *  # noqa: F401,F403
+from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import assert_clean, click, texts
 from openai_stub import stub_server  # noqa: F401 (fixture)
 

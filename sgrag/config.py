@@ -49,7 +49,7 @@ class IndexConfig:
     leaf_capacity: int = 64
     """R*-tree leaf capacity."""
     quant_scale: float = 4096.0
-    """Dominance embeddings are stored as integers ceil(x * scale) + 1 (float-safe compare)."""
+    """Integer grid units per median dominance value: stored as ceil(x * s) + 1, queries floored."""
 
 
 @dataclass

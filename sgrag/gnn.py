@@ -124,11 +124,15 @@ class DominanceEncoder:
     model: DominanceGNN
     features: np.ndarray  # (n, F) float32 label embeddings of the graph's nodes
     node_dom: np.ndarray  # (n, dim) int64
-    scale: float
+    scale: np.ndarray  # (dim,) grid units per embedding unit
     unk_center: float  # lower bound of the centre score over all labels
     unk_msg_lb: np.ndarray  # (hidden,) lower bound of a message from an unknown neighbour
     unk_src_lb: float  # lower bound of the neighbour attention score over all labels
     history: list[dict]
+
+    def __post_init__(self) -> None:
+        self.model = self.model.double().eval()
+        self._features64 = torch.from_numpy(np.asarray(self.features, dtype=np.float64))
 
     @property
     def dim(self) -> int:
@@ -142,9 +146,9 @@ class DominanceEncoder:
         neighbour of unknown label, counted at its smallest possible contribution).
         The result is <= ``node_dom[v]`` for every v whose star contains such a star.
         """
-        m = self.model.double()
+        m = self.model
         with torch.no_grad():
-            x = torch.from_numpy(self.features).double()
+            x = self._features64
             if center is None:
                 c = torch.tensor([[self.unk_center]], dtype=torch.float64)
             else:
@@ -162,7 +166,7 @@ class DominanceEncoder:
         return np.floor(out * self.scale).astype(np.int64)
 
     def state(self) -> dict:
-        return {"model": self.model.state_dict(), "scale": self.scale, "unk_center": self.unk_center,
+        return {"model": self.model.state_dict(), "scale": torch.from_numpy(np.asarray(self.scale)), "unk_center": self.unk_center,
                 "unk_msg_lb": torch.from_numpy(self.unk_msg_lb), "unk_src_lb": self.unk_src_lb,
                 "node_dom": torch.from_numpy(self.node_dom), "history": self.history,
                 "shape": [self.model.in_channels, self.model.hidden, self.model.dim]}
@@ -174,7 +178,7 @@ class DominanceEncoder:
         model.load_state_dict(state["model"])
         model.eval()
         return cls(model=model, features=features, node_dom=state["node_dom"].numpy(),
-                   scale=float(state["scale"]), unk_center=float(state["unk_center"]),
+                   scale=state["scale"].numpy().astype(np.float64), unk_center=float(state["unk_center"]),
                    unk_msg_lb=state["unk_msg_lb"].numpy(), unk_src_lb=float(state["unk_src_lb"]),
                    history=list(state["history"]))
 
@@ -214,6 +218,17 @@ def _sample_pairs(graph: KnowledgeGraph, rng: np.random.Generator, count: int, m
         stars.append(subset)
         negatives.append(v)
     return stars, negatives
+
+
+def _grid_scale(out: np.ndarray, units: float) -> np.ndarray:
+    """Per-dimension integer grid: ``units`` per median value, kept below 2**50 (exact in float64)."""
+    scale = np.full(out.shape[1] if out.ndim == 2 else 0, units, dtype=np.float64)
+    for d in range(scale.size):
+        col = out[:, d]
+        pos = col[col > 0]
+        if pos.size:
+            scale[d] = min(units / float(np.median(pos)), 2.0**50 / max(float(pos.max()), 1e-300))
+    return scale
 
 
 def _pruned_fraction(q: Tensor, d: Tensor) -> float:
@@ -269,9 +284,12 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
         unk_center = float(cs.min()) if cs.numel() else 0.0
         unk_src = float(s.min()) if s.numel() else 0.0
         msg_lb = h.min(0).values.numpy() if h.numel() else np.zeros(cfg.hidden)
-    node_dom = np.ceil(out * quant_scale).astype(np.int64) + 1
+    scale = _grid_scale(out, quant_scale)
+    scaled = out * scale
+    # Round up plus slack far above float64 summation error (~1e-13 relative for 10k terms).
+    node_dom = np.ceil(scaled + np.abs(scaled) * 1e-9).astype(np.int64) + 1
     enc = DominanceEncoder(model=model, features=np.asarray(features, dtype=np.float32), node_dom=node_dom,
-                           scale=quant_scale, unk_center=unk_center, unk_msg_lb=msg_lb,
+                           scale=scale, unk_center=unk_center, unk_msg_lb=msg_lb,
                            unk_src_lb=unk_src, history=history)
     return enc
 

@@ -47,7 +47,11 @@ def answer_type_span(question: str) -> tuple[str, int, int]:
         words = list(re.finditer(r"[\w'’-]+", rest))
         picked = []
         for w in words:
-            if w.group(0).lower() in _TYPE_STOP or len(picked) == 3:
+            word = w.group(0)
+            if word.lower() in _TYPE_STOP or len(picked) == 3:
+                break
+            # a later capitalised word starts a name; "-ed"/"-s" words are usually the verb
+            if picked and (word[0].isupper() or re.search(r"(?:ed|[^s]s)$", word.lower())):
                 break
             picked.append(w)
         if picked:
@@ -169,7 +173,8 @@ class Linker:
         texts = [(question, 0, len(question))]
         for m in _YEAR_LIST.finditer(question):
             for y in re.finditer(r"(?:19|20)\d{2}", m.group(1)):
-                texts.append((f"{y.group(0)} {m.group(2)}", m.start(1) + y.start(), m.end(2)))
+                start = m.start(1) + y.start()
+                texts.append((f"{y.group(0)} {m.group(2)}", start, start + len(y.group(0))))
         return texts
 
     def _link_text(self, text: str, q_start: int, q_end: int, a_start: int, a_end: int) -> list[Mention]:
@@ -189,16 +194,10 @@ class Linker:
 
     @staticmethod
     def _non_overlapping(mentions: list[Mention]) -> list[Mention]:
-        """Longest first; synthetic coordination items may share a span with each other."""
+        """Longest first, then leftmost; a mention overlapping a chosen one is dropped."""
         chosen: list[Mention] = []
-        for m in sorted(mentions, key=lambda m: (-(len(fold(m.text))), m.start)):
-            clash = any(m.start < c.end and c.start < m.end and not (m.start == c.start and m.end == c.end)
-                        for c in chosen)
-            contained_in_coord = any(c.start <= m.start and m.end <= c.end and (c.start, c.end) != (m.start, m.end)
-                                     for c in chosen)
-            if not clash and not contained_in_coord:
-                chosen.append(m)
-            elif clash and any(c.start == m.start and c.end == m.end for c in chosen):
+        for m in sorted(mentions, key=lambda m: (-len(fold(m.text)), m.start)):
+            if not any(m.start < c.end and c.start < m.end for c in chosen):
                 chosen.append(m)
         return chosen
 

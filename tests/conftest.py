@@ -1,0 +1,85 @@
+"""Shared fixtures: tiny real-shaped graphs built into workspaces with the fast hash embedder."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sgrag import Engine, GraphBuilder, SgragConfig, Workspace
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "data"
+
+GOV = "/location/country/form_of_government"
+MEDAL = "/olympics/olympic_participating_country/medals_won./olympics/olympic_medal_honor/olympics"
+MEMBER = "/organization/organization_member/member_of./organization/organization_membership/organization"
+CONTAINS = "/location/location/contains"
+NATION = "/people/person/nationality"
+ACTED = "/film/film/starring./film/performance/actor"
+
+
+def olympics_graph():
+    """Countries, governments, UN membership and Olympic medals: one exact answer (France)."""
+    b = GraphBuilder()
+    for nid, label in [("fr", "France"), ("de", "Germany"), ("it", "Italy"), ("es", "Spain"),
+                       ("rep", "Republic"), ("mon", "Constitutional monarchy"), ("un", "United Nations"),
+                       ("o08", "2008 Summer Olympics"), ("o12", "2012 Summer Olympics"),
+                       ("o88", "1988 Summer Olympics"), ("paris", "Paris"), ("berlin", "Berlin"),
+                       ("usa", "United States of America"), ("p1", "Jean Reno"), ("f1", "Leon"),
+                       ("xss", "<img src=x onerror=alert(1)>")]:
+        b.add_node(nid, label)
+    for c in ("fr", "de", "it"):
+        b.add_edge(c, "rep", GOV, "country form of government")
+    b.add_edge("es", "mon", GOV, "country form of government")
+    b.add_edge("usa", "rep", GOV, "country form of government")
+    for c in ("fr", "de", "it", "es", "usa"):
+        b.add_edge(c, "un", MEMBER, "organization member member of")
+    for c in ("fr", "de", "es"):
+        b.add_edge(c, "o08", MEDAL, "won medals at")
+    for c in ("fr", "it", "es", "usa"):
+        b.add_edge(c, "o12", MEDAL, "won medals at")
+    b.add_edge("usa", "o88", MEDAL, "won medals at")
+    b.add_edge("fr", "paris", CONTAINS, "location contains")
+    b.add_edge("de", "berlin", CONTAINS, "location contains")
+    b.add_edge("p1", "fr", NATION, "person nationality")
+    b.add_edge("f1", "p1", ACTED, "film starring actor")
+    b.add_edge("xss", "fr", CONTAINS, "location contains")
+    return b.build()
+
+
+def fast_config() -> SgragConfig:
+    cfg = SgragConfig()
+    cfg.embed.backend = "hash"
+    cfg.gnn.epochs = 20
+    cfg.gnn.pairs_per_epoch = 256
+    return cfg
+
+
+def build_workspace(path: Path, graph, cfg: SgragConfig | None = None) -> Workspace:
+    ws = Workspace.create(path, cfg or fast_config())
+    ws.save_source_graph(graph)
+    Engine.build(path)
+    return ws
+
+
+@pytest.fixture(scope="session")
+def olympics_ws(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("olympics") / "ws"
+    build_workspace(path, olympics_graph())
+    return path
+
+
+@pytest.fixture(scope="session")
+def olympics_engine(olympics_ws) -> Engine:
+    return Engine.open(olympics_ws)
+
+
+def shared_or_skip(*parts: str) -> Path:
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"{p} not present (the ../shared data sits beside the repo in CI)")
+    return p

@@ -1,0 +1,97 @@
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sgrag import GraphBuilder
+from sgrag.query import Linker, answer_type_span, build_query_graph, decompose
+from sgrag.types import UNK, QueryGraph, QueryNode
+from conftest import olympics_graph
+
+
+@pytest.mark.parametrize("question,expected", [
+    ("Which TV show features Mary-Louise Parker as a regular cast member?", "TV show"),
+    ("Who is the actor that was born in the United States?", "actor"),
+    ("Which country is a UN member?", "country"),
+    ("What film was edited by Anne V. Coates?", "film"),
+    ("Who won the 2008 Olympics?", "person"),
+])
+def test_answer_type(question, expected):
+    assert answer_type_span(question)[0] == expected
+
+
+@pytest.fixture(scope="module")
+def linker():
+    return Linker(olympics_graph())
+
+
+def labels(linker, q):
+    mentions, _ = linker.link(q)
+    return [m.chosen.label for m in mentions]
+
+
+def test_longest_match_alias_and_case_folding(linker):
+    got = labels(linker, "Which country is a member of the united nations and a REPUBLIC, like the United States?")
+    assert got == ["United Nations", "Republic", "United States of America"]
+
+
+def test_coordinated_years_become_separate_constraints(linker):
+    got = labels(linker, "Which country won medals at the 1988, 2008, and 2012 Summer Olympics?")
+    assert got == ["1988 Summer Olympics", "2008 Summer Olympics", "2012 Summer Olympics"]
+
+
+def test_answer_type_word_is_not_a_constraint():
+    b = GraphBuilder()
+    for nid, lab in [("c", "Country"), ("f", "France"), ("u", "United Nations")]:
+        b.add_node(nid, lab)
+    b.add_edge("f", "u", "member")
+    lk = Linker(b.build())
+    assert labels(lk, "Which country is a member of the United Nations?") == ["United Nations"]
+
+
+def test_mention_spans_point_into_the_question(linker):
+    q = "Which country, home to Paris, won medals at the 2008 Summer Olympics?"
+    for m in linker.link(q)[0]:
+        assert q[m.start:m.end].lower() == m.text.lower()
+
+
+def test_override_replaces_a_link(linker):
+    q = "Which country is a member of the United Nations and contains Paris?"
+    mentions, _ = linker.link(q, overrides={"Paris": "berlin"})
+    assert {m.chosen.label for m in mentions} == {"United Nations", "Berlin"}
+
+
+def test_chinese_linking_without_whitespace():
+    b = GraphBuilder()
+    for nid, lab in [("d", "深静脉血栓"), ("i", "感染"), ("f", "骨折"), ("n", "神经血管损伤")]:
+        b.add_node(nid, lab)
+    lk = Linker(b.build())
+    got = labels(lk, "哪种疾病会同时导致深静脉血栓、感染和骨折等并发症？")
+    assert got == ["深静脉血栓", "感染", "骨折"]
+
+
+qgraph_st = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(qgraph_st, st.sampled_from([1, 2]))
+def test_decomposition_covers_every_query_edge(pairs, length):
+    edges = sorted({(f"q{min(a, b)}", f"q{max(a, b)}") for a, b in pairs if a != b})
+    if not edges:
+        return
+    qids = sorted({q for e in edges for q in e})
+    nodes = tuple(QueryNode(q, UNK if q == "q0" else f"L{q}", None if q == "q0" else q) for q in qids)
+    if "q0" not in qids:
+        nodes = nodes + (QueryNode("q0", UNK),)
+    qg = QueryGraph("?", nodes, tuple(edges))
+    plan = decompose(qg, length)
+    covered = {frozenset(p) for path in plan for p in zip(path.qids, path.qids[1:])}
+    assert covered == {frozenset(e) for e in edges}
+    assert all(len(p.qids) - 1 <= length for p in plan)
+
+
+def test_query_graph_is_a_star_around_unk(linker):
+    q = "Which country is a member of the United Nations and won medals at the 2012 Summer Olympics?"
+    mentions, atype = linker.link(q)
+    qg = build_query_graph(q, mentions, atype)
+    assert qg.node(qg.target).label == UNK and len(qg.edges) == 2
+    assert all(qg.target in e for e in qg.edges)
+    assert qg.relation_phrases[1].endswith("won medals at the")

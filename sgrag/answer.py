@@ -23,6 +23,16 @@ UNABLE = "Unable to determine"
 W_COVERAGE, W_TYPE, W_RELATION, W_PRIOR = 4.0, 1.5, 1.0, 0.3
 
 
+TYPE_RELATIONS = ("profession", "occupation", "gender", "genre", "type", "types", "category", "instance of",
+                  "is a", "was a", "subclass of")
+
+
+def _is_type_relation(relation: str) -> bool:
+    """Relations whose tail names what the head *is* (its profession, gender, genre, class)."""
+    last = re.split(r"[/.]", relation.strip("/"))[-1].replace("_", " ").lower()
+    return last in TYPE_RELATIONS
+
+
 def _type_phrases(relation: str) -> tuple[str, str]:
     """(head type, tail type) of a Freebase-style relation path; ("", "") otherwise."""
     if not relation.startswith("/"):
@@ -51,10 +61,13 @@ class EvidenceModel:
             heads[r], tails[r] = _type_phrases(name)
         vocab: dict[str, int] = {}
         pairs: set[tuple[int, int]] = set()
+        typing = {r: _is_type_relation(name) for r, name in enumerate(graph.relations)}
         for e_rel, s, t in zip(graph.rel.tolist(), graph.src.tolist(), graph.dst.tolist()):
             for node, phrase in ((s, heads[e_rel]), (t, tails[e_rel])):
                 if phrase:
                     pairs.add((node, vocab.setdefault(phrase, len(vocab))))
+            if typing[e_rel]:  # "Actor", "Male", "Drama": what the head node is
+                pairs.add((s, vocab.setdefault(graph.labels[t].lower(), len(vocab))))
         arr = np.array(sorted(pairs), dtype=np.int64).reshape(-1, 2)
         ptr = np.zeros(graph.num_nodes + 1, dtype=np.int64)
         np.add.at(ptr, arr[:, 0] + 1, 1)
@@ -90,12 +103,14 @@ class Ranker:
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
 
     def _type_score(self, type_vec: np.ndarray | None, type_words: set[str], v: int) -> float:
+        """Best of: embedding similarity to a type phrase, share of type words the node's types contain."""
         ids = self.model.types_of(v)
         if type_vec is None or ids.size == 0:
             return 0.0
         best = float((self.model.type_vecs[ids] @ type_vec).max())
-        if type_words and any(type_words & set(self.model.type_vocab[i].split()) for i in ids):
-            best = max(best, 1.0)
+        if type_words:
+            words = {_singular(w) for i in ids for w in self.model.type_vocab[i].split()}
+            best = max(best, len(type_words & words) / len(type_words))
         return max(0.0, best)
 
     def rank(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], max_answers: int) -> list[RankedAnswer]:
@@ -108,7 +123,7 @@ class Ranker:
         texts = [qg.answer_type] + [phrases.get(n.qid, "") for n in cons]
         vecs = self.embed([t or "-" for t in texts])
         type_vec = vecs[0] if qg.answer_type else None
-        type_words = {_singular(w) for w in tokens(qg.answer_type)} - {"person", "entity", "one"}
+        type_words = {_singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
         phrase_vec = {n.qid: (vecs[i + 1] if phrases.get(n.qid) else None) for i, n in enumerate(cons)}
         phrase_words = {n.qid: {_singular(w) for w in tokens(phrases.get(n.qid, "")) if len(w) > 2} for n in cons}
         out = []

@@ -184,11 +184,18 @@ class Linker:
         for start, end, key in self._spans(folded):
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
+            confidence = 1.0
             if not synthetic and a_end > a_start and s < a_end and e > a_start:
-                continue  # the answer-type phrase is evidence about UNK, not a constraint
+                if e >= a_end:
+                    continue  # the answer-type head ("film", "country") describes UNK, not a constraint
+                confidence = 0.7  # a modifier ("male actor", "comedy film") is a weaker constraint
             if synthetic and fold(text) != key:
                 continue
-            cands = self._candidates(key)
+            score = self.entries[key].score * confidence
+            if text[s:e].islower() and not synthetic and any(ch.isupper() for ch in self.graph.labels[self.entries[key].nodes[0]]) \
+                    and " " not in key:
+                score *= 0.8  # a lowercase common word matching a capitalised name is less certain
+            cands = self._candidates(key, score=round(score, 3))
             out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands)))
         return out
 

@@ -89,6 +89,18 @@ _TITLE_JS = """
                   })();
                   data = {nodes: nodes, edges: edges};"""
 
+# Fit the drawing to the frame once laid out, and again when the frame is resized (a graph in
+# a hidden tab is drawn at size 0 and must re-fit when the tab is shown).
+_FIT_JS = """network = new vis.Network(container, data, options);
+                  network.once("stabilizationIterationsDone", function () {
+                    network.setOptions({physics: {enabled: false}}); network.fit(); });
+                  network.on("stabilized", function () { network.fit(); });
+                  if (window.ResizeObserver) {
+                    new ResizeObserver(function () {
+                      if (container.clientWidth > 0) { network.setSize("100%", "__HEIGHT__"); network.fit(); }
+                    }).observe(container);
+                  }"""
+
 _STYLE = """<style>
  body { margin: 0; font-family: sans-serif; }
  #mynetwork { border: 1px solid #e6e6e6 !important; }
@@ -124,6 +136,8 @@ def network_html(nodes: Sequence[VizNode], edges: Sequence[VizEdge], *, height: 
     page = re.sub(r"<link\s+href=\"https://cdn\.jsdelivr\.net[^>]*>", "", page)
     page = re.sub(r"<script\s+src=\"https://cdn\.jsdelivr\.net[^>]*>\s*</script>", "", page)
     page = page.replace("data = {nodes: nodes, edges: edges};", _TITLE_JS, 1)
+    page = page.replace("network = new vis.Network(container, data, options);",
+                        _FIT_JS.replace("__HEIGHT__", f"{int(height)}px"), 1)
     page = page.replace("</head>", _STYLE + "</head>", 1)
     return page
 
@@ -192,11 +206,12 @@ def _short_relation(rel: str) -> str:
 
 
 def match_view(graph: KnowledgeGraph, matches: Sequence[Match], *, max_nodes: int = DEFAULT_MAX_NODES,
-               neighbours: bool = True) -> dict:
+               neighbours: bool = True, target: str | None = None) -> dict:
     """Nodes/edges to draw for matches: matched ones first, then their neighbours up to a cap.
 
     Returns ``{"nodes", "edges", "highlight_nodes", "highlight_edges", "role", "total"}`` where
     ``total`` is how many nodes the full 1-hop neighbourhood has (for "showing N of M").
+    ``target`` is the query node id of UNK: its bindings get the role ``UNK`` (drawn red).
     """
     ix = graph.index_of
     role: dict[int, str] = {}
@@ -207,7 +222,7 @@ def match_view(graph: KnowledgeGraph, matches: Sequence[Match], *, max_nodes: in
             v = ix.get(nid)
             if v is not None:
                 hn.append(v)
-                role.setdefault(v, qid)
+                role.setdefault(v, UNK if qid == target else qid)
         for me in m.edges:
             u, w = ix.get(me.src_id), ix.get(me.dst_id)
             if u is None or w is None:

@@ -396,7 +396,8 @@ def render_matches(trace: QueryTrace, graph, *, key: str) -> None:
                         else _match_title(trace, o, trace.matches[o]))
     cap = c2.number_input("Max nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10, key=f"{key}.{K.SUBGRAPH_CAP}")
     chosen = trace.matches[:20] if pick == "all" else [trace.matches[pick]]
-    view = viz.match_view(graph, chosen, max_nodes=int(cap))
+    view = viz.match_view(graph, chosen, max_nodes=int(cap),
+                          target=trace.query_graph.target if trace.query_graph else None)
     st.caption(f"showing {len(view['nodes']):,} of {view['total']:,} nodes in the matched neighbourhood")
     render_graph(viz.subgraph_html(graph, view["nodes"], view["edges"], highlight_nodes=view["highlight_nodes"],
                                    highlight_edges=view["highlight_edges"], role=view["role"], height=520), 520)
@@ -433,8 +434,8 @@ def render_export(trace: QueryTrace, *, key: str) -> None:
                        width="stretch")
 
 
-TRACE_TABS = ["Query graph", "Normalization", "Query paths", "Label completion", "Retrieval funnel",
-              "Matched subgraphs", "Candidates × constraints", "Export"]
+TRACE_TABS = ["Query graph", "Normalization", "Paths", "UNK labels", "Funnel", "Subgraphs",
+              "Constraints", "Export"]
 
 
 def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = True) -> dict[str, str] | None:

@@ -60,6 +60,8 @@ class QueryConfig:
     """Minimum rapidfuzz ratio for a fuzzy mention link."""
     top_k: int = 5
     """Alternatives kept per mention in the normalization table."""
+    soft_below: float = 0.75
+    """Constraints linked with less confidence are soft: they rank candidates but never filter them."""
     max_label_candidates: int = 50_000
     """Cap on UNK label candidates collected during label completion."""
 

@@ -226,3 +226,14 @@ class Matcher:
                     if q != target:
                         out.setdefault(r[t], {})[q] = r[pos]
         return out
+
+    def add_soft_support(self, candidates: dict[int, dict[str, int]], soft: list) -> None:
+        """Record which soft constraints each candidate also satisfies (checked in the graph)."""
+        g = self.graph
+        for n in soft:
+            label_nodes = set(g.nodes_by_label.get(n.label, ()))
+            for x, sat in candidates.items():
+                for u in g.neighbor_sets[x].tolist():
+                    if u in label_nodes:
+                        sat[n.qid] = u
+                        break

@@ -138,14 +138,20 @@ class Engine:
             trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
             return trace
         length = min(cfg.index.path_length, max(self.indexes))
+        hard = {n.qid for n in qg.constraints if n.confidence >= cfg.query.soft_below}
+        soft = [n for n in qg.constraints if n.qid not in hard]
+        mq = qg.restricted_to(hard) if hard else qg
+        if hard and soft:
+            trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
+                               + ", ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft))
         with timer.stage("ψ3 decomposition"):
-            trace.paths = decompose(qg, length)
+            trace.paths = decompose(mq, length)
         with timer.stage("ψ4 label completion"):
-            known = self.matcher.known_label_sets(qg)
+            known = self.matcher.known_label_sets(mq)
             label_sets, trace.label_completion = self.matcher.complete_labels(
-                qg, trace.paths, known, cfg.query.max_label_candidates)
+                mq, trace.paths, known, cfg.query.max_label_candidates)
         with timer.stage("σ+δ retrieval + assembly"):
-            matches, exact_count, retrieval, funnel = self.matcher.match(qg, trace.paths, label_sets, cfg.match.max_matches)
+            matches, exact_count, retrieval, funnel = self.matcher.match(mq, trace.paths, label_sets, cfg.match.max_matches)
         trace.path_matches = retrieval.stats
         trace.funnel = funnel
         trace.exact_count = exact_count
@@ -156,10 +162,12 @@ class Engine:
             trace.matches = matches
         else:
             with timer.stage("δ partial match fallback"):
-                partial, relaxed_retrieval = self.matcher.partial(qg, trace.paths, known, cfg.match.max_partial)
-                candidates = self.matcher.support_all(qg, relaxed_retrieval)
+                partial, relaxed_retrieval = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
+                candidates = self.matcher.support_all(mq, relaxed_retrieval)
             trace.matches = partial
             trace.notes.append("No exact match: showing the best partial matches.")
+        if hard and soft:
+            self.matcher.add_soft_support(candidates, soft)
         with timer.stage("γ answer"):
             ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5)
             answer = offline_answer(qg, ranked[: cfg.answer.max_answers * 5], bool(matches), cfg.answer.min_confidence)

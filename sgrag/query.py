@@ -34,6 +34,8 @@ _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*
 _YEAR_LIST = re.compile(
     r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
+_SHARED_TAIL = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
+                          r"((?:in|from) )(Great Britain|the United States)\b")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
 
 
@@ -72,6 +74,10 @@ def _auto_aliases(label: str) -> list[str]:
         out.append(m.group(1))
     if base.lower().startswith("the ") and len(base.split()) >= 3:
         out.append(base[4:])
+    m = re.fullmatch(r"(.+)-GB", base)
+    if m:  # FB15k-237 names British professions "Actor-GB"; questions say "actor from Great Britain"
+        x = m.group(1)
+        out += [f"{x} from Great Britain", f"{x} in Great Britain", f"British {x}"]
     return out
 
 
@@ -169,8 +175,19 @@ class Linker:
         return unique, atype
 
     def _expand_coordination(self, question: str) -> list[tuple[str, int, int]]:
-        """The question plus one synthetic text per item of "the 1988, 2012, and 1984 Summer Olympics"."""
+        """The question plus one synthetic text per coordinated item.
+
+        "the 1988, 2012, and 1984 Summer Olympics" -> "1988 Summer Olympics", ...;
+        "screenwriter and film producer from Great Britain" -> "screenwriter from Great Britain".
+        A synthetic text only links if it is a whole label or alias.
+        """
         texts = [(question, 0, len(question))]
+        for m in _SHARED_TAIL.finditer(question):
+            words = m.group(1).split()
+            for k in range(1, len(words) + 1):  # "the screenwriter" -> try "screenwriter" too
+                head = " ".join(words[-k:])
+                start = m.end(1) - len(head)
+                texts.append((f"{head} {m.group(2)}{m.group(3)}", start, m.end(1)))
         for m in _YEAR_LIST.finditer(question):
             for y in re.finditer(r"(?:19|20)\d{2}", m.group(1)):
                 start = m.start(1) + y.start()
@@ -185,8 +202,8 @@ class Linker:
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
             confidence = 1.0
-            if not synthetic and a_end > a_start and s < a_end and e > a_start:
-                if e >= a_end:
+            if not synthetic and a_end > a_start and a_start <= s and e <= a_end:
+                if e == a_end:
                     continue  # the answer-type head ("film", "country") describes UNK, not a constraint
                 confidence = 0.7  # a modifier ("male actor", "comedy film") is a weaker constraint
             if synthetic and fold(text) != key:
@@ -194,7 +211,7 @@ class Linker:
             score = self.entries[key].score * confidence
             if text[s:e].islower() and not synthetic and any(ch.isupper() for ch in self.graph.labels[self.entries[key].nodes[0]]) \
                     and " " not in key:
-                score *= 0.8  # a lowercase common word matching a capitalised name is less certain
+                score *= 0.5  # a lowercase common word ("film", "music") matching a name: often not a constraint
             cands = self._candidates(key, score=round(score, 3))
             out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands)))
         return out

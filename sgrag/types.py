@@ -65,6 +65,14 @@ class QueryGraph:
     def constraints(self) -> list[QueryNode]:
         return [n for n in self.nodes if not n.is_unknown]
 
+    def restricted_to(self, qids: set[str]) -> "QueryGraph":
+        """The same query with only the given constraint nodes (and every unknown node)."""
+        keep = {n.qid for n in self.nodes if n.is_unknown or n.qid in qids}
+        return QueryGraph(self.question, tuple(n for n in self.nodes if n.qid in keep),
+                          tuple(e for e in self.edges if e[0] in keep and e[1] in keep),
+                          self.answer_type, tuple(p for n, p in zip(self.constraints, self.relation_phrases)
+                                                  if n.qid in keep), self.source)
+
 
 @dataclass(frozen=True)
 class QueryPath:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .graph import KnowledgeGraph
+from .query import STOPWORDS
 from .textnorm import tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
@@ -101,6 +102,13 @@ class Ranker:
     def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed):
         self.graph, self.model, self.embed = graph, model, embed
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
+        self._words_cache: dict[int, set[str]] = {}
+
+    def _text_words(self, t: int) -> set[str]:
+        words = self._words_cache.get(t)
+        if words is None:
+            words = self._words_cache[t] = {_singular(w) for w in tokens(self.model.text_vocab[t])}
+        return words
 
     def _type_score(self, type_vec: np.ndarray | None, type_words: set[str], v: int) -> float:
         """Best of: embedding similarity to a type phrase, share of type words the node's types contain."""
@@ -125,7 +133,8 @@ class Ranker:
         type_vec = vecs[0] if qg.answer_type else None
         type_words = {_singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
         phrase_vec = {n.qid: (vecs[i + 1] if phrases.get(n.qid) else None) for i, n in enumerate(cons)}
-        phrase_words = {n.qid: {_singular(w) for w in tokens(phrases.get(n.qid, "")) if len(w) > 2} for n in cons}
+        phrase_words = {n.qid: {_singular(w) for w in tokens(phrases.get(n.qid, ""))
+                                if len(w) > 2 and w not in STOPWORDS} for n in cons}
         out = []
         for v, sat in candidates.items():
             coverage = sum(conf[q] for q in sat) / total_conf
@@ -138,9 +147,13 @@ class Ranker:
                 if not eids:
                     continue
                 tids = self.model.edge_text[eids]
-                sem = float((self.model.text_vecs[tids] @ pv).max())
-                lex = max(len(phrase_words[q] & {_singular(w) for w in tokens(self.model.text_vocab[t])}) for t in tids)
-                rel_scores.append(min(1.0, max(0.0, sem) + 0.15 * lex))
+                sems = self.model.text_vecs[tids] @ pv
+                words = phrase_words[q]
+                best = 0.0
+                for t, sem in zip(tids.tolist(), sems.tolist()):
+                    lex = len(words & self._text_words(t)) / len(words) if words else 0.0
+                    best = max(best, 0.5 * max(0.0, sem) + 0.5 * lex)
+                rel_scores.append(best)
             rel = float(np.mean(rel_scores)) if rel_scores else 0.0
             typ = self._type_score(type_vec, type_words, v)
             prior = math.log1p(float(g.degree[v])) / self._log_max_deg if self._log_max_deg else 0.0

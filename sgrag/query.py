@@ -280,14 +280,19 @@ class Linker:
 
 
 def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list[str]:
-    """The words before each mention (back to the previous mention): its relation phrase."""
+    """Each mention's relation phrase: the words around it up to the neighbouring mentions.
+
+    "features Mary-Louise Parker as a regular cast member, has ..." gives "features ... as a
+    regular cast member": the relation can be said before or after the entity.
+    """
+    ordered = sorted(mentions, key=lambda m: m.start)
     phrases = []
-    prev = a_end
-    for m in sorted(mentions, key=lambda m: m.start):
-        chunk = question[prev:m.start] if m.start >= prev else ""
-        words = [w for w in re.findall(r"[\w'’-]+", chunk)]
-        phrases.append(" ".join(words[-6:]))
-        prev = max(prev, m.end)
+    for i, m in enumerate(ordered):
+        lo = max(a_end, ordered[i - 1].end) if i else a_end
+        hi = ordered[i + 1].start if i + 1 < len(ordered) else len(question)
+        before = re.findall(r"[\w'’-]+", question[lo:m.start]) if m.start >= lo else []
+        after = re.findall(r"[\w'’-]+", question[m.end:hi]) if hi >= m.end else []
+        phrases.append(" ".join(before[-6:] + after[:6]))
     return phrases
 
 

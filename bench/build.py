@@ -1,6 +1,7 @@
 """Build cost: import + every build stage's wall time (meta timings_s) and peak RSS, per graph.
 
-    python bench/build.py                       # mini ERQA graph + FB15k-237, hash embedder
+    python bench/build.py                       # mini ERQA graph + FB15k-237, hash embedder, 30 GNN epochs
+    python bench/build.py --gnn-epochs 0        # the configured 150 epochs (FB15k-237 ~3 min)
     python bench/build.py --minilm              # same with the MiniLM embedder
     python bench/build.py --graphs mini         # only the mini graph
 
@@ -19,11 +20,13 @@ import time
 from common import ERQA, FB, OUT, config_for, peak_rss_mib, table
 
 
-def one(name: str, backend: str) -> dict:
+def one(name: str, backend: str, epochs: int = 0) -> dict:
     from sgrag import Engine
     ws = OUT / f"build_{name}"
     shutil.rmtree(ws, ignore_errors=True)
     cfg = config_for(backend)
+    if epochs:
+        cfg.gnn.epochs = epochs
     base = peak_rss_mib()
     t0 = time.perf_counter()
     if name == "mini":
@@ -46,15 +49,17 @@ def main(argv=None):
     ap.add_argument("--graphs", default="mini,fb", help="comma list of mini,fb")
     ap.add_argument("--minilm", action="store_true")
     ap.add_argument("--embed", default=None)
+    ap.add_argument("--gnn-epochs", type=int, default=30,
+                    help="GNN epochs (default 30 for speed; 0 = the config default, 150)")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     backend = args.embed or ("minilm" if args.minilm else "hash")
     if args.one:
-        print("RESULT " + json.dumps(one(args.one, backend)), flush=True)
+        print("RESULT " + json.dumps(one(args.one, backend, args.gnn_epochs)), flush=True)
         return 0
     results = []
     for name in args.graphs.split(","):
-        cmd = [sys.executable, __file__, "--one", name, "--embed", backend]
+        cmd = [sys.executable, __file__, "--one", name, "--embed", backend, "--gnn-epochs", str(args.gnn_epochs)]
         p = subprocess.run(cmd, capture_output=True, text=True)
         line = next((x for x in p.stdout.splitlines() if x.startswith("RESULT ")), None)
         if p.returncode or line is None:
@@ -74,7 +79,7 @@ def main(argv=None):
     rows += [["peak RSS after import (MiB)"] + [r["peak_rss_import_mib"] for r in results]]
     rows += [["peak RSS after build (MiB)"] + [r["peak_rss_mib"] for r in results]]
     rows += [["paths indexed"] + [sum(r["paths"].values()) for r in results]]
-    print(f"embed={backend}")
+    print(f"embed={backend}, gnn epochs={args.gnn_epochs or 'config default'}")
     for r in results:
         print(f"  {r['graph']}: {r['stats']}")
     print(table(rows, header))

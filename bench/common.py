@@ -91,3 +91,13 @@ def dev_questions(n: int, path: Path | None = None) -> list[tuple[str, str]]:
     with open(path or ERQA / "fb_erqa_dev.csv", encoding="utf-8") as fh:
         rows = [(r["query"], r["answer"]) for r in csv.DictReader(fh)]
     return rows[:n]
+
+
+def matched_query_graph(engine, qg):
+    """The query graph sgrag actually matches: only hard constraints (confidence >= query.soft_below)
+    when the engine has soft constraints; the whole graph otherwise."""
+    soft_below = getattr(engine.config.query, "soft_below", None)
+    if soft_below is None or not hasattr(qg, "restricted_to"):
+        return qg
+    hard = {n.qid for n in qg.constraints if n.confidence >= soft_below}
+    return qg.restricted_to(hard) if hard else qg

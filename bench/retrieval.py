@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from common import dev_questions, ensure_fb_workspace, p3, peak_rss_mib, table
+from common import dev_questions, ensure_fb_workspace, matched_query_graph, p3, peak_rss_mib, table
 
 import numpy as np
 
@@ -115,7 +115,7 @@ def main(argv=None):
         tr = eng.ask(q)
         for k, v in tr.timings_ms.items():
             stages.setdefault(k, []).append(v)
-        qg = tr.query_graph
+        qg = matched_query_graph(eng, tr.query_graph) if tr.query_graph else None
         cons = [n for n in qg.constraints] if qg else []
         cidx = [g.index_of[n.node_id] for n in cons if n.node_id in g.index_of]
         if not cidx:

@@ -4,7 +4,7 @@ Exact matches (every constraint satisfied) outrank partial ones; among equals, t
 question's own evidence breaks ties: its answer type ("Which *country*") against the
 types the graph gives each candidate, and the words before each constraint ("won medals
 in") against the relation text of the edge that satisfies it. A weak degree prior comes
-last. Every feature is kept in the trace.
+last, favouring specific answers over hubs. Every feature is kept in the trace.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .textnorm import tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 UNABLE = "Unable to determine"
-W_COVERAGE, W_TYPE, W_RELATION, W_PRIOR = 4.0, 1.5, 1.0, 0.3
+W_COVERAGE, W_TYPE, W_RELATION, W_PRIOR = 4.0, 1.5, 1.0, 1.0
 
 
 TYPE_RELATIONS = ("profession", "occupation", "gender", "genre", "type", "types", "category", "instance of",
@@ -156,7 +156,9 @@ class Ranker:
                 rel_scores.append(best)
             rel = float(np.mean(rel_scores)) if rel_scores else 0.0
             typ = self._type_score(type_vec, type_words, v)
-            prior = math.log1p(float(g.degree[v])) / self._log_max_deg if self._log_max_deg else 0.0
+            # Specificity: if the question's constraints were drawn from the answer's neighbours,
+            # they are likelier to come from a small star than from a hub's (P(q|x) ~ 1/C(deg, k)).
+            prior = 1.0 - math.log1p(float(g.degree[v])) / self._log_max_deg if self._log_max_deg else 0.0
             score = W_COVERAGE * coverage + W_TYPE * typ + W_RELATION * rel + W_PRIOR * prior
             missing = tuple(n.qid for n in cons if n.qid not in sat)
             out.append(RankedAnswer(g.node_ids[v], g.labels[v], round(score, 6), tuple(sat), missing,

@@ -74,6 +74,9 @@ def _auto_aliases(label: str) -> list[str]:
         out.append(m.group(1))
     if base.lower().startswith("the ") and len(base.split()) >= 3:
         out.append(base[4:])
+    words = base.split()
+    if len(words) >= 2 and words[-1].isalpha() and not words[-1].endswith("s"):
+        out.append(base + "s")  # "United States Dollars" for "United States Dollar"
     m = re.fullmatch(r"(.+)-GB", base)
     if m:  # FB15k-237 names British professions "Actor-GB"; questions say "actor from Great Britain"
         x = m.group(1)
@@ -202,7 +205,7 @@ class Linker:
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
             confidence = 1.0
-            if not synthetic and a_end > a_start and a_start <= s and e <= a_end:
+            if not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
                 if e == a_end:
                     continue  # the answer-type head ("film", "country") describes UNK, not a constraint
                 confidence = 0.7  # a modifier ("male actor", "comedy film") is a weaker constraint
@@ -210,7 +213,7 @@ class Linker:
                 continue
             score = self.entries[key].score * confidence
             if text[s:e].islower() and not synthetic and any(ch.isupper() for ch in self.graph.labels[self.entries[key].nodes[0]]) \
-                    and " " not in key:
+                    and (" " not in key or key.startswith("the ")):
                 score *= 0.5  # a lowercase common word ("film", "music") matching a name: often not a constraint
             cands = self._candidates(key, score=round(score, 3))
             out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands)))

@@ -15,7 +15,7 @@ import numpy as np
 
 from .gnn import DominanceEncoder
 from .graph import KnowledgeGraph
-from .index import PathIndex, PathQuery
+from .index import PathIndex, PathQuery, SearchStats
 from .types import FunnelStep, LabelCompletion, Match, MatchedEdge, PathMatches, QueryGraph, QueryPath
 
 MAX_JOIN_ROWS = 200_000
@@ -71,6 +71,7 @@ class Matcher:
         """Candidate labels of each unknown node, from its most selective path (dominance on)."""
         label_sets = dict(label_sets)
         report = []
+        self._completion_rows: dict[tuple[str, ...], tuple[np.ndarray, SearchStats]] = {}
         for n in qg.nodes:
             if not n.is_unknown:
                 continue
@@ -79,7 +80,8 @@ class Matcher:
                 continue
             best = None
             for p in options:
-                rows, _ = self._search(p, self._query(qg, p, label_sets, relaxed=False))
+                rows, st = self._search(p, self._query(qg, p, label_sets, relaxed=False))
+                self._completion_rows[p.qids] = (rows, st)  # σ reuses these (same query, U only narrows)
                 if best is None or rows.size < best[1].size:
                     best = (p, rows)
             p, rows = best
@@ -99,9 +101,16 @@ class Matcher:
     def retrieve(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
                  relaxed: bool = False) -> Retrieval:
         tables, stats = [], []
+        reuse = {} if relaxed else getattr(self, "_completion_rows", {})
         for p in paths:
             idx = self.indexes[len(p.qids) - 1]
-            rows, st = idx.search(self._query(qg, p, label_sets, relaxed))
+            if p.qids in reuse:  # searched in ψ4 with the same keys; the label sets only narrow it
+                rows, st = reuse[p.qids]
+                for pos, q in enumerate(p.qids):
+                    if label_sets.get(q) is not None:
+                        rows = rows[np.isin(idx.labels[rows, pos], label_sets[q])]
+            else:
+                rows, st = idx.search(self._query(qg, p, label_sets, relaxed))
             tables.append((p.qids, idx.paths[rows]))
             stats.append(PathMatches(p.qids, st.scanned, st.semantic, st.dominance, int(rows.size)))
         return Retrieval(tables, stats)
@@ -112,6 +121,12 @@ class Matcher:
         tables = sorted(retrieval.tables, key=lambda t: t[1].shape[0])
         if not tables:
             return []
+        common = set.intersection(*(set(q) for q, _ in tables))
+        for q in common:  # semi-join on a query node all paths share (UNK of a star): numpy, not dicts
+            vals = tables[0][1][:, tables[0][0].index(q)]
+            for qids, data in tables[1:]:
+                vals = np.intersect1d(vals, data[:, qids.index(q)])
+            tables = [(qids, data[np.isin(data[:, qids.index(q)], vals)]) for qids, data in tables]
         cols, rows = list(tables[0][0]), [tuple(r) for r in tables[0][1].tolist()]
         rest = tables[1:]
         while rest:
@@ -172,8 +187,9 @@ class Matcher:
         return out
 
     # ---- the whole σ+δ for one query graph ------------------------------------------------
-    def match(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
-              max_matches: int) -> tuple[list[Match], int, Retrieval, list[FunnelStep]]:
+    def match(self, qg: QueryGraph, paths: list[QueryPath],
+              label_sets: dict[str, np.ndarray]) -> tuple[list[Match], Retrieval, list[FunnelStep]]:
+        """All verified exact matches (every one is ranked; the trace keeps the best)."""
         retrieval = self.retrieve(qg, paths, label_sets)
         funnel = [FunnelStep("index entries scanned", sum(s.visited_leaves for s in retrieval.stats)),
                   FunnelStep("after semantic filter", sum(s.semantic_hits for s in retrieval.stats)),
@@ -187,7 +203,7 @@ class Matcher:
             if ev is not None:
                 matches.append(Match({q: self.graph.node_ids[v] for q, v in b.items()}, tuple(ev), all_q, (), True))
         funnel.append(FunnelStep("verified exact matches", len(matches)))
-        return matches[:max_matches], len(matches), retrieval, funnel
+        return matches, retrieval, funnel
 
     def partial(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
                 limit: int) -> tuple[list[Match], Retrieval]:
@@ -204,7 +220,7 @@ class Matcher:
         total = sum(conf.values()) or 1.0
         ranked = sorted(support.items(), key=lambda kv: (-sum(conf[q] for q in kv[1]) / total, -len(kv[1]), kv[0]))
         matches = []
-        for x, sat in ranked[:limit]:
+        for x, sat in ranked[:limit]:  # the best partial bindings, for the trace
             edges = []
             for q, c in sat.items():
                 edges.extend(self.evidence(target, q, self.graph.edges_between(x, c)))

@@ -151,27 +151,27 @@ class Engine:
             label_sets, trace.label_completion = self.matcher.complete_labels(
                 mq, trace.paths, known, cfg.query.max_label_candidates)
         with timer.stage("σ+δ retrieval + assembly"):
-            matches, exact_count, retrieval, funnel = self.matcher.match(mq, trace.paths, label_sets, cfg.match.max_matches)
+            matches, retrieval, funnel = self.matcher.match(mq, trace.paths, label_sets)
         trace.path_matches = retrieval.stats
         trace.funnel = funnel
-        trace.exact_count = exact_count
+        trace.exact_count = len(matches)
         target = qg.target
         if matches:
             candidates = {self.graph.index_of[m.binding[target]]:
                           {q: self.graph.index_of[m.binding[q]] for q in m.satisfied} for m in matches}
-            trace.matches = matches
         else:
             with timer.stage("δ partial match fallback"):
-                partial, relaxed_retrieval = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
-                candidates = self.matcher.support_all(mq, relaxed_retrieval)
-            trace.matches = partial
+                matches, relaxed_retrieval = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
+                candidates = _best_tiers(self.matcher.support_all(mq, relaxed_retrieval), mq, RANK_CAP)
             trace.notes.append("No exact match: showing the best partial matches.")
-        if hard and soft:
-            self.matcher.add_soft_support(candidates, soft)
         with timer.stage("γ answer"):
+            if hard and soft:
+                self.matcher.add_soft_support(candidates, soft)
             ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5)
-            answer = offline_answer(qg, ranked[: cfg.answer.max_answers * 5], bool(matches), cfg.answer.min_confidence)
-            context = relation_paragraph(trace.matches) if matches else self.one_hop_context(qg)
+            order = {r.node_id: i for i, r in enumerate(ranked)}
+            trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
+            answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)
+            context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context)
             if cfg.answer.mode == "llm" and self.llm is not None:
                 answer = self._llm_answer(question, answer, trace)
@@ -243,6 +243,18 @@ class Engine:
                 if u in kept and (not relations or g.relations[int(g.rel[e])] in relations):
                     edges.add(int(e))
         return keep, sorted(edges), total
+
+
+RANK_CAP = 2000  # partial-match candidates ranked at most (best coverage first)
+
+
+def _best_tiers(support: dict[int, dict[str, int]], qg, cap: int) -> dict[int, dict[str, int]]:
+    """Partial candidates in the two best coverage tiers, at most ``cap`` (hubs have thousands)."""
+    conf = {n.qid: n.confidence for n in qg.constraints}
+    cover = {x: round(sum(conf[q] for q in sat), 6) for x, sat in support.items()}
+    tiers = sorted(set(cover.values()), reverse=True)[:2]
+    keep = sorted((x for x in support if cover[x] in tiers), key=lambda x: -cover[x])[:cap]
+    return {x: support[x] for x in keep}
 
 
 def _build_into(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfig, progress: ProgressFn,

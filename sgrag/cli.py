@@ -73,6 +73,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="JSONL output, one object per question")
     p.add_argument("--limit", type=int)
 
+    p = sub.add_parser("robustness", help="Hit@1 after deleting evidence edges or adding a spurious constraint")
+    _add_ws(p)
+    p.add_argument("--queries", required=True)
+    p.add_argument("--out", required=True, help="directory for the damaged workspace and robustness.json")
+    p.add_argument("--deletions", type=int, default=1, help="evidence edges deleted per question (x)")
+    p.add_argument("--spurious", action="store_true", help="also add a spurious constraint to each question")
+    p.add_argument("--limit", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+
     p = sub.add_parser("demo", help="create and build the demo workspace from assets/")
     _add_ws(p)
     p.add_argument("--force", action="store_true", help="rebuild even if already built")
@@ -137,6 +146,11 @@ def _run(args, bar: _Bar) -> int:
         engine = Engine.open(ws_path)
         report = run_eval(engine, args.queries, args.limit, bar, args.out)
         print(json.dumps(report.summary, indent=1))
+    elif args.cmd == "robustness":
+        from .robustness import run_robustness
+        summary = run_robustness(ws_path, args.queries, args.out, args.deletions, args.spurious, args.limit,
+                                 args.seed, bar)
+        print(json.dumps(summary, indent=1))
     elif args.cmd == "demo":
         report = create_demo(ws_path, ASSETS, bar, force=args.force)
         print(json.dumps({"demo": str(Workspace(ws_path).path), "version": report.get("version")}))

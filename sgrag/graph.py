@@ -186,6 +186,17 @@ class KnowledgeGraph:
             edge_sources={int(k): v for k, v in s["edge_sources"].items()},
         )
 
+    def without_edges(self, edge_ids) -> "KnowledgeGraph":
+        """A copy with the given edges removed (nodes kept); used to simulate incomplete graphs."""
+        keep = np.ones(self.num_edges, dtype=bool)
+        keep[np.asarray(list(edge_ids), dtype=np.int64)] = False
+        new_id = np.cumsum(keep) - 1
+        return KnowledgeGraph(
+            node_ids=self.node_ids, labels=self.labels, descriptions=self.descriptions,
+            src=self.src[keep], dst=self.dst[keep], rel=self.rel[keep], desc=self.desc[keep],
+            relations=self.relations, texts=self.texts, node_sources=dict(self.node_sources),
+            edge_sources={int(new_id[e]): v for e, v in self.edge_sources.items() if keep[e]})
+
     def stats(self) -> dict[str, float]:
         deg = self.degree
         return {

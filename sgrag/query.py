@@ -31,6 +31,7 @@ played plays known includes include included shares share has have had also""".s
 
 _WHICH = re.compile(r"^\s*(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
+_ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)(\w{1,4}?)(?=会|是|能|可|被|与|和|在|的|由|有|同时|出生|导致|引起|获得|位于|属于|包括|来自|曾|，|,|？|\?)")
 _YEAR_LIST = re.compile(
     r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
@@ -60,6 +61,9 @@ def answer_type_span(question: str) -> tuple[str, int, int]:
             return rest[picked[0].start():picked[-1].end()], offset + picked[0].start(), offset + picked[-1].end()
     if re.match(r"^\s*who\b", question, re.I):
         return "person", 0, 0
+    m = _ZH_WHICH.match(question)
+    if m:  # 哪种疾病 / 哪位演员 / 什么药物: the noun after the question word
+        return m.group(1), m.start(1), m.end(1)
     return "", 0, 0
 
 

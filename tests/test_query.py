@@ -95,3 +95,8 @@ def test_query_graph_is_a_star_around_unk(linker):
     assert qg.node(qg.target).label == UNK and len(qg.edges) == 2
     assert all(qg.target in e for e in qg.edges)
     assert qg.relation_phrases[1].endswith("won medals at the")
+
+
+def test_chinese_answer_type():
+    assert answer_type_span("哪种疾病会同时导致深静脉血栓、感染和骨折等并发症？")[0] == "疾病"
+    assert answer_type_span("哪位演员出生在北京并且获得了金鸡奖？")[0] == "演员"

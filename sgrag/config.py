@@ -27,7 +27,9 @@ class EmbedConfig:
 @dataclass
 class GNNConfig:
     dim: int = 4
-    """Dominance embedding dimensions per node (kept small so the R*-tree prunes)."""
+    """Sum-aggregated dominance dimensions per node."""
+    max_dim: int = 4
+    """Max-aggregated dominance dimensions per node (they still prune next to hubs)."""
     hidden: int = 32
     """Width of the projected label features inside the GAT layer."""
     epochs: int = 150

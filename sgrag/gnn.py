@@ -24,6 +24,7 @@ from torch import Tensor, nn
 from torch_geometric.nn import MessagePassing
 
 from .config import GNNConfig
+from .errors import SgragError
 from .graph import KnowledgeGraph
 from .types import Progress, ProgressFn, no_progress
 
@@ -35,7 +36,8 @@ class MonotoneGATConv(MessagePassing):
         h_i = \sum_{j \in N(i)} \sigma(c_i + a^\top x_j)\,\mathrm{softplus}(W x_j)
 
     with :math:`c_i` the centre's attention score. All terms are >= 0, so a sub-star
-    aggregates to a smaller (or equal) vector.
+    aggregates to a smaller (or equal) vector; with ``aggr="max"`` the sum becomes a
+    maximum, which is monotone too and does not grow with the degree of hubs.
 
     Args:
         in_channels: size of the label embedding of each node.
@@ -48,8 +50,8 @@ class MonotoneGATConv(MessagePassing):
         - output: (N_dst, hidden)
     """
 
-    def __init__(self, in_channels: int, hidden: int):
-        super().__init__(aggr="add")
+    def __init__(self, in_channels: int, hidden: int, aggr: str = "add"):
+        super().__init__(aggr=aggr)
         self.in_channels, self.hidden = in_channels, hidden
         self.lin_msg = nn.Linear(in_channels, hidden)
         self.att_src = nn.Linear(in_channels, 1, bias=False)
@@ -81,38 +83,66 @@ class MonotoneGATConv(MessagePassing):
 
 
 class DominanceGNN(nn.Module):
-    """Input projection + monotone GAT layer + non-negative linear read-out.
+    """Two monotone GAT layers (sum and max aggregation) + non-negative linear read-outs.
+
+    Sum features count how much of each kind a star holds; max features keep the most
+    extreme neighbour, so a hub's star does not dominate a small query star in every
+    dimension just by its size.
 
     Args:
         in_channels: label embedding size.
         hidden: message size.
-        dim: dominance embedding size.
+        dim: sum-aggregated output dimensions.
+        max_dim: max-aggregated output dimensions.
 
     Shapes:
-        - forward(x, center_score, edge_index) -> (N_dst, dim), every entry >= 0
+        - forward(x, center_score, edge_index) -> (N_dst, dim + max_dim), every entry >= 0
     """
 
-    def __init__(self, in_channels: int, hidden: int, dim: int):
+    def __init__(self, in_channels: int, hidden: int, dim: int, max_dim: int = 0):
         super().__init__()
-        self.in_channels, self.hidden, self.dim = in_channels, hidden, dim
-        self.conv = MonotoneGATConv(in_channels, hidden)
+        self.in_channels, self.hidden, self.sum_dim, self.max_dim = in_channels, hidden, dim, max_dim
+        self.conv = MonotoneGATConv(in_channels, hidden, "add")
+        self.conv_max = MonotoneGATConv(in_channels, hidden, "max")
         self.readout_raw = nn.Parameter(torch.empty(dim, hidden))
+        self.readout_max_raw = nn.Parameter(torch.empty(max_dim, hidden))
         self.reset_parameters()
+
+    @property
+    def dim(self) -> int:
+        return self.sum_dim + self.max_dim
 
     def reset_parameters(self) -> None:
         self.conv.reset_parameters()
+        self.conv_max.reset_parameters()
         nn.init.normal_(self.readout_raw, mean=-1.0, std=1.0)
+        nn.init.normal_(self.readout_max_raw, mean=-1.0, std=1.0)
 
     @property
     def readout(self) -> Tensor:
         """Non-negative read-out weights (softplus keeps them >= 0 while trainable)."""
         return F.softplus(self.readout_raw)
 
+    @property
+    def readout_max(self) -> Tensor:
+        return F.softplus(self.readout_max_raw)
+
+    def center_scores(self, x_dst: Tensor) -> Tensor:
+        """(N, 2) attention scores of star centres for the sum and the max layer."""
+        return torch.cat([self.conv.center_score(x_dst), self.conv_max.center_score(x_dst)], dim=1)
+
     def forward(self, x_src: Tensor, center_score: Tensor, edge_index: Tensor) -> Tensor:
-        return self.conv(x_src, center_score, edge_index) @ self.readout.T
+        out = [self.conv(x_src, center_score[:, :1], edge_index) @ self.readout.T]
+        if self.max_dim:
+            out.append(self.conv_max(x_src, center_score[:, 1:], edge_index) @ self.readout_max.T)
+        return torch.cat(out, dim=1)
 
     def __repr__(self) -> str:
-        return f"{self.__class__.__name__}(in={self.in_channels}, hidden={self.hidden}, dim={self.dim})"
+        return (f"{self.__class__.__name__}(in={self.in_channels}, hidden={self.hidden}, "
+                f"sum_dim={self.sum_dim}, max_dim={self.max_dim})")
+
+
+ENCODER_FORMAT = 2
 
 
 @dataclass
@@ -125,19 +155,26 @@ class DominanceEncoder:
     features: np.ndarray  # (n, F) float32 label embeddings of the graph's nodes
     node_dom: np.ndarray  # (n, dim) int64
     scale: np.ndarray  # (dim,) grid units per embedding unit
-    unk_center: float  # lower bound of the centre score over all labels
-    unk_msg_lb: np.ndarray  # (hidden,) lower bound of a message from an unknown neighbour
-    unk_src_lb: float  # lower bound of the neighbour attention score over all labels
     history: list[dict]
 
     def __post_init__(self) -> None:
         self.model = self.model.double().eval()
-        with torch.no_grad():  # per-node terms of the layer, so a query star is a few numpy ops
+        self._layers = []
+        with torch.no_grad():  # per-node terms of each layer, so a query star is a few numpy ops
             x = torch.from_numpy(np.asarray(self.features, dtype=np.float64))
-            h, s = self.model.conv.messages_of(x)
-            self._msg, self._src = h.numpy(), s[:, 0].numpy()
-            self._center = self.model.conv.center_score(x)[:, 0].numpy()
-            self._readout = self.model.readout.numpy()
+            for conv, readout, agg in ((self.model.conv, self.model.readout, "sum"),
+                                       (self.model.conv_max, self.model.readout_max, "max")):
+                if readout.shape[0] == 0:
+                    continue
+                h, s = conv.messages_of(x)
+                c = conv.center_score(x)[:, 0]
+                empty = h.numel() == 0
+                self._layers.append({
+                    "agg": agg, "msg": h.numpy(), "src": s[:, 0].numpy(), "center": c.numpy(),
+                    "readout": readout.numpy(),
+                    # lower bounds over every label: what an unknown centre or neighbour contributes at least
+                    "unk_center": 0.0 if empty else float(c.min()), "src_lb": 0.0 if empty else float(s.min()),
+                    "msg_lb": np.zeros(h.shape[1]) if empty else h.min(0).values.numpy()})
         self._stars: dict[tuple, np.ndarray] = {}
 
     @property
@@ -156,37 +193,41 @@ class DominanceEncoder:
         cached = self._stars.get(key)
         if cached is not None:
             return cached
-        c = self.unk_center if center is None else float(self._center[center])
-        total = np.zeros(self._msg.shape[1], dtype=np.float64)
         known = sorted({v for v in neighbors if v is not None})
-        if known:
-            gate = 1.0 / (1.0 + np.exp(-(self._src[known] + c)))
-            total += (gate[:, None] * self._msg[known]).sum(0)
         n_unknown = sum(1 for v in neighbors if v is None)
-        if n_unknown:
-            total += n_unknown / (1.0 + np.exp(-(self.unk_src_lb + c))) * self.unk_msg_lb
-        out = np.floor((self._readout @ total) * self.scale).astype(np.int64)
+        parts = []
+        for L in self._layers:
+            c = L["unk_center"] if center is None else float(L["center"][center])
+            total = np.zeros(L["msg"].shape[1], dtype=np.float64)
+            if known:
+                gate = 1.0 / (1.0 + np.exp(-(L["src"][known] + c)))
+                m = gate[:, None] * L["msg"][known]
+                total = m.sum(0) if L["agg"] == "sum" else m.max(0)
+            if n_unknown:
+                m_unk = L["msg_lb"] / (1.0 + np.exp(-(L["src_lb"] + c)))
+                total = total + n_unknown * m_unk if L["agg"] == "sum" else np.maximum(total, m_unk)
+            parts.append(L["readout"] @ total)
+        out = np.floor(np.concatenate(parts) * self.scale).astype(np.int64)
         if len(self._stars) > 65536:
             self._stars.clear()
         self._stars[key] = out
         return out
 
     def state(self) -> dict:
-        return {"model": self.model.state_dict(), "scale": torch.from_numpy(np.asarray(self.scale)),
-                "unk_center": self.unk_center, "unk_msg_lb": torch.from_numpy(self.unk_msg_lb), "unk_src_lb": self.unk_src_lb,
+        m = self.model
+        return {"format": ENCODER_FORMAT, "model": m.state_dict(), "scale": torch.from_numpy(np.asarray(self.scale)),
                 "node_dom": torch.from_numpy(self.node_dom), "history": self.history,
-                "shape": [self.model.in_channels, self.model.hidden, self.model.dim]}
+                "shape": [m.in_channels, m.hidden, m.sum_dim, m.max_dim]}
 
     @classmethod
     def from_state(cls, state: dict, features: np.ndarray) -> "DominanceEncoder":
-        in_ch, hidden, dim = state["shape"]
-        model = DominanceGNN(in_ch, hidden, dim)
+        if state.get("format") != ENCODER_FORMAT:
+            raise SgragError("this index was built by an older sgrag; rebuild it (python -m sgrag build)")
+        in_ch, hidden, dim, max_dim = state["shape"]
+        model = DominanceGNN(in_ch, hidden, dim, max_dim)
         model.load_state_dict(state["model"])
-        model.eval()
         return cls(model=model, features=features, node_dom=state["node_dom"].numpy(),
-                   scale=state["scale"].numpy().astype(np.float64), unk_center=float(state["unk_center"]),
-                   unk_msg_lb=state["unk_msg_lb"].numpy(), unk_src_lb=float(state["unk_src_lb"]),
-                   history=list(state["history"]))
+                   scale=state["scale"].numpy().astype(np.float64), history=list(state["history"]))
 
 
 def star_edge_index(graph: KnowledgeGraph) -> np.ndarray:
@@ -249,7 +290,7 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
     rng = np.random.default_rng(cfg.seed)
     x = torch.from_numpy(np.ascontiguousarray(features, dtype=np.float32))
     ei = torch.from_numpy(star_edge_index(graph))
-    model = DominanceGNN(x.size(1), cfg.hidden, cfg.dim)
+    model = DominanceGNN(x.size(1), cfg.hidden, cfg.dim, cfg.max_dim)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     history: list[dict] = []
     stars, negs = _sample_pairs(graph, rng, cfg.pairs_per_epoch)
@@ -264,8 +305,8 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
                 break
             model.train()
             opt.zero_grad()
-            centers = model.conv.center_score(x[neg_idx])  # query centre has the negative's label
-            d_out = model(x, model.conv.center_score(x), ei)[neg_idx]
+            centers = model.center_scores(x[neg_idx])  # query centre has the negative's label
+            d_out = model(x, model.center_scores(x), ei)[neg_idx]
             q_out = model(x, centers, q_ei)
             rel = (q_out - d_out) / (q_out + d_out + 1e-6)
             soft_max = torch.logsumexp(rel * 20.0, dim=1) / 20.0
@@ -284,19 +325,13 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
     model = model.double()
     with torch.no_grad():
         xd = x.double()
-        cs = model.conv.center_score(xd)
-        out = model(xd, cs, ei).numpy() if graph.num_nodes else np.zeros((0, cfg.dim))
-        h, s = model.conv.messages_of(xd)
-        unk_center = float(cs.min()) if cs.numel() else 0.0
-        unk_src = float(s.min()) if s.numel() else 0.0
-        msg_lb = h.min(0).values.numpy() if h.numel() else np.zeros(cfg.hidden)
+        out = model(xd, model.center_scores(xd), ei).numpy() if graph.num_nodes else np.zeros((0, model.dim))
     scale = _grid_scale(out, quant_scale)
     scaled = out * scale
     # Round up plus slack far above float64 summation error (~1e-13 relative for 10k terms).
     node_dom = np.ceil(scaled + np.abs(scaled) * 1e-9).astype(np.int64) + 1
     enc = DominanceEncoder(model=model, features=np.asarray(features, dtype=np.float32), node_dom=node_dom,
-                           scale=scale, unk_center=unk_center, unk_msg_lb=msg_lb,
-                           unk_src_lb=unk_src, history=history)
+                           scale=scale, history=history)
     return enc
 
 

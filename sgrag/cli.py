@@ -10,7 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import Engine, SgragError, Workspace, create_demo, trace_json
+from . import (Engine, SgragError, Workspace, create_demo, delete_document, ingest, make_llm, run_eval,
+               run_robustness, trace_json, write_graphml, write_json)
 from .types import Progress
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "demo"
@@ -142,12 +143,10 @@ def _run(args, bar: _Bar) -> int:
         else:
             _print_answer(trace)
     elif args.cmd == "eval":
-        from .eval import run_eval
         engine = Engine.open(ws_path)
         report = run_eval(engine, args.queries, args.limit, bar, args.out)
         print(json.dumps(report.summary, indent=1))
     elif args.cmd == "robustness":
-        from .robustness import run_robustness
         summary = run_robustness(ws_path, args.queries, args.out, args.deletions, args.spurious, args.limit,
                                  args.seed, bar)
         print(json.dumps(summary, indent=1))
@@ -155,7 +154,6 @@ def _run(args, bar: _Bar) -> int:
         report = create_demo(ws_path, ASSETS, bar, force=args.force)
         print(json.dumps({"demo": str(Workspace(ws_path).path), "version": report.get("version")}))
     elif args.cmd == "export":
-        from .io.kg import write_graphml, write_json
         g = Workspace(ws_path).source_graph()
         if g is None:
             raise SgragError("the workspace has no graph to export")
@@ -170,12 +168,10 @@ def _llm(cfg, ws):
     """The configured LLM client, or None when offline (the default)."""
     if not cfg.llm.base_url:
         return None
-    from .llm import make_llm
     return make_llm(cfg.llm, cache_dir=ws.cache_dir / "llm")
 
 
 def _documents(args, bar) -> int:
-    from .ingest import delete_document, ingest
     ws = Workspace.create(args.workspace) if not Workspace(args.workspace).exists else Workspace(args.workspace)
     cfg = ws.config()
     if args.cmd == "ingest":

@@ -300,13 +300,17 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
         q_dst = torch.from_numpy(np.repeat(np.arange(len(stars)), [len(s) for s in stars]))
         q_ei = torch.stack([q_src, q_dst])
         neg_idx = torch.tensor(negs, dtype=torch.long)
+        # Only the negatives' stars are needed per epoch, not every node's: a much smaller graph.
+        nbrs = [graph.neighbor_sets[v] for v in negs]
+        d_ei = torch.stack([torch.from_numpy(np.concatenate(nbrs).astype(np.int64)),
+                            torch.from_numpy(np.repeat(np.arange(len(negs)), [len(n) for n in nbrs]))])
         for epoch in range(cfg.epochs):
             if should_stop():
                 break
             model.train()
             opt.zero_grad()
             centers = model.center_scores(x[neg_idx])  # query centre has the negative's label
-            d_out = model(x, model.center_scores(x), ei)[neg_idx]
+            d_out = model(x, centers, d_ei)
             q_out = model(x, centers, q_ei)
             rel = (q_out - d_out) / (q_out + d_out + 1e-6)
             soft_max = torch.logsumexp(rel * 20.0, dim=1) / 20.0

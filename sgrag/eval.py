@@ -59,7 +59,14 @@ def _pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
 
 
-def score_row(query: str, gold: str, trace: QueryTrace, known_answers: set[str]) -> dict:
+def score_row(query: str, gold: str, trace: QueryTrace, graph, known_answers: set[str]) -> dict:
+    """One JSONL row: ranked answers, the committed set, P/R/F1 and why it failed.
+
+    Failure causes: "no exact match" (nothing satisfies every matched constraint), "linking
+    miss" (exact matches exist, but the gold answer lacks one of the linked constraints: a
+    mention was linked to the wrong entity), "wrong tie-break" (the gold answer is an exact
+    match, another one was ranked first), "gold not in graph".
+    """
     ans = trace.answer
     ranked = [r.label for r in ans.ranked] if ans else []
     final = list(ans.final) if ans else []
@@ -74,10 +81,10 @@ def score_row(query: str, gold: str, trace: QueryTrace, known_answers: set[str])
         failure = ""
     elif g not in known_answers:
         failure = "gold not in graph"
-    elif g not in {norm_answer(x) for x in ranked} and not _gold_among_candidates(trace, g):
-        failure = "linking miss"
     elif trace.exact_count == 0:
         failure = "no exact match"
+    elif not _gold_satisfies_matched_constraints(trace, graph, gold):
+        failure = "linking miss"
     else:
         failure = "wrong tie-break"
     return {"query": query, "gold": gold, "answers": ranked, "final": final, "answer": ans.text if ans else "",
@@ -86,8 +93,14 @@ def score_row(query: str, gold: str, trace: QueryTrace, known_answers: set[str])
             "failure": failure, "timings_ms": trace.timings_ms}
 
 
-def _gold_among_candidates(trace: QueryTrace, gold: str) -> bool:
-    return any(norm_answer(r.label) == gold for r in (trace.answer.ranked if trace.answer else ()))
+def _gold_satisfies_matched_constraints(trace: QueryTrace, graph, gold: str) -> bool:
+    """Is some node labelled ``gold`` adjacent to every constraint the matcher used?"""
+    used = {q for p in trace.paths for q in p.qids}
+    labels = [n.label for n in trace.query_graph.constraints if n.qid in used]
+    golds = graph.nodes_by_label.get(gold) or [v for k, vs in graph.nodes_by_folded_label.items()
+                                               if k == norm_answer(gold) for v in vs]
+    return any(all(any(graph.has_edge_between(x, c) for c in graph.nodes_by_label.get(lab, ())) for lab in labels)
+               for x in golds)
 
 
 def run_eval(engine, csv_path: str | os.PathLike, limit: int | None = None, progress: ProgressFn = no_progress,
@@ -104,7 +117,7 @@ def run_eval(engine, csv_path: str | os.PathLike, limit: int | None = None, prog
             if should_stop():
                 break
             trace = engine.ask(query)
-            row = score_row(query, gold, trace, known)
+            row = score_row(query, gold, trace, engine.graph, known)
             report.rows.append(row)
             if keep_traces:
                 report.traces.append(trace)

@@ -79,7 +79,7 @@ def run_robustness(workspace: str | os.PathLike, queries: str | os.PathLike, out
     rows = []
     for i, p in enumerate(perturbed):
         trace = damaged_engine.ask(p.query)
-        row = score_row(p.query, p.gold, trace, known)
+        row = score_row(p.query, p.gold, trace, damaged_engine.graph, known)
         row.update(removed_constraints=list(p.removed_constraints), spurious=p.spurious,
                    relaxed=list(trace.answer.relaxed) if trace.answer else [])
         rows.append(row)

@@ -135,3 +135,17 @@ def test_demo_questions_on_the_shipped_graph(tmp_path):
     Engine.build(ws)
     report = run_eval(Engine.open(ws), REPO / "assets" / "demo" / "fb_erqa_mini_questions.csv", limit=60)
     assert report.summary["overall"]["hit@1"] >= 0.75
+
+
+def test_failure_causes(olympics_engine):
+    from sgrag.eval import score_row
+    g = olympics_engine.graph
+    known = {lab.lower() for lab in g.label_vocab}
+    t = olympics_engine.ask("Which country won medals at the 2008 Summer Olympics?")
+    loser = next(m.binding["q0"] for m in t.matches if g.labels[g.index_of[m.binding["q0"]]] != t.answer.text)
+    assert score_row(t.question, g.labels[g.index_of[loser]], t, g, known)["failure"] == "wrong tie-break"
+    t = olympics_engine.ask("Which country won medals at the 2012 Summer Olympics?")
+    assert score_row(t.question, "Germany", t, g, known)["failure"] == "linking miss"
+    t = olympics_engine.ask("Which country contains Berlin and won medals at the 2012 Summer Olympics?")
+    assert score_row(t.question, "Germany", t, g, known)["failure"] == "no exact match"
+    assert score_row(t.question, "Atlantis", t, g, known)["failure"] == "gold not in graph"

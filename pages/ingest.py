@@ -8,14 +8,8 @@ from sgrag_app.render import live_job, render_graph_stats, render_job_outcome, r
 from sgrag_app.runtime import api_key, flash, guard, job_registry, page_setup
 from sgrag_app.tasks import ingest_file_rows, run_import, run_ingest, save_upload
 
-try:
-    from sgrag import ingest as ingest_api
-except ImportError:  # document ingestion lands separately
-    ingest_api = None
-try:
-    from sgrag.io.documents import SUPPORTED as DOC_TYPES
-except ImportError:
-    DOC_TYPES = (".txt", ".md", ".html", ".pdf", ".docx")
+import sgrag
+from sgrag.io.documents import SUPPORTED as DOC_TYPES
 
 KG_TYPES = ["graphml", "xml", "json", "jsonl", "tsv", "csv", "txt", "gz"]
 
@@ -52,59 +46,55 @@ with tab_kg:
         live_job(job, K.INGEST_POLLING + ".kg", show_import)
 
 with tab_docs:
-    if ingest_api is None:
-        st.info("Document ingestion is not available in this version of the engine yet; "
-                "import a knowledge graph instead.")
-    else:
-        st.caption("Upload documents; entities and relations are extracted into the graph "
-                   f"(extractor: **{ws.config().extract.extractor}**, change it on Settings). "
-                   f"Formats: {', '.join(DOC_TYPES)}.")
-        files = st.file_uploader("Documents", type=[t.lstrip(".") for t in DOC_TYPES], accept_multiple_files=True,
-                                 key=K.DOC_UPLOAD)
-        djob: Job | None = reg.get("ingest", ctx.key)
-        if st.button("Ingest documents", type="primary", icon=":material/upload_file:",
-                     disabled=not files or bool(djob and djob.active)):
-            with guard("ingesting"):
-                paths = [save_upload(ws, f.name, f.getvalue(), sub="uploads/docs") for f in files]
-                extractor = ws.config().extract.extractor
-                key = api_key()
-                djob = reg.start("ingest", ctx.key, lambda j: run_ingest(ctx.key, paths, extractor, j, key),
-                                 label="document ingestion", exclusive=("build", "import", "demo"))
-                wait_briefly(djob, 0.5)
+    st.caption("Upload documents; entities and relations are extracted into the graph "
+               f"(extractor: **{ws.config().extract.extractor}**, change it on Settings). "
+               f"Formats: {', '.join(DOC_TYPES)}.")
+    files = st.file_uploader("Documents", type=[t.lstrip(".") for t in DOC_TYPES], accept_multiple_files=True,
+                             key=K.DOC_UPLOAD)
+    djob: Job | None = reg.get("ingest", ctx.key)
+    if st.button("Ingest documents", type="primary", icon=":material/upload_file:",
+                 disabled=not files or bool(djob and djob.active)):
+        with guard("ingesting"):
+            paths = [save_upload(ws, f.name, f.getvalue(), sub="uploads/docs") for f in files]
+            extractor = ws.config().extract.extractor
+            key = api_key()
+            djob = reg.start("ingest", ctx.key, lambda j: run_ingest(ctx.key, paths, extractor, j, key),
+                             label="document ingestion", exclusive=("build", "import", "demo"))
+            wait_briefly(djob, 0.5)
 
-        def show_ingest(job: Job) -> None:
-            rows = ingest_file_rows(ws, job)
-            if rows:
-                st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                             column_config={"status": st.column_config.TextColumn("status", width="small")})
-            render_stages(job)
-            if not job.active and render_job_outcome(job, "Ingestion"):
-                rep = job.result
-                if getattr(rep, "source_version", None):
-                    st.info(f"Graph updated (+{rep.nodes_added:,} nodes, +{rep.edges_added:,} edges). "
-                            "Next: build the index on the Build page.")
-                elif rep is not None:
-                    st.info("Nothing new was added to the graph.")
+    def show_ingest(job: Job) -> None:
+        rows = ingest_file_rows(ws, job)
+        if rows:
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                         column_config={"status": st.column_config.TextColumn("status", width="small")})
+        render_stages(job)
+        if not job.active and render_job_outcome(job, "Ingestion"):
+            rep = job.result
+            if getattr(rep, "source_version", None):
+                st.info(f"Graph updated (+{rep.nodes_added:,} nodes, +{rep.edges_added:,} edges). "
+                        "Next: build the index on the Build page.")
+            elif rep is not None:
+                st.info("Nothing new was added to the graph.")
 
-        if djob is not None:
-            live_job(djob, K.INGEST_POLLING + ".docs", show_ingest)
+    if djob is not None:
+        live_job(djob, K.INGEST_POLLING + ".docs", show_ingest)
 
-        st.markdown("##### Documents in this workspace")
-        with guard("listing documents"):
-            docs = ingest_api.list_documents(ws)
-            if not docs:
-                st.caption("No documents yet.")
-            else:
-                df = pd.DataFrame([{"title": d.title, "kind": d.kind, "status": d.status, "chunks": d.chunks,
-                                    "entities": d.entities, "relations": d.relations, "error": d.error,
-                                    "added": pd.to_datetime(d.added, unit="s"), "id": d.doc_id} for d in docs])
-                st.dataframe(df, hide_index=True, width="stretch")
-                labels = dict(zip(df["id"], df["title"]))
-                c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-                pick = c1.selectbox("Document", list(labels), format_func=lambda x: f"{labels[x]} ({x})")
-                if c2.button("Delete document", icon=":material/delete:",
-                             disabled=bool(djob and djob.active)):
-                    rep = ingest_api.delete_document(ws, pick)
-                    flash("success", f"Deleted {labels[pick]} ({rep.nodes_removed} nodes, {rep.edges_removed} edges "
-                                     "removed). Rebuild the index to drop its facts from answers.")
-                    st.rerun()
+    st.markdown("##### Documents in this workspace")
+    with guard("listing documents"):
+        docs = sgrag.list_documents(ws)
+        if not docs:
+            st.caption("No documents yet.")
+        else:
+            df = pd.DataFrame([{"title": d.title, "kind": d.kind, "status": d.status, "chunks": d.chunks,
+                                "entities": d.entities, "relations": d.relations, "error": d.error,
+                                "added": pd.to_datetime(d.added, unit="s"), "id": d.doc_id} for d in docs])
+            st.dataframe(df, hide_index=True, width="stretch")
+            labels = dict(zip(df["id"], df["title"]))
+            c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+            pick = c1.selectbox("Document", list(labels), format_func=lambda x: f"{labels[x]} ({x})")
+            if c2.button("Delete document", icon=":material/delete:",
+                         disabled=bool(djob and djob.active)):
+                rep = sgrag.delete_document(ws, pick)
+                flash("success", f"Deleted {labels[pick]} ({rep.nodes_removed} nodes, {rep.edges_removed} edges "
+                                 "removed). Rebuild the index to drop its facts from answers.")
+                st.rerun()

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from .graph import KnowledgeGraph
+from .prompts import default_prompts
+from .prompts import relation_paragraph as prompt_relation_paragraph
 from .query import STOPWORDS
 from .textnorm import tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
@@ -195,16 +197,7 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
 
 
 def relation_paragraph(matches: list[Match], limit: int = 60) -> str:
-    """The paper's answer context: one 'X is related to Y via: [relation].' sentence per edge."""
-    seen, lines = set(), []
-    for m in matches:
-        for e in m.edges:
-            key = (e.src_id, e.dst_id, e.relation)
-            if key in seen:
-                continue
-            seen.add(key)
-            rel = e.description or e.relation
-            lines.append(f"{e.src_label} is related to {e.dst_label} via: [relation: {rel}].")
-            if len(lines) >= limit:
-                return "\n".join(lines)
-    return "\n".join(lines)
+    """The paper's answer context from the matched edges (sentences from the prompt templates)."""
+    triples = list(dict.fromkeys((e.src_label, e.dst_label, e.description or e.relation)
+                                 for m in matches for e in m.edges))
+    return prompt_relation_paragraph(default_prompts(), triples[:limit])

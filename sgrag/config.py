@@ -56,6 +56,8 @@ class IndexConfig:
 
 @dataclass
 class QueryConfig:
+    mode: str = "offline"
+    """"offline" links mentions locally; "llm" asks the endpoint for the query graph (paper prompt)."""
     link_floor: float = 0.82
     """Minimum cosine similarity for an embedding (FAISS) fallback link."""
     fuzzy_floor: float = 92.0

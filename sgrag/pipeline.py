@@ -27,7 +27,9 @@ from .graph import KnowledgeGraph
 from .index import LabelIndex, PathIndex
 from .io import kg as kg_io
 from .match import Matcher
-from .query import Linker, build_query_graph, decompose
+from .prompts import default_prompts, render_answer_prompt
+from .prompts import relation_paragraph as prompt_relation_paragraph
+from .query import Linker, build_query_graph, decompose, llm_query_graph
 from .types import Answer, LinkCandidate, Match, Progress, ProgressFn, QueryTrace, no_progress
 from .workspace import Workspace
 
@@ -129,8 +131,16 @@ class Engine:
         timer = _Timer(trace)
         cfg = self.config
         with timer.stage("ψ1-2 query graph + normalization"):
-            mentions, atype = self.linker.link(question, overrides)
-            qg = build_query_graph(question, mentions, atype)
+            qg = None
+            if cfg.query.mode == "llm" and self.llm is not None and not overrides:
+                try:
+                    qg = llm_query_graph(question, self.llm, self.linker)
+                except SgragError as exc:
+                    trace.notes.append(f"LLM query graph unusable ({exc}); offline linking used.")
+            if qg is None:
+                mentions, atype = self.linker.link(question, overrides)
+                qg = build_query_graph(question, mentions, atype,
+                                       "llm->offline" if cfg.query.mode == "llm" and self.llm else "offline")
         trace.query_graph = qg
         if not qg.constraints:
             trace.notes.append("No entity of the graph was recognised in the question.")
@@ -181,8 +191,6 @@ class Engine:
 
     def _llm_answer(self, question: str, offline: Answer, trace: QueryTrace) -> Answer:
         """Ask the LLM with the paper's answer prompt; keep the offline answer if it fails."""
-        from .prompts import render_answer_prompt  # the LLM path is optional
-
         try:
             text = self.llm.complete(render_answer_prompt(offline.context, question), purpose="answer").strip()
         except SgragError as exc:
@@ -198,15 +206,14 @@ class Engine:
     def one_hop_context(self, qg, limit: int = 60) -> str:
         """The paper's fallback: relation sentences of the constraints' 1-hop neighbourhoods."""
         g = self.graph
-        lines = []
+        triples = []
         for n in qg.constraints:
             v = g.index_of.get(n.node_id)
             if v is None:
                 continue
-            for e in g.incident_edges(v)[: max(1, limit // max(1, len(qg.constraints)))]:
-                s, t = int(g.src[e]), int(g.dst[e])
-                lines.append(f"{g.labels[s]} is related to {g.labels[t]} via: [relation: {g.relation_text(int(e))}].")
-        return "\n".join(lines[:limit])
+            for e in g.incident_edges(v)[: max(1, limit // max(1, len(qg.constraints)))].tolist():
+                triples.append((g.labels[int(g.src[e])], g.labels[int(g.dst[e])], g.relation_text(e)))
+        return prompt_relation_paragraph(default_prompts(), triples[:limit])
 
     # ---- exploration helpers ------------------------------------------------------------
     def search_entities(self, text: str, k: int = 10) -> list[LinkCandidate]:

@@ -16,6 +16,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from .config import QueryConfig
+from .errors import SgragError
 from .graph import KnowledgeGraph
 from .textnorm import fold, fold_with_offsets, is_cjk
 from .types import UNK, LinkCandidate, Mention, QueryGraph, QueryNode, QueryPath
@@ -373,3 +374,42 @@ def _simple_paths(adj: dict[str, set[str]], length: int) -> list[tuple[str, ...]
                 continue
             stack.extend(p + (n,) for n in adj[p[-1]] if n not in p)
     return out
+
+
+def llm_query_graph(question: str, llm, linker: Linker, prompts=None) -> QueryGraph:
+    """ψ1 with the paper's query-to-graph prompt; every non-UNK node normalised to a graph node.
+
+    Raises SgragError (LLMError/ParseError included) when the endpoint fails, the output has
+    no UNK node, or no constraint can be linked: the caller then falls back to offline ψ1.
+    """
+    from .parse import parse_query_graph
+    from .prompts import default_prompts, query_graph_messages
+
+    parsed = parse_query_graph(llm.complete(query_graph_messages(prompts or default_prompts(), question),
+                                            purpose="query_graph"))
+    atype, _, a_end = answer_type_span(question)
+    folded_q = question.lower()
+    mentions: dict[str, Mention] = {}
+    for node in parsed.nodes:
+        if node.id in parsed.targets:
+            continue
+        found = linker.search(node.label, k=linker.cfg.top_k)
+        if not found or found[0].score < linker.cfg.link_floor * 0.8:
+            continue
+        start = folded_q.find(node.label.lower())
+        span = (start, start + len(node.label)) if start >= 0 else (len(question), len(question))
+        mentions[node.id] = Mention(node.label, span[0], span[1], replace(found[0], method="llm"), tuple(found))
+    if not mentions:
+        raise SgragError("the LLM query graph has no constraint that matches a graph entity")
+    target = parsed.targets[0]
+    qid = {target: "q0"}
+    ordered = sorted(mentions.items(), key=lambda kv: kv[1].start)
+    qid.update({nid: f"q{i}" for i, (nid, _) in enumerate(ordered, start=1)})
+    phrases = relation_phrases(question, [m for _, m in ordered], a_end)
+    nodes = [QueryNode("q0", UNK)] + [QueryNode(qid[nid], m.chosen.label, m.chosen.node_id, m.chosen.score, m)
+                                      for nid, m in ordered]
+    edges = {tuple(sorted((qid[a], qid[b]))) for a, b in parsed.edges if a in qid and b in qid and a != b}
+    for nid, _ in ordered:  # every constraint constrains the target, even if the LLM forgot the edge
+        if not any(qid[nid] in e for e in edges):
+            edges.add(("q0", qid[nid]))
+    return QueryGraph(question, tuple(nodes), tuple(sorted(edges)), atype, tuple(phrases), "llm")

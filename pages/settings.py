@@ -27,7 +27,10 @@ with st.form(K.SETTINGS_FORM):
     emb_model = c1.text_input("Embedding model", cfg.llm.embedding_model)
     key = c2.text_input("API key", st.session_state.get(K.API_KEY, ""), type="password",
                         help="Kept in this browser session only (or set SGRAG_LLM_API_KEY); never saved to disk.")
-    c1, c2 = st.columns(2)
+    c1, c2, c3 = st.columns(3)
+    query_mode = c3.radio("Query graphs", ["offline", "llm"], index=["offline", "llm"].index(cfg.query.mode)
+                          if cfg.query.mode in ("offline", "llm") else 0, horizontal=True,
+                          help="llm: the model builds the query graph (paper prompt); offline linking is the fallback")
     answer_mode = c1.radio("Answers", ["offline", "llm"], index=["offline", "llm"].index(cfg.answer.mode)
                            if cfg.answer.mode in ("offline", "llm") else 0, horizontal=True,
                            help="llm: the model writes the answer from the matched evidence")
@@ -49,10 +52,10 @@ if saved:
     with guard("saving the settings"):
         if backend == "openai" and not base_url.strip():
             raise sgrag.SgragError("the 'openai' embedding backend needs an endpoint")
-        if answer_mode == "llm" and not base_url.strip():
-            raise sgrag.SgragError("LLM answers need an endpoint; set one or choose offline")
+        if "llm" in (answer_mode, query_mode) and not base_url.strip():
+            raise sgrag.SgragError("LLM answers and query graphs need an endpoint; set one or choose offline")
         cfg.llm.base_url, cfg.llm.model, cfg.llm.embedding_model = base_url.strip(), model.strip(), emb_model.strip()
-        cfg.answer.mode, cfg.extract.extractor = answer_mode, extractor
+        cfg.answer.mode, cfg.query.mode, cfg.extract.extractor = answer_mode, query_mode, extractor
         cfg.embed.backend, cfg.index.path_length = backend, int(path_length)
         cfg.gnn.dim, cfg.gnn.hidden, cfg.gnn.epochs = int(dim), int(hidden), int(epochs)
         ws.save_config(cfg)

@@ -300,6 +300,7 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
         q_dst = torch.from_numpy(np.repeat(np.arange(len(stars)), [len(s) for s in stars]))
         q_ei = torch.stack([q_src, q_dst])
         neg_idx = torch.tensor(negs, dtype=torch.long)
+        unknown_center = (torch.arange(len(negs)) % 2 == 0)[:, None]
         # Only the negatives' stars are needed per epoch, not every node's: a much smaller graph.
         nbrs = [graph.neighbor_sets[v] for v in negs]
         d_ei = torch.stack([torch.from_numpy(np.concatenate(nbrs).astype(np.int64)),
@@ -309,9 +310,12 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
                 break
             model.train()
             opt.zero_grad()
-            centers = model.center_scores(x[neg_idx])  # query centre has the negative's label
+            centers = model.center_scores(x[neg_idx])  # a candidate's own star
             d_out = model(x, centers, d_ei)
-            q_out = model(x, centers, q_ei)
+            # Most real queries prune at UNK, whose label is unknown: its stars use the lowest centre
+            # score of any label, so train half the query stars that way.
+            c_unk = model.center_scores(x).min(0, keepdim=True).values.expand_as(centers)
+            q_out = model(x, torch.where(unknown_center, c_unk, centers), q_ei)
             rel = (q_out - d_out) / (q_out + d_out + 1e-6)
             soft_max = torch.logsumexp(rel * 20.0, dim=1) / 20.0
             loss = F.relu(0.2 - soft_max).mean()
@@ -340,13 +344,16 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
 
 
 def pruning_power(enc: DominanceEncoder, graph: KnowledgeGraph, samples: int = 2000, seed: int = 1) -> float:
-    """Share of sampled non-containing (query star, candidate) pairs the filter rejects."""
+    """Share of sampled non-containing (query star, candidate) pairs the filter rejects.
+
+    The query star's centre is unknown, as at UNK, where retrieval relies on this filter.
+    """
     rng = np.random.default_rng(seed)
     stars, negs = _sample_pairs(graph, rng, samples)
     if not stars:
         return math.nan
     rejected = 0
     for subset, v in zip(stars, negs):
-        q = enc.query_star(v, [int(s) for s in subset])
+        q = enc.query_star(None, [int(s) for s in subset])
         rejected += bool((q > enc.node_dom[v]).any())
     return rejected / len(stars)

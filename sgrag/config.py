@@ -48,6 +48,8 @@ class IndexConfig:
     """Path length l of the R*-tree index: 1 (edges) or 2 (two-edge paths, budgeted)."""
     max_paths: int = 20_000_000
     """Refuse to index more paths than this (l = 2 on a large graph) with a clear message."""
+    signature_bits: int = 256
+    """Label-signature bits per node (0 = off): a monotone set filter beside the GNN keys."""
     leaf_capacity: int = 64
     """R*-tree leaf capacity."""
     quant_scale: float = 4096.0

@@ -69,12 +69,46 @@ def enumerate_paths(graph: KnowledgeGraph, length: int, budget: int) -> np.ndarr
     return out
 
 
+def label_signatures(graph: KnowledgeGraph, bits: int) -> np.ndarray:
+    """(n, bits/64) uint64: bit h(label) set for the label of every neighbour (a Bloom-style set).
+
+    OR over neighbours is monotone like the GNN's sum and max: a sub-star's bits are a subset
+    of the star's, so ``q & ~sig == 0`` never rejects a true match. Unlike a trained embedding
+    it cannot be swamped by a hub's degree.
+    """
+    words = max(1, bits // 64)
+    sig = np.zeros((graph.num_nodes, words), dtype=np.uint64)
+    if graph.num_nodes == 0 or bits <= 0:
+        return sig
+    label_bit = signature_bits(np.arange(len(graph.label_vocab)), words * 64)
+    indptr, nbr, _ = graph._csr
+    centers = np.repeat(np.arange(graph.num_nodes), np.diff(indptr))
+    b = label_bit[graph.label_id[nbr]]
+    np.bitwise_or.at(sig, (centers, b // 64), np.left_shift(np.uint64(1), (b % 64).astype(np.uint64)))
+    return sig
+
+
+def signature_bits(label_ids: np.ndarray, bits: int) -> np.ndarray:
+    """The bit of each label id (a fixed multiplicative hash, so it is stable across runs)."""
+    return ((np.asarray(label_ids, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)).astype(np.int64) % bits
+
+
+def query_signature(graph: KnowledgeGraph, nodes: list[int], words: int) -> np.ndarray:
+    """Bits a data star must hold to contain neighbours with the labels of ``nodes``."""
+    sig = np.zeros(words, dtype=np.uint64)
+    if nodes:
+        for b in signature_bits(graph.label_id[np.asarray(nodes)], words * 64).tolist():
+            sig[b // 64] |= np.uint64(1) << np.uint64(b % 64)
+    return sig
+
+
 @dataclass
 class PathQuery:
     """What a query path demands of each position (``None`` label set: unknown label)."""
     label_sets: list[np.ndarray | None]
     deg_min: np.ndarray  # (L+1,) int
     dom_min: np.ndarray  # (L+1, d) int
+    sig_min: np.ndarray | None = None  # (L+1, words) uint64 label-signature bits per position
 
 
 @dataclass
@@ -90,8 +124,9 @@ class PathIndex:
 
     def __init__(self, length: int, paths: np.ndarray, labels: np.ndarray, deg: np.ndarray,
                  dom: np.ndarray, group_labels: np.ndarray, group_ptr: np.ndarray,
-                 leaf_capacity: int = 64):
+                 leaf_capacity: int = 64, node_sig: np.ndarray | None = None):
         self.length = length
+        self.node_sig = node_sig
         self.paths, self.labels, self.deg, self.dom = paths, labels, deg, dom
         self.group_labels, self.group_ptr = group_labels, group_ptr
         self.leaf_capacity = leaf_capacity
@@ -101,7 +136,8 @@ class PathIndex:
     # ---- construction -------------------------------------------------------------------
     @classmethod
     def build(cls, graph: KnowledgeGraph, node_dom: np.ndarray, length: int, budget: int,
-              leaf_capacity: int = 64, progress: ProgressFn = no_progress) -> "PathIndex":
+              leaf_capacity: int = 64, progress: ProgressFn = no_progress,
+              node_sig: np.ndarray | None = None) -> "PathIndex":
         t0 = time.perf_counter()
         total = count_paths(graph, length)
         progress(Progress("paths", 0, max(total, 1), f"enumerating {total:,} paths of length {length}"))
@@ -118,7 +154,7 @@ class PathIndex:
         progress(Progress("paths", total, max(total, 1), f"{total:,} paths in {group_labels.size:,} label groups",
                           metrics={"seconds": time.perf_counter() - t0}))
         progress(Progress("rtree", 0, 1, "bulk-loading R*-trees"))
-        idx = cls(length, paths, labels, deg, dom, group_labels, group_ptr, leaf_capacity)
+        idx = cls(length, paths, labels, deg, dom, group_labels, group_ptr, leaf_capacity, node_sig)
         progress(Progress("rtree", 1, 1, f"{len(idx._trees)} R*-trees over groups > {TREE_MIN} paths",
                           metrics={"trees": len(idx._trees)}))
         return idx
@@ -197,6 +233,12 @@ class PathIndex:
         ok = (self.deg[cand] >= q.deg_min[None, :]).all(axis=1)
         ok &= (self.dom[cand] >= q.dom_min[None, :, :]).all(axis=(1, 2))
         cand = cand[ok]
+        if q.sig_min is not None and self.node_sig is not None:
+            for p in range(q.sig_min.shape[0]):
+                need = q.sig_min[p]
+                if need.any():
+                    have = self.node_sig[self.paths[cand, p]]
+                    cand = cand[((have & need) == need).all(axis=1)]
         stats.dominance = int(cand.size)
         return cand, stats
 
@@ -226,13 +268,15 @@ class PathIndex:
     def save(self, path: Path) -> None:
         np.savez(path, length=self.length, paths=self.paths, labels=self.labels, deg=self.deg,
                  dom=self.dom, group_labels=self.group_labels, group_ptr=self.group_ptr,
-                 leaf_capacity=self.leaf_capacity)
+                 leaf_capacity=self.leaf_capacity,
+                 node_sig=self.node_sig if self.node_sig is not None else np.zeros((0, 1), np.uint64))
 
     @classmethod
     def load(cls, path: Path) -> "PathIndex":
         z = np.load(path, allow_pickle=False)
+        sig = z["node_sig"] if "node_sig" in z.files and z["node_sig"].shape[0] else None
         return cls(int(z["length"]), z["paths"], z["labels"], z["deg"], z["dom"], z["group_labels"],
-                   z["group_ptr"], int(z["leaf_capacity"]))
+                   z["group_ptr"], int(z["leaf_capacity"]), sig)
 
     @property
     def size(self) -> int:

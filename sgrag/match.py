@@ -15,7 +15,7 @@ import numpy as np
 
 from .gnn import DominanceEncoder
 from .graph import KnowledgeGraph
-from .index import PathIndex, PathQuery, SearchStats
+from .index import PathIndex, PathQuery, SearchStats, query_signature
 from .types import FunnelStep, LabelCompletion, Match, MatchedEdge, PathMatches, QueryGraph, QueryPath
 
 MAX_JOIN_ROWS = 200_000
@@ -48,14 +48,19 @@ class Matcher:
 
     def _query(self, qg: QueryGraph, path: QueryPath, label_sets: dict[str, np.ndarray],
                relaxed: bool) -> PathQuery:
-        sets, degs, doms = [], [], []
+        sets, degs, doms, sigs = [], [], [], []
+        idx = self.indexes[len(path.qids) - 1]
+        words = idx.node_sig.shape[1] if idx.node_sig is not None else 0
         for qid in path.qids:
             sets.append(label_sets.get(qid))
             only = set(path.qids) if relaxed else None
             d, dom = self._star_key(qg, qid, only)
             degs.append(d)
             doms.append(dom)
-        return PathQuery(sets, np.asarray(degs, dtype=np.int64), np.stack(doms))
+            if words:
+                known = [self._node(qg, q) for q in self._neighbors(qg, qid) if only is None or q in only]
+                sigs.append(query_signature(self.graph, [v for v in known if v is not None], words))
+        return PathQuery(sets, np.asarray(degs, dtype=np.int64), np.stack(doms), np.stack(sigs) if words else None)
 
     def known_label_sets(self, qg: QueryGraph) -> dict[str, np.ndarray]:
         out = {}

@@ -24,7 +24,7 @@ from .errors import BuildCancelled, BuildError, SgragError, WorkspaceError
 from .fsutil import atomic_write_json, read_json
 from .gnn import DominanceEncoder, pruning_power, train_dominance
 from .graph import KnowledgeGraph
-from .index import LabelIndex, PathIndex
+from .index import LabelIndex, PathIndex, label_signatures
 from .io import kg as kg_io
 from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
@@ -295,9 +295,11 @@ def _build_into(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
         torch.save(enc.state(), out / "gnn.pt")
         power = pruning_power(enc, graph)
     sizes = {}
+    node_sig = label_signatures(graph, cfg.index.signature_bits) if cfg.index.signature_bits > 0 else None
     for L in range(1, cfg.index.path_length + 1):
         with stage(f"paths_l{L}"):
-            idx = PathIndex.build(graph, enc.node_dom, L, cfg.index.max_paths, cfg.index.leaf_capacity, progress)
+            idx = PathIndex.build(graph, enc.node_dom, L, cfg.index.max_paths, cfg.index.leaf_capacity, progress,
+                                  node_sig)
             idx.save(out / f"paths_l{L}.npz")
             sizes[L] = idx.size
     with stage("evidence"):

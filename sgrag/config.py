@@ -32,7 +32,7 @@ class GNNConfig:
     """Max-aggregated dominance dimensions per node (they still prune next to hubs)."""
     hidden: int = 32
     """Width of the projected label features inside the GAT layer."""
-    epochs: int = 150
+    epochs: int = 80
     """Training epochs (each samples ``pairs_per_epoch`` star pairs)."""
     pairs_per_epoch: int = 4096
     """Star pairs per epoch used to train pruning power."""

@@ -1,7 +1,7 @@
 """Build cost: import + every build stage's wall time (meta timings_s) and peak RSS, per graph.
 
     python bench/build.py                       # mini ERQA graph + FB15k-237, hash embedder, 30 GNN epochs
-    python bench/build.py --gnn-epochs 0        # the configured 150 epochs (FB15k-237 ~3 min)
+    python bench/build.py --gnn-epochs 0        # the configured epochs (80; FB15k-237 under 3 min)
     python bench/build.py --minilm              # same with the MiniLM embedder
     python bench/build.py --graphs mini         # only the mini graph
 
@@ -50,7 +50,7 @@ def main(argv=None):
     ap.add_argument("--minilm", action="store_true")
     ap.add_argument("--embed", default=None)
     ap.add_argument("--gnn-epochs", type=int, default=30,
-                    help="GNN epochs (default 30 for speed; 0 = the config default, 150)")
+                    help="GNN epochs (default 30 for speed; 0 = the config default, 80)")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     backend = args.embed or ("minilm" if args.minilm else "hash")

@@ -69,7 +69,7 @@ def main(argv=None):
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--constraints", type=int, default=3)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--gnn-epochs", type=int, default=30, help="GNN epochs (default 30 for speed; 0 = config default 150)")
+    ap.add_argument("--gnn-epochs", type=int, default=30, help="GNN epochs (default 30 for speed; 0 = config default 80)")
     ap.add_argument("--ask", action="store_true", help="also pose template questions through Engine.ask")
     ap.add_argument("--keep", action="store_true", help="reuse bench/out/scale_<n> if already built")
     args = ap.parse_args(argv)

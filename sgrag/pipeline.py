@@ -30,7 +30,7 @@ from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
 from .query import Linker, build_query_graph, decompose, llm_query_graph
-from .types import Answer, LinkCandidate, Match, Progress, ProgressFn, QueryTrace, no_progress
+from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, no_progress
 from .workspace import Workspace
 
 

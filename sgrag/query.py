@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass, replace
 
 import ahocorasick
-import numpy as np
 from rapidfuzz import fuzz, process
 
 from .config import QueryConfig

@@ -1,11 +1,10 @@
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from sgrag import BuildCancelled, Engine, SgragError, Workspace, WorkspaceError
+from sgrag import BuildCancelled, Engine, Workspace, WorkspaceError
 from sgrag.cli import main as cli_main
 from conftest import REPO, build_workspace, fast_config, olympics_graph
 

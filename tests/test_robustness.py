@@ -1,7 +1,5 @@
 """Graceful degradation: deleted evidence edges and spurious constraints."""
-from sgrag import Engine
 from sgrag.robustness import perturb, run_robustness
-from conftest import build_workspace, olympics_graph
 
 Q = "Which country contains Paris, is the nationality of Jean Reno, and won medals at the 2012 Summer Olympics?"
 

@@ -132,8 +132,8 @@ def _run(args, bar: _Bar) -> int:
             cfg.embed.backend = args.embed
         if args.epochs is not None:
             cfg.gnn.epochs = args.epochs
-        ws.save_config(cfg)
         report = Engine.build(ws_path, bar, config=cfg, llm=_llm(cfg, ws))
+        ws.save_config(cfg)  # only a configuration that built is kept
         print(json.dumps({k: report[k] for k in ("version", "stats", "paths", "timings_s", "pruning_power")}))
     elif args.cmd == "ask":
         engine = Engine.open(ws_path, llm=_llm(Workspace(ws_path).config(), Workspace(ws_path)))

@@ -24,7 +24,7 @@ from .errors import BuildCancelled, BuildError, SgragError, WorkspaceError
 from .fsutil import atomic_write_json, read_json
 from .gnn import DominanceEncoder, pruning_power, train_dominance
 from .graph import KnowledgeGraph
-from .index import LabelIndex, PathIndex, label_signatures
+from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
 from .io import kg as kg_io
 from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
@@ -279,6 +279,9 @@ def _build_into(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
         yield
         timings[name] = round(time.perf_counter() - t0, 3)
 
+    for L in range(1, cfg.index.path_length + 1):  # refuse an oversized index before any expensive stage
+        if count_paths(graph, L) > cfg.index.max_paths:
+            enumerate_paths(graph, L, cfg.index.max_paths)  # raises BuildError with the figures
     with stage("graph"):
         graph.save(out / "graph")
     embedder = make_embedder(cfg.embed, llm)

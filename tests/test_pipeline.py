@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from sgrag import BuildCancelled, Engine, Workspace, WorkspaceError
+from sgrag import BuildCancelled, BuildError, Engine, Workspace, WorkspaceError
 from sgrag.cli import main as cli_main
 from conftest import REPO, build_workspace, fast_config, olympics_graph
 
@@ -148,3 +148,18 @@ def test_failure_causes(olympics_engine):
     t = olympics_engine.ask("Which country contains Berlin and won medals at the 2012 Summer Olympics?")
     assert score_row(t.question, "Germany", t, g, known)["failure"] == "no exact match"
     assert score_row(t.question, "Atlantis", t, g, known)["failure"] == "gold not in graph"
+
+
+def test_oversized_path_length_is_refused_before_training(tmp_path):
+    ws = tmp_path / "ws"
+    build_workspace(ws, olympics_graph())
+    cfg = Workspace(ws).config()
+    cfg.index.max_paths = 10
+    Workspace(ws).save_config(cfg)
+    stages = []
+    cfg.index.path_length = 2
+    with pytest.raises(BuildError, match="over the budget"):
+        Engine.build(ws, progress=lambda p: stages.append(p.stage), config=cfg)
+    assert "gnn" not in stages and "embeddings" not in stages
+    assert cli_main(["-q", "build", "-w", str(ws), "--path-length", "2"]) == 2
+    assert Workspace(ws).config().index.path_length == 1  # a configuration that failed is not kept

@@ -35,6 +35,14 @@ _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)
 _YEAR_LIST = re.compile(
     r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
+DEMONYMS = {"American": "United States of America", "British": "United Kingdom", "French": "France",
+            "German": "Germany", "Italian": "Italy", "Canadian": "Canada", "Australian": "Australia",
+            "Japanese": "Japan", "Chinese": "China", "Indian": "India", "Irish": "Ireland", "Spanish": "Spain",
+            "Mexican": "Mexico", "Russian": "Russia", "Swedish": "Sweden", "Danish": "Denmark",
+            "Dutch": "Netherlands", "Norwegian": "Norway", "Brazilian": "Brazil", "Korean": "South Korea",
+            "Scottish": "Scotland", "Welsh": "Wales", "Polish": "Poland", "Greek": "Greece"}
+_DEMONYM = re.compile(r"\b(" + "|".join(DEMONYMS) + r")\b")
+_IN_LANGUAGE = re.compile(r"\b(?:in|speaks?|spoken|language of|languages?)\s+(?:both\s+)?([A-Z][a-z]+)\b")
 _SHARED_TAIL = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
                           r"((?:in|from) )(Great Britain|the United States)\b")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
@@ -162,8 +170,8 @@ class Linker:
         atype, a_start, a_end = answer_type_span(question)
         expanded = self._expand_coordination(question)
         mentions: list[Mention] = []
-        for text, q_start, q_end in expanded:
-            mentions.extend(self._link_text(text, q_start, q_end, a_start, a_end))
+        for text, q_start, q_end, weight in expanded:
+            mentions.extend(self._link_text(text, q_start, q_end, a_start, a_end, weight))
         mentions = self._non_overlapping(mentions)
         mentions = self._fallbacks(question, mentions, a_start, a_end)
         out = []
@@ -188,27 +196,32 @@ class Linker:
         "screenwriter and film producer from Great Britain" -> "screenwriter from Great Britain".
         A synthetic text only links if it is a whole label or alias.
         """
-        texts = [(question, 0, len(question))]
+        texts = [(question, 0, len(question), 1.0)]
         for m in _SHARED_TAIL.finditer(question):
             words = m.group(1).split()
             for k in range(1, len(words) + 1):  # "the screenwriter" -> try "screenwriter" too
                 head = " ".join(words[-k:])
                 start = m.end(1) - len(head)
-                texts.append((f"{head} {m.group(2)}{m.group(3)}", start, m.end(1)))
+                texts.append((f"{head} {m.group(2)}{m.group(3)}", start, m.end(1), 1.0))
+        for m in _IN_LANGUAGE.finditer(question):  # "primarily in English" -> "English Language"
+            texts.append((f"{m.group(1)} Language", m.start(1), m.end(1), 1.0))
+        for m in _DEMONYM.finditer(question):  # "American" -> United States of America, weakly
+            texts.append((DEMONYMS[m.group(1)], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):
             for y in re.finditer(r"(?:19|20)\d{2}", m.group(1)):
                 start = m.start(1) + y.start()
-                texts.append((f"{y.group(0)} {m.group(2)}", start, start + len(y.group(0))))
+                texts.append((f"{y.group(0)} {m.group(2)}", start, start + len(y.group(0)), 1.0))
         return texts
 
-    def _link_text(self, text: str, q_start: int, q_end: int, a_start: int, a_end: int) -> list[Mention]:
+    def _link_text(self, text: str, q_start: int, q_end: int, a_start: int, a_end: int,
+                   weight: float = 1.0) -> list[Mention]:
         folded, offsets = fold_with_offsets(text)
         synthetic = q_start != 0 or q_end != len(text)
         out = []
         for start, end, key in self._spans(folded):
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
-            confidence = 1.0
+            confidence = weight
             if not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
                 if e == a_end:
                     continue  # the answer-type head ("film", "country") describes UNK, not a constraint

@@ -100,3 +100,17 @@ def test_query_graph_is_a_star_around_unk(linker):
 def test_chinese_answer_type():
     assert answer_type_span("哪种疾病会同时导致深静脉血栓、感染和骨折等并发症？")[0] == "疾病"
     assert answer_type_span("哪位演员出生在北京并且获得了金鸡奖？")[0] == "演员"
+
+
+def test_language_and_demonym_mentions():
+    b = GraphBuilder()
+    for nid, lab in [("en", "English Language"), ("eng", "English"), ("us", "United States of America"),
+                     ("wf", "War film")]:
+        b.add_node(nid, lab)
+    lk = Linker(b.build())
+    mentions, atype = lk.link("Which American war film is primarily in English?")
+    got = {m.chosen.label: m.chosen.score for m in mentions}
+    assert atype == "American war film" or "war film" in atype
+    assert got["English Language"] == 1.0  # "in English" is the language, not the people
+    assert "English" not in got
+    assert got["United States of America"] < 0.75  # a demonym is a soft constraint: it ranks, never filters

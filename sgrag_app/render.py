@@ -107,12 +107,15 @@ def render_job_outcome(job: Job, what: str) -> bool:
 
 
 def render_demo_setup(job: Job) -> None:
-    with st.container(border=True):
-        st.markdown("**Setting up the demo workspace** (a Freebase knowledge graph with sample questions). "
-                    "This happens once; the pages work as soon as it is built.")
-        render_stages(job)
-        if job.status == FAILED:
-            st.error(f"Demo setup failed: {job.error}")
+    """Live banner while the demo workspace is set up on first start (the page reloads when done)."""
+    def body(job: Job) -> None:
+        with st.container(border=True):
+            st.markdown("**Setting up the demo workspace** (a Freebase knowledge graph with sample questions). "
+                        "This happens once, in the background; the pages work as soon as it is built.")
+            render_stages(job)
+            if job.status == FAILED:
+                st.error(f"Demo setup failed: {job.error}")
+    live_job(job, K.DEMO_POLLING, body)
 
 
 def render_build_report(report: dict | None) -> None:
@@ -137,8 +140,9 @@ def render_build_report(report: dict | None) -> None:
     if isinstance(secs, dict) and secs:
         df = pd.DataFrame({"stage": list(secs), "seconds": [float(v) for v in secs.values()]})
         c1.altair_chart(alt.Chart(df).mark_bar().encode(
-            x=alt.X("seconds:Q"), y=alt.Y("stage:N", sort=None, title=None), tooltip=["stage", "seconds"]
-        ).properties(height=28 * len(df) + 40, title=f"Time per stage (total {df['seconds'].sum():.1f} s)"),
+            x=alt.X("seconds:Q"), y=alt.Y("stage:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False)),
+            tooltip=["stage", "seconds"]
+        ).properties(height=34 * len(df) + 40, title=f"Time per stage (total {df['seconds'].sum():.1f} s)"),
             width="stretch")
     hist = report.get("gnn_history") or []
     if hist:
@@ -360,13 +364,15 @@ def render_funnel(trace: QueryTrace) -> None:
                            for i, f in enumerate(trace.funnel)])
         st.altair_chart(alt.Chart(df).mark_bar(color="#1f77b4").encode(
             x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="candidates (log scale)"),
-            y=alt.Y("step:N", sort=None, title=None), tooltip=["step", "count", "detail"]
+            y=alt.Y("step:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=260)),
+            tooltip=["step", "count", "detail"]
         ).properties(height=32 * len(df) + 30, title="Candidates after each filter"), width="stretch")
         st.dataframe(df, hide_index=True, width="stretch")
     if trace.timings_ms:
         t = pd.DataFrame({"stage": list(trace.timings_ms), "ms": [float(v) for v in trace.timings_ms.values()]})
         st.altair_chart(alt.Chart(t).mark_bar(color="#ff7f0e").encode(
-            x=alt.X("ms:Q", title="milliseconds"), y=alt.Y("stage:N", sort=None, title=None),
+            x=alt.X("ms:Q", title="milliseconds"),
+            y=alt.Y("stage:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=260)),
             tooltip=["stage", alt.Tooltip("ms:Q", format=".1f")]
         ).properties(height=28 * len(t) + 30, title=f"Time per stage (total {t['ms'].sum():.0f} ms)"),
             width="stretch")

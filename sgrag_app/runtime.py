@@ -243,6 +243,11 @@ def ensure_demo(root: Path) -> None:
         reg.start("demo", str(target), lambda j: setup_demo(target, j), label="demo setup",
                   exclusive=("build", "ingest", "import"))
         job = reg.get("demo", str(target))
-    if job is not None and job.active:
+    if job is not None and job.status == "failed":
+        st.error(f"Setting up the demo workspace failed: {job.error}")
+        if st.button("Retry the demo setup", key="sg.demo_retry"):
+            reg.forget("demo", str(target))
+            st.rerun()
+    elif job is not None and job.active:
         from sgrag_app.render import render_demo_setup
         render_demo_setup(job)

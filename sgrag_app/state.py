@@ -49,3 +49,4 @@ BUILD_POLLING = "build.polling"
 INGEST_POLLING = "ingest.polling"
 EVAL_POLLING = "eval.polling"
 WORKSPACE_NEXT = "sg.workspace_next"  # workspace to select on the next run (set after create/delete)
+DEMO_POLLING = "demo.polling"

@@ -30,8 +30,12 @@ def save_upload(ws: "sgrag.Workspace", name: str, data: bytes, sub: str = "uploa
     return p
 
 
+DEMO_CONFIG: "sgrag.SgragConfig | None" = None  # None: the default config (tests use a faster one)
+
+
 def setup_demo(target: Path, job: Job) -> dict:
-    return sgrag.create_demo(target, ASSETS / "demo", progress=job.progress)
+    """First start: import the shipped demo graph and questions, then build."""
+    return sgrag.create_demo(target, ASSETS / "demo", progress=job.progress, config=DEMO_CONFIG)
 
 
 def make_llm(ws: "sgrag.Workspace", api_key: str | None = None):

@@ -251,7 +251,8 @@ def _sample_pairs(graph: KnowledgeGraph, rng: np.random.Generator, count: int, m
         return [], []
     stars, negatives = [], []
     tries = 0
-    while len(stars) < count and tries < count * 10:
+    max_tries = min(count * 10, 200 * int(eligible.size))  # tiny graphs have few distinct negatives
+    while len(stars) < count and tries < max_tries:
         tries += 1
         u = int(rng.choice(eligible))
         nb = sets[u]

@@ -46,7 +46,7 @@ def main(argv=None):
         length = min(cfg.index.path_length, max(eng.indexes))
         paths = decompose(qg, length)
         known = m.known_label_sets(qg)
-        label_sets, _ = m.complete_labels(qg, paths, known, cfg.query.max_label_candidates)
+        label_sets, _, _ = m.complete_labels(qg, paths, known, cfg.query.max_label_candidates)
         for p in paths:
             idx = eng.indexes[len(p.qids) - 1]
             pq = m._query(qg, p, label_sets, False)

@@ -200,7 +200,7 @@ class PathIndex:
         maxs = np.concatenate([hi_l, np.full(q.deg_min.size + q.dom_min.size, big)])
         return mins, maxs
 
-    def search(self, q: PathQuery, use_tree: bool = True) -> tuple[np.ndarray, SearchStats]:
+    def search(self, q: PathQuery) -> tuple[np.ndarray, SearchStats]:
         """Row ids of paths whose labels match and whose keys dominate the query's, exactly."""
         stats = SearchStats()
         first = q.label_sets[0]
@@ -211,7 +211,7 @@ class PathIndex:
             lo, hi = self._group(int(label))
             if hi <= lo:
                 continue
-            tree = self._trees.get(int(label)) if use_tree else None
+            tree = self._trees.get(int(label))
             if tree is not None:
                 mins, maxs = self._tree_box(q)
                 ids, _ = tree.intersection_v(mins[None, :], maxs[None, :])

@@ -19,6 +19,7 @@ from .index import PathIndex, PathQuery, SearchStats, query_signature
 from .types import FunnelStep, LabelCompletion, Match, MatchedEdge, PathMatches, QueryGraph, QueryPath
 
 MAX_JOIN_ROWS = 200_000
+Searched = dict[tuple[str, ...], tuple[np.ndarray, SearchStats]]  # index searches by query path
 
 
 @dataclass
@@ -72,11 +73,14 @@ class Matcher:
 
     # ---- ψ4 label completion ------------------------------------------------------------
     def complete_labels(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
-                        cap: int) -> tuple[dict[str, np.ndarray], list[LabelCompletion]]:
-        """Candidate labels of each unknown node, from its most selective path (dominance on)."""
+                        cap: int) -> tuple[dict[str, np.ndarray], list[LabelCompletion], Searched]:
+        """Candidate labels of each unknown node, from its most selective path (dominance on).
+
+        Also returns every search it ran, keyed by path, for σ to reuse instead of repeating.
+        """
         label_sets = dict(label_sets)
         report = []
-        self._completion_rows: dict[tuple[str, ...], tuple[np.ndarray, SearchStats]] = {}
+        searched: Searched = {}
         for n in qg.nodes:
             if not n.is_unknown:
                 continue
@@ -86,7 +90,7 @@ class Matcher:
             best = None
             for p in options:
                 rows, st = self._search(p, self._query(qg, p, label_sets, relaxed=False))
-                self._completion_rows[p.qids] = (rows, st)  # σ reuses these (same query, U only narrows)
+                searched[p.qids] = (rows, st)
                 if best is None or rows.size < best[1].size:
                     best = (p, rows)
             p, rows = best
@@ -97,16 +101,17 @@ class Matcher:
             label_sets[n.qid] = np.sort(labels[order]).astype(np.int32)
             report.append(LabelCompletion(n.qid, tuple((self.graph.label_vocab[labels[i]], int(counts[i]))
                                                        for i in order[:50]), int(labels.size), p.qids))
-        return label_sets, report
+        return label_sets, report, searched
 
     def _search(self, path: QueryPath, q: PathQuery):
         return self.indexes[len(path.qids) - 1].search(q)
 
     # ---- σ retrieval --------------------------------------------------------------------
     def retrieve(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
-                 relaxed: bool = False) -> Retrieval:
+                 relaxed: bool = False, reuse: Searched | None = None) -> Retrieval:
+        """Candidate rows per path; ``reuse`` holds ψ4's searches with the same keys (not relaxed)."""
         tables, stats = [], []
-        reuse = {} if relaxed else getattr(self, "_completion_rows", {})
+        reuse = reuse or {}
         for p in paths:
             idx = self.indexes[len(p.qids) - 1]
             if p.qids in reuse:  # searched in ψ4 with the same keys; the label sets only narrow it
@@ -192,10 +197,10 @@ class Matcher:
         return out
 
     # ---- the whole σ+δ for one query graph ------------------------------------------------
-    def match(self, qg: QueryGraph, paths: list[QueryPath],
-              label_sets: dict[str, np.ndarray]) -> tuple[list[Match], Retrieval, list[FunnelStep]]:
+    def match(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
+              searched: Searched | None = None) -> tuple[list[Match], Retrieval, list[FunnelStep]]:
         """All verified exact matches (every one is ranked; the trace keeps the best)."""
-        retrieval = self.retrieve(qg, paths, label_sets)
+        retrieval = self.retrieve(qg, paths, label_sets, reuse=searched)
         funnel = [FunnelStep("index entries scanned", sum(s.visited_leaves for s in retrieval.stats)),
                   FunnelStep("after semantic filter", sum(s.semantic_hits for s in retrieval.stats)),
                   FunnelStep("after dominance filter", sum(s.dominance_hits for s in retrieval.stats))]
@@ -211,16 +216,17 @@ class Matcher:
         return matches, retrieval, funnel
 
     def partial(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
-                limit: int) -> tuple[list[Match], Retrieval]:
+                limit: int) -> tuple[list[Match], dict[int, dict[str, int]]]:
         """Best partial matches: UNK bindings ranked by the constraints they satisfy.
 
         Each path is retrieved on its own (UNK's star reduced to that path's constraints),
         so a candidate missing one constraint is not pruned by the others. Ties prefer the
-        candidate whose missing constraints were linked least confidently.
+        candidate whose missing constraints were linked least confidently. Returns the best
+        ``limit`` matches and the support of every candidate (UNK node -> {qid: bound node}).
         """
         target = qg.target
         retrieval = self.retrieve(qg, paths, {q: s for q, s in label_sets.items() if q != target}, relaxed=True)
-        support = self.support_all(qg, retrieval)
+        support = self._support(qg, retrieval)
         conf = {n.qid: n.confidence for n in qg.constraints}
         total = sum(conf.values()) or 1.0
         ranked = sorted(support.items(), key=lambda kv: (-sum(conf[q] for q in kv[1]) / total, -len(kv[1]), kv[0]))
@@ -232,10 +238,10 @@ class Matcher:
             missing = tuple(n.qid for n in qg.constraints if n.qid not in sat)
             binding = {target: self.graph.node_ids[x], **{q: self.graph.node_ids[c] for q, c in sat.items()}}
             matches.append(Match(binding, tuple(edges), tuple(sat), missing, False))
-        return matches, retrieval
+        return matches, support
 
-    def support_all(self, qg: QueryGraph, retrieval: Retrieval) -> dict[int, dict[str, int]]:
-        """UNK node -> {constraint qid: bound node} over a relaxed retrieval (for ranking)."""
+    def _support(self, qg: QueryGraph, retrieval: Retrieval) -> dict[int, dict[str, int]]:
+        """UNK node -> {constraint qid: bound node} over a relaxed retrieval."""
         target = qg.target
         out: dict[int, dict[str, int]] = {}
         for qids, rows in retrieval.tables:

@@ -158,10 +158,10 @@ class Engine:
             trace.paths = decompose(mq, length)
         with timer.stage("ψ4 label completion"):
             known = self.matcher.known_label_sets(mq)
-            label_sets, trace.label_completion = self.matcher.complete_labels(
+            label_sets, trace.label_completion, searched = self.matcher.complete_labels(
                 mq, trace.paths, known, cfg.query.max_label_candidates)
         with timer.stage("σ+δ retrieval + assembly"):
-            matches, retrieval, funnel = self.matcher.match(mq, trace.paths, label_sets)
+            matches, retrieval, funnel = self.matcher.match(mq, trace.paths, label_sets, searched)
         trace.path_matches = retrieval.stats
         trace.funnel = funnel
         trace.exact_count = len(matches)
@@ -171,8 +171,8 @@ class Engine:
                           {q: self.graph.index_of[m.binding[q]] for q in m.satisfied} for m in matches}
         else:
             with timer.stage("δ partial match fallback"):
-                matches, relaxed_retrieval = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
-                candidates = _best_tiers(self.matcher.support_all(mq, relaxed_retrieval), mq, RANK_CAP)
+                matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
+                candidates = _best_tiers(support, mq, RANK_CAP)
             trace.notes.append("No exact match: showing the best partial matches.")
         with timer.stage("γ answer"):
             if hard and soft:

@@ -50,8 +50,8 @@ def test_exact_matches_equal_the_oracle_and_verify(engine):
         mentions = [Mention(g.labels[c], 0, 0, LinkCandidate(g.node_ids[c], g.labels[c], 1.0, "exact")) for c in cons]
         qg = build_query_graph("Which entity?", mentions, "entity")
         paths = decompose(qg, 1)
-        sets, _ = engine.matcher.complete_labels(qg, paths, engine.matcher.known_label_sets(qg), 10**6)
-        matches, _, _ = engine.matcher.match(qg, paths, sets)
+        sets, _, searched = engine.matcher.complete_labels(qg, paths, engine.matcher.known_label_sets(qg), 10**6)
+        matches, _, _ = engine.matcher.match(qg, paths, sets, searched)
         got = {g.index_of[m.binding[qg.target]] for m in matches}
         want = oracle(g, [g.labels[c] for c in cons])
         assert x in got, "a true match was dropped"

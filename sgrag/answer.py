@@ -5,6 +5,9 @@ question's own evidence breaks ties: its answer type ("Which *country*") against
 types the graph gives each candidate, and the words before each constraint ("won medals
 in") against the relation text of the edge that satisfies it. A weak degree prior comes
 last, favouring specific answers over hubs. Every feature is kept in the trace.
+
+The weights were fitted once as a conditional logit over the FB-ERQA dev questions
+(5-fold cross-validated, ``bench/fit_ranker.py``); every feature lies in [0, 1].
 """
 from __future__ import annotations
 
@@ -23,7 +26,8 @@ from .textnorm import tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 UNABLE = "Unable to determine"
-W_COVERAGE, W_TYPE, W_RELATION, W_PRIOR = 4.0, 1.5, 1.0, 1.0
+WEIGHTS = {"coverage": 3.24, "soft": 2.60, "type": 4.90, "relation": 2.74, "relation_words": 3.93, "prior": 2.92,
+           "likelihood": 3.56}
 
 
 TYPE_RELATIONS = ("profession", "occupation", "gender", "genre", "type", "types", "category", "instance of",
@@ -101,10 +105,12 @@ class EvidenceModel:
 class Ranker:
     """Scores UNK candidates; all features in [0, 1] so weights are comparable."""
 
-    def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed):
+    def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0):
         self.graph, self.model, self.embed = graph, model, embed
+        self.soft_below = soft_below
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
+        self._relation_words_cache: dict[int, frozenset[str]] = {}
 
     def _text_words(self, t: int) -> set[str]:
         words = self._words_cache.get(t)
@@ -123,12 +129,28 @@ class Ranker:
             best = max(best, len(type_words & words) / len(type_words))
         return max(0.0, best)
 
-    def rank(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], max_answers: int) -> list[RankedAnswer]:
-        """``candidates``: UNK node -> {constraint qid: bound graph node}."""
+    def _relation_words(self, r: int) -> frozenset[str]:
+        words = self._relation_words_cache.get(r)
+        if words is None:
+            parts = re.split(r"[/._\s]+", self.graph.relations[r].lower())
+            words = self._relation_words_cache[r] = frozenset(_singular(w) for w in parts if len(w) > 2)
+        return words
+
+    def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
+        """Per candidate: the features ``rank`` weighs (all in [0, 1]).
+
+        coverage: linking confidence of the constraints satisfied; soft: share of the weakly
+        linked (soft) constraints satisfied, 1 when there are none; type: answer type vs the
+        candidate's types; relation: each constraint's phrase vs the relation text of its edge;
+        relation_words: share of the question's words the satisfying relations contain ("medals
+        won", "influenced by"); prior: specificity; likelihood: how probable it is to draw these
+        constraints from the candidate's edges (edges to a constraint / degree, per constraint).
+        """
         g = self.graph
         cons = qg.constraints
         conf = {n.qid: n.confidence for n in cons}
         total_conf = sum(conf.values()) or 1.0
+        soft = {q for q, c in conf.items() if c < self.soft_below}
         phrases = dict(zip((n.qid for n in cons), qg.relation_phrases))
         texts = [qg.answer_type] + [phrases.get(n.qid, "") for n in cons]
         vecs = self.embed([t or "-" for t in texts])
@@ -137,16 +159,20 @@ class Ranker:
         phrase_vec = {n.qid: (vecs[i + 1] if phrases.get(n.qid) else None) for i, n in enumerate(cons)}
         phrase_words = {n.qid: {_singular(w) for w in tokens(phrases.get(n.qid, ""))
                                 if len(w) > 2 and w not in STOPWORDS} for n in cons}
-        out = []
+        question_words = {_singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS}
+        out = {}
         for v, sat in candidates.items():
             coverage = sum(conf[q] for q in sat) / total_conf
-            rel_scores = []
+            rel_scores, rel_words, log_mult = [], set(), 0.0
             for q, c in sat.items():
-                pv = phrase_vec.get(q)
-                if pv is None:
-                    continue
                 eids = g.edges_between(v, c)
                 if not eids:
+                    continue
+                log_mult += math.log(len(eids))
+                for e in eids:
+                    rel_words |= self._relation_words(int(g.rel[e]))
+                pv = phrase_vec.get(q)
+                if pv is None:
                     continue
                 tids = self.model.edge_text[eids]
                 sems = self.model.text_vecs[tids] @ pv
@@ -156,18 +182,41 @@ class Ranker:
                     lex = len(words & self._text_words(t)) / len(words) if words else 0.0
                     best = max(best, 0.5 * max(0.0, sem) + 0.5 * lex)
                 rel_scores.append(best)
-            rel = float(np.mean(rel_scores)) if rel_scores else 0.0
-            typ = self._type_score(type_vec, type_words, v)
+            log_deg = math.log1p(float(g.degree[v]))
             # Specificity: if the question's constraints were drawn from the answer's neighbours,
             # they are likelier to come from a small star than from a hub's (P(q|x) ~ 1/C(deg, k)).
-            prior = 1.0 - math.log1p(float(g.degree[v])) / self._log_max_deg if self._log_max_deg else 0.0
-            score = W_COVERAGE * coverage + W_TYPE * typ + W_RELATION * rel + W_PRIOR * prior
-            missing = tuple(n.qid for n in cons if n.qid not in sat)
-            out.append(RankedAnswer(g.node_ids[v], g.labels[v], round(score, 6), tuple(sat), missing,
-                                    {"coverage": round(coverage, 4), "type": round(typ, 4),
-                                     "relation": round(rel, 4), "prior": round(prior, 4)}))
-        out.sort(key=lambda r: (-r.score, r.label))
-        return out[:max_answers]
+            prior = 1.0 - log_deg / self._log_max_deg if self._log_max_deg else 0.0
+            k = max(len(sat), 1)
+            likelihood = 1.0 + (log_mult - k * log_deg) / (k * self._log_max_deg) if self._log_max_deg else 0.0
+            out[v] = {"coverage": coverage,
+                      "soft": len(soft.intersection(sat)) / len(soft) if soft else 1.0,
+                      "type": self._type_score(type_vec, type_words, v),
+                      "relation": float(np.mean(rel_scores)) if rel_scores else 0.0,
+                      "relation_words": min(len(rel_words & question_words), 10) / 10,
+                      "prior": prior,
+                      "likelihood": min(max(likelihood, 0.0), 1.0)}
+        return out
+
+    def rank(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], max_answers: int) -> list[RankedAnswer]:
+        """``candidates``: UNK node -> {constraint qid: bound graph node}.
+
+        Candidates satisfying more of the firmly linked (hard) constraints always come first,
+        so a partial match never loses to one satisfying fewer; the weighted evidence orders
+        the rest.
+        """
+        g = self.graph
+        hard = {n.qid: n.confidence for n in qg.constraints if n.confidence >= self.soft_below}
+        keyed = []
+        for v, feats in self.features(qg, candidates).items():
+            sat = candidates[v]
+            score = sum(WEIGHTS[name] * value for name, value in feats.items())
+            missing = tuple(n.qid for n in qg.constraints if n.qid not in sat)
+            tier = round(sum(c for q, c in hard.items() if q in sat), 6)
+            keyed.append((-tier, -score, g.labels[v],
+                          RankedAnswer(g.node_ids[v], g.labels[v], round(score, 6), tuple(sat), missing,
+                                       {name: round(value, 4) for name, value in feats.items()})))
+        keyed.sort(key=lambda k: k[:3])
+        return [k[3] for k in keyed[:max_answers]]
 
 
 def _singular(word: str) -> str:
@@ -179,10 +228,11 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     if not ranked:
         return Answer(UNABLE, None, False, 0.0, (), (), (), "No candidate is connected to the question's entities.")
     top = ranked[0]
-    second = ranked[1].score if len(ranked) > 1 else top.score - 1.0
+    gap = top.score - ranked[1].score if len(ranked) > 1 else 1.0
+    gap = gap if gap >= 0 else 1.0  # the runner-up scores higher but satisfies fewer constraints
     coverage = top.features.get("coverage", 0.0)
-    confidence = round(coverage * (0.5 + 0.5 * math.tanh((top.score - second) * 5)), 4)
-    final = tuple(r.label for r in ranked if r.score >= top.score - 1e-9)
+    confidence = round(coverage * (0.5 + 0.5 * math.tanh(gap * 5)), 4)
+    final = tuple(r.label for r in ranked if abs(r.score - top.score) <= 1e-9 and r.missing == top.missing)
     labels = {n.qid: n.label for n in qg.constraints}
     relaxed = tuple(labels[q] for q in top.missing)
     if confidence < min_confidence and not exact:

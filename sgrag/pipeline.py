@@ -67,7 +67,7 @@ class Engine:
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
         self.linker = Linker(self.graph, self.label_index, self._cache, config.query)
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
-        self.ranker = Ranker(self.graph, self.evidence, self._cache.embed)
+        self.ranker = Ranker(self.graph, self.evidence, self._cache.embed, config.query.soft_below)
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
 
     # ---- lifecycle ----------------------------------------------------------------------

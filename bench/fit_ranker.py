@@ -1,0 +1,104 @@
+"""Fit the offline ranker's weights (answer.WEIGHTS) as a conditional logit, with k-fold CV.
+
+    python bench/fit_ranker.py --workspace W [--queries CSV] [--limit N] [--folds 5]
+
+Asks every question once, keeps each question's candidates with their features (from the
+trace), then maximises log P(gold | candidates) = softmax(w . features) over the questions
+whose gold is among the candidates. Prints Hit@1 of the current weights, the cross-validated
+Hit@1 of fitted weights (each fold scored by weights fitted on the other folds) and the
+weights fitted on all questions. ``--fix coverage=100`` measures the alternative where
+satisfying more constraints always outranks the other evidence. Tune on the dev
+file only: the held-out ERQA questions are for checking.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+
+from common import ERQA  # (also puts the repo on sys.path and sets the offline env)
+
+import numpy as np
+import torch
+
+from sgrag.answer import WEIGHTS
+from sgrag.config import SgragConfig
+from sgrag.eval import norm_answer, read_questions
+from sgrag.pipeline import Engine
+from sgrag.workspace import Workspace
+
+NAMES = list(WEIGHTS)
+
+
+def collect(workspace: str, questions: list[tuple[str, str]]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(features of every ranked candidate, which of them is the gold) per question."""
+    cfg = Workspace(workspace).config()
+    cfg = dataclasses.replace(cfg, answer=dataclasses.replace(cfg.answer, max_answers=400, mode="offline"))
+    engine = Engine.open(workspace, cfg)
+    out, t0 = [], time.perf_counter()
+    for i, (q, gold) in enumerate(questions):
+        ranked = engine.ask(q).answer.ranked
+        x = np.array([[r.features.get(n, 0.0) for n in NAMES] for r in ranked], dtype=np.float32).reshape(-1, len(NAMES))
+        y = np.array([norm_answer(r.label) == norm_answer(gold) for r in ranked], dtype=bool)
+        out.append((x, y))
+        if (i + 1) % 500 == 0:
+            print(f"  asked {i + 1}/{len(questions)} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    return out
+
+
+def fit(data, fixed: dict[str, float], l2: float = 1e-3) -> np.ndarray:
+    """Weights maximising the gold's softmax probability; names in ``fixed`` keep their weight."""
+    usable = [(torch.tensor(x), torch.tensor(y)) for x, y in data if y.any()]
+    free = torch.zeros(len(NAMES), requires_grad=True)
+    mask = torch.tensor([0.0 if n in fixed else 1.0 for n in NAMES])
+    fixed = torch.tensor([fixed.get(n, 0.0) for n in NAMES])
+    opt = torch.optim.LBFGS([free], max_iter=300, line_search_fn="strong_wolfe")
+
+    def weights():
+        return free * mask + fixed
+
+    def closure():
+        opt.zero_grad()
+        w = weights()
+        loss = sum(torch.logsumexp(x @ w, 0) - torch.logsumexp((x @ w)[y], 0) for x, y in usable)
+        loss = loss / len(usable) + l2 * ((free * mask) ** 2).sum()
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    return weights().detach().numpy()
+
+
+def hit1(data, w: np.ndarray) -> float:
+    """Share of all questions whose top-scored candidate is the gold (ties go to the first)."""
+    return sum(bool(y[int(np.argmax(x @ w))]) for x, y in data if len(y)) / max(len(data), 1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workspace", "-w", required=True)
+    ap.add_argument("--queries", default=str(ERQA / "fb_erqa_dev.csv"))
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--fix", action="append", default=[], metavar="NAME=W",
+                    help="hold a feature's weight fixed, e.g. --fix coverage=100 (coverage strictly first)")
+    args = ap.parse_args()
+    questions = read_questions(args.queries, args.limit or None)
+    fixed = {k: float(v) for k, v in (f.split("=", 1) for f in args.fix)}
+    data = collect(args.workspace, questions)
+    current = np.array([WEIGHTS[n] for n in NAMES], dtype=np.float32)
+    print(f"questions: {len(data)}; gold among the candidates: {sum(bool(y.any()) for _, y in data)}")
+    print(f"Hit@1 with the current weights: {hit1(data, current):.4f}")
+    folds = np.array_split(np.random.default_rng(0).permutation(len(data)), args.folds)
+    hits = 0.0
+    for k, test in enumerate(folds):
+        train = [data[i] for j, f in enumerate(folds) if j != k for i in f]
+        hits += hit1([data[i] for i in test], fit(train, fixed)) * len(test)
+    print(f"{args.folds}-fold cross-validated Hit@1 of fitted weights: {hits / len(data):.4f}")
+    w = fit(data, fixed)
+    print(f"Hit@1 of weights fitted on all: {hit1(data, w):.4f}")
+    print("WEIGHTS = {" + ", ".join(f'"{n}": {v:.2f}' for n, v in zip(NAMES, w)) + "}")
+
+
+if __name__ == "__main__":
+    main()

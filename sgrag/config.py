@@ -64,6 +64,8 @@ class QueryConfig:
     """Minimum cosine similarity for an embedding (FAISS) fallback link."""
     fuzzy_floor: float = 92.0
     """Minimum rapidfuzz ratio for a fuzzy mention link."""
+    title_floor: float = 85.0
+    """Minimum rapidfuzz ratio to link a whole title ("X Award for ...") to a label with the same head."""
     top_k: int = 5
     """Alternatives kept per mention in the normalization table."""
     soft_below: float = 0.75

@@ -45,6 +45,12 @@ _DEMONYM = re.compile(r"\b(" + "|".join(DEMONYMS) + r")\b")
 _IN_LANGUAGE = re.compile(r"\b(?:in|speaks?|spoken|language of|languages?)\s+(?:both\s+)?([A-Z][a-z]+)\b")
 _SHARED_TAIL = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
                           r"((?:in|from) )(Great Britain|the United States)\b")
+# A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
+# Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
+_CAP = r"[A-Z0-9][\w'’.&/-]*"
+_TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*(?: (?:nomination|nominations|award|awards))? for {_CAP}"
+                    rf"(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*")
+_QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
 
 
@@ -133,6 +139,8 @@ class Linker:
             if key and key not in entries and key not in STOPWORDS:
                 entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
         self.entries = entries
+        self._title_keys = [k for k in entries if " for " in k]
+        self._gb_suffix = any(label.endswith("-GB") for label in graph.label_vocab)
         self.automaton = ahocorasick.Automaton()
         for key in entries:
             self.automaton.add_word(key, key)
@@ -173,7 +181,10 @@ class Linker:
         for text, q_start, q_end, weight in expanded:
             mentions.extend(self._link_text(text, q_start, q_end, a_start, a_end, weight))
         mentions = self._non_overlapping(mentions)
-        mentions = self._fallbacks(question, mentions, a_start, a_end)
+        mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
+        if self._gb_suffix:  # "actor from Great Britain" names the "-GB" profession, rarely the country node
+            mentions = [replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5)))
+                        if fold(m.text) == "great britain" else m for m in mentions]
         out = []
         for m in mentions:
             if m.text in overrides:
@@ -244,6 +255,43 @@ class Linker:
             if not any(m.start < c.end and c.start < m.end for c in chosen):
                 chosen.append(m)
         return chosen
+
+    def _titles(self, question: str, mentions: list[Mention]) -> list[Mention]:
+        """Link a whole title ("X Award for ...") or keep the names inside it soft.
+
+        A label with the same words links the title ("... Actress in a Miniseries or a Movie" ->
+        "... Actress - Miniseries or a Movie"; "Primetime Emmy nomination for X" -> "Primetime
+        Emmy Award for X"); otherwise the names inside become soft constraints, since they are
+        pieces of one name ("Television", "Comedy" in "Golden Globe Award for Best Television
+        Series - Musical or Comedy").
+        """
+        out = list(mentions)
+        for t in _TITLE.finditer(question):
+            start = t.start() + len(_QUESTION_WORD.match(t.group(0)).group(0)) if _QUESTION_WORD.match(t.group(0)) else t.start()
+            end = t.end()
+            inner = [m for m in out if start <= m.start and m.end <= end]
+            if any(m.start == start and m.end == end for m in inner):
+                continue
+            texts = [question[start:end]]
+            head = next((m for m in inner if m.start == start), None)
+            if head is not None:
+                rest = re.match(r"(?: (?:nomination|nominations|award|awards))?( for .*)$", question[head.end:end])
+                if rest:
+                    texts.append(head.chosen.label + rest.group(1))
+            best = None
+            for text in texts:
+                hit = process.extractOne(fold(text), self._title_keys, scorer=fuzz.ratio,
+                                         score_cutoff=self.cfg.title_floor)
+                if hit and (best is None or hit[1] > best[1]):
+                    best = hit
+            if best:
+                cands = self._candidates(best[0], "fuzzy", round(best[1] / 100, 3))
+                out = [m for m in out if m not in inner] + [Mention(question[start:end], start, end, cands[0],
+                                                                   tuple(cands))]
+            else:
+                out = [m if m not in inner else replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5)))
+                       for m in out]
+        return sorted(out, key=lambda m: m.start)
 
     def _fallbacks(self, question: str, mentions: list[Mention], a_start: int, a_end: int) -> list[Mention]:
         """Name-like spans no label matched: fuzzy match, then embedding nearest neighbour."""

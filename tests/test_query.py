@@ -114,3 +114,40 @@ def test_language_and_demonym_mentions():
     assert got["English Language"] == 1.0  # "in English" is the language, not the people
     assert "English" not in got
     assert got["United States of America"] < 0.75  # a demonym is a soft constraint: it ranks, never filters
+
+
+def _award_linker():
+    b = GraphBuilder()
+    for nid, label in [("emmy", "Primetime Emmy Award"), ("lead", "Primetime Emmy Award for Outstanding Lead Actress - Miniseries or a Movie"),
+                       ("mini", "Miniseries"), ("comedy", "Comedy"), ("tv", "Television"), ("mlp", "Mary-Louise Parker"),
+                       ("us", "United States of America"), ("act", "Actor-GB"), ("gb", "Great Britain"), ("x", "Weeds")]:
+        b.add_node(nid, label)
+    for nid in ("emmy", "lead", "mini", "comedy", "tv", "mlp", "us", "act", "gb"):
+        b.add_edge("x", nid, "/r", "r")
+    return Linker(b.build())
+
+
+def confidences(linker, q):
+    mentions, _ = linker.link(q)
+    return {m.chosen.label: m.chosen.score for m in mentions}
+
+
+def test_award_title_links_whole_despite_rewording():
+    got = confidences(_award_linker(), "Who was nominated for a Primetime Emmy Award for Outstanding Lead Actress "
+                                       "in a Miniseries or a Movie and works with Mary-Louise Parker?")
+    assert set(got) == {"Primetime Emmy Award for Outstanding Lead Actress - Miniseries or a Movie", "Mary-Louise Parker"}
+    assert all(c > 0.9 for c in got.values())
+
+
+def test_names_inside_an_unknown_title_are_soft_but_plain_names_stay_firm():
+    got = confidences(_award_linker(), "Which show stars Mary-Louise Parker in the United States and won the Golden "
+                                       "Globe Award for Best Television Series - Musical or Comedy?")
+    assert got["Mary-Louise Parker"] == 1.0 and got["United States of America"] >= 0.75
+    assert got["Comedy"] <= 0.5 and got["Television"] <= 0.5
+
+
+def test_great_britain_is_soft_where_the_graph_names_british_professions():
+    got = confidences(_award_linker(), "Which show has an actor from Great Britain and Mary-Louise Parker?")
+    assert "Actor-GB" in got
+    got = confidences(_award_linker(), "Which show has Mary-Louise Parker and was made in Great Britain?")
+    assert got["Mary-Louise Parker"] == 1.0 and got["Great Britain"] <= 0.5

@@ -42,6 +42,10 @@ DEMONYMS = {"American": "United States of America", "British": "United Kingdom",
             "Dutch": "Netherlands", "Norwegian": "Norway", "Brazilian": "Brazil", "Korean": "South Korea",
             "Scottish": "Scotland", "Welsh": "Wales", "Polish": "Poland", "Greek": "Greece"}
 _DEMONYM = re.compile(r"\b(" + "|".join(DEMONYMS) + r")\b")
+BELIEFS = {"islamic": "Islam", "muslim": "Islam", "jewish": "Judaism", "catholic": "Catholicism",
+           "christian": "Christianity", "protestant": "Protestantism", "hindu": "Hinduism", "buddhist": "Buddhism",
+           "agnostic": "Agnosticism", "atheist": "Atheism"}
+_BELIEF = re.compile(r"\b(" + "|".join(BELIEFS) + r")\b", re.I)
 _IN_LANGUAGE = re.compile(r"\b(?:in|speaks?|spoken|language of|languages?)\s+(?:both\s+)?([A-Z][a-z]+)\b")
 _SHARED_TAIL = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
                           r"((?:in|from) )(Great Britain|the United States)\b")
@@ -218,6 +222,8 @@ class Linker:
             texts.append((f"{m.group(1)} Language", m.start(1), m.end(1), 1.0))
         for m in _DEMONYM.finditer(question):  # "American" -> United States of America, weakly
             texts.append((DEMONYMS[m.group(1)], m.start(1), m.end(1), 0.5))
+        for m in _BELIEF.finditer(question):  # "of Islamic faith" -> Islam, weakly
+            texts.append((BELIEFS[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):
             for y in re.finditer(r"(?:19|20)\d{2}", m.group(1)):
                 start = m.start(1) + y.start()

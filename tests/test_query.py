@@ -120,9 +120,9 @@ def _award_linker():
     b = GraphBuilder()
     for nid, label in [("emmy", "Primetime Emmy Award"), ("lead", "Primetime Emmy Award for Outstanding Lead Actress - Miniseries or a Movie"),
                        ("mini", "Miniseries"), ("comedy", "Comedy"), ("tv", "Television"), ("mlp", "Mary-Louise Parker"),
-                       ("us", "United States of America"), ("act", "Actor-GB"), ("gb", "Great Britain"), ("x", "Weeds")]:
+                       ("us", "United States of America"), ("act", "Actor-GB"), ("gb", "Great Britain"), ("islam", "Islam"), ("x", "Weeds")]:
         b.add_node(nid, label)
-    for nid in ("emmy", "lead", "mini", "comedy", "tv", "mlp", "us", "act", "gb"):
+    for nid in ("emmy", "lead", "mini", "comedy", "tv", "mlp", "us", "act", "gb", "islam"):
         b.add_edge("x", nid, "/r", "r")
     return Linker(b.build())
 
@@ -151,3 +151,8 @@ def test_great_britain_is_soft_where_the_graph_names_british_professions():
     assert "Actor-GB" in got
     got = confidences(_award_linker(), "Which show has Mary-Louise Parker and was made in Great Britain?")
     assert got["Mary-Louise Parker"] == 1.0 and got["Great Britain"] <= 0.5
+
+
+def test_belief_adjective_links_its_religion_softly():
+    got = confidences(_award_linker(), "Who is the actor of Islamic faith who worked with Mary-Louise Parker?")
+    assert got["Islam"] == 0.5 and got["Mary-Louise Parker"] == 1.0

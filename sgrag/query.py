@@ -54,6 +54,9 @@ _SHARED_TAIL = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? 
 _CAP = r"[A-Z0-9][\w'’.&/-]*"
 _TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*(?: (?:nomination|nominations|award|awards))? for {_CAP}"
                     rf"(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*")
+_TITLE_WORDS = rf"{_CAP}(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*"
+# "the Academy Award for Best Director and Best Actor": the second title shares the head.
+_TITLE_AND = re.compile(rf"\b((?:[A-Z][\w'’.-]* )+for ){_TITLE_WORDS},? (?:and|or) ((?:Best|Outstanding) {_TITLE_WORDS})")
 _QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
 
@@ -208,7 +211,8 @@ class Linker:
         """The question plus one synthetic text per coordinated item.
 
         "the 1988, 2012, and 1984 Summer Olympics" -> "1988 Summer Olympics", ...;
-        "screenwriter and film producer from Great Britain" -> "screenwriter from Great Britain".
+        "screenwriter and film producer from Great Britain" -> "screenwriter from Great Britain";
+        "Academy Award for Best Director and Best Actor" -> "Academy Award for Best Actor".
         A synthetic text only links if it is a whole label or alias.
         """
         texts = [(question, 0, len(question), 1.0)]
@@ -222,6 +226,8 @@ class Linker:
             texts.append((f"{m.group(1)} Language", m.start(1), m.end(1), 1.0))
         for m in _DEMONYM.finditer(question):  # "American" -> United States of America, weakly
             texts.append((DEMONYMS[m.group(1)], m.start(1), m.end(1), 0.5))
+        for m in _TITLE_AND.finditer(question):
+            texts.append((m.group(1) + m.group(2), m.start(2), m.end(2), 1.0))
         for m in _BELIEF.finditer(question):  # "of Islamic faith" -> Islam, weakly
             texts.append((BELIEFS[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):

@@ -120,9 +120,10 @@ def _award_linker():
     b = GraphBuilder()
     for nid, label in [("emmy", "Primetime Emmy Award"), ("lead", "Primetime Emmy Award for Outstanding Lead Actress - Miniseries or a Movie"),
                        ("mini", "Miniseries"), ("comedy", "Comedy"), ("tv", "Television"), ("mlp", "Mary-Louise Parker"),
-                       ("us", "United States of America"), ("act", "Actor-GB"), ("gb", "Great Britain"), ("islam", "Islam"), ("x", "Weeds")]:
+                       ("us", "United States of America"), ("act", "Actor-GB"), ("gb", "Great Britain"), ("islam", "Islam"), ("dir", "Academy Award for Best Director"),
+                       ("actor", "Academy Award for Best Actor"), ("x", "Weeds")]:
         b.add_node(nid, label)
-    for nid in ("emmy", "lead", "mini", "comedy", "tv", "mlp", "us", "act", "gb", "islam"):
+    for nid in ("emmy", "lead", "mini", "comedy", "tv", "mlp", "us", "act", "gb", "islam", "dir", "actor"):
         b.add_edge("x", nid, "/r", "r")
     return Linker(b.build())
 
@@ -156,3 +157,8 @@ def test_great_britain_is_soft_where_the_graph_names_british_professions():
 def test_belief_adjective_links_its_religion_softly():
     got = confidences(_award_linker(), "Who is the actor of Islamic faith who worked with Mary-Louise Parker?")
     assert got["Islam"] == 0.5 and got["Mary-Louise Parker"] == 1.0
+
+
+def test_coordinated_titles_share_their_head():
+    got = confidences(_award_linker(), "Which film won the Academy Award for Best Director and Best Actor?")
+    assert got == {"Academy Award for Best Director": 1.0, "Academy Award for Best Actor": 1.0}

@@ -127,6 +127,9 @@ class Engine:
         trace = QueryTrace(question=question, index_version=self.version)
         if not question:
             raise SgragError("the question is empty")
+        if len(question) > self.config.query.max_question_chars:
+            raise SgragError(f"the question is too long ({len(question):,} characters; at most "
+                             f"{self.config.query.max_question_chars:,})")
         t_all = time.perf_counter()
         timer = _Timer(trace)
         cfg = self.config

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from sgrag import BuildCancelled, BuildError, Engine, Workspace, WorkspaceError
+from sgrag import BuildCancelled, BuildError, Engine, SgragError, Workspace, WorkspaceError
 from sgrag.cli import main as cli_main
 from conftest import REPO, build_workspace, fast_config, olympics_graph
 
@@ -28,6 +28,11 @@ def test_exact_answer_with_trace(olympics_engine):
         assert stage in trace.timings_ms
     assert [f.stage for f in trace.funnel][-1] == "verified exact matches"
     json.dumps(trace.to_json())  # the trace is JSON-serialisable
+
+
+def test_overlong_question_is_refused_clearly(olympics_engine):
+    with pytest.raises(SgragError, match="too long"):
+        olympics_engine.ask("Which country " + "won medals at the 2008 Summer Olympics and " * 100 + "?")
 
 
 def test_unknown_question_is_unable_to_determine(olympics_engine):

@@ -52,9 +52,9 @@ _SHARED_TAIL = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? 
 # A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
 # Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
 _CAP = r"[A-Z0-9][\w'’.&/-]*"
-_TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*(?: (?:nomination|nominations|award|awards))? for {_CAP}"
-                    rf"(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*")
 _TITLE_WORDS = rf"{_CAP}(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*"
+_TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards))?"  # "Primetime Emmy nomination for ..."
+_TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*{_TITLE_NOUN} for {_TITLE_WORDS}")
 # "the Academy Award for Best Director and Best Actor": the second title shares the head.
 _TITLE_AND = re.compile(rf"\b((?:[A-Z][\w'’.-]* )+for ){_TITLE_WORDS},? (?:and|or) ((?:Best|Outstanding) {_TITLE_WORDS})")
 _QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
@@ -145,9 +145,11 @@ class Linker:
         for key, nodes in alias_nodes.items():
             if key and key not in entries and key not in STOPWORDS:
                 entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
+        if "great britain" in entries and any(label.endswith("-GB") for label in graph.label_vocab):
+            # "actor from Great Britain" names the "-GB" profession, rarely the country node: a weak link
+            entries["great britain"] = replace(entries["great britain"], score=0.5)
         self.entries = entries
         self._title_keys = [k for k in entries if " for " in k]
-        self._gb_suffix = any(label.endswith("-GB") for label in graph.label_vocab)
         self.automaton = ahocorasick.Automaton()
         for key in entries:
             self.automaton.add_word(key, key)
@@ -189,9 +191,6 @@ class Linker:
             mentions.extend(self._link_text(text, q_start, q_end, a_start, a_end, weight))
         mentions = self._non_overlapping(mentions)
         mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
-        if self._gb_suffix:  # "actor from Great Britain" names the "-GB" profession, rarely the country node
-            mentions = [replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5)))
-                        if fold(m.text) == "great britain" else m for m in mentions]
         out = []
         for m in mentions:
             if m.text in overrides:
@@ -279,7 +278,8 @@ class Linker:
         """
         out = list(mentions)
         for t in _TITLE.finditer(question):
-            start = t.start() + len(_QUESTION_WORD.match(t.group(0)).group(0)) if _QUESTION_WORD.match(t.group(0)) else t.start()
+            lead = _QUESTION_WORD.match(t.group(0))
+            start = t.start() + (lead.end() if lead else 0)
             end = t.end()
             inner = [m for m in out if start <= m.start and m.end <= end]
             if any(m.start == start and m.end == end for m in inner):
@@ -287,7 +287,7 @@ class Linker:
             texts = [question[start:end]]
             head = next((m for m in inner if m.start == start), None)
             if head is not None:
-                rest = re.match(r"(?: (?:nomination|nominations|award|awards))?( for .*)$", question[head.end:end])
+                rest = re.match(rf"{_TITLE_NOUN}( for .*)$", question[head.end:end])
                 if rest:
                     texts.append(head.chosen.label + rest.group(1))
             best = None

@@ -2,8 +2,8 @@
 
 For a sample of questions, delete the evidence edges between the gold answer and ``x`` of its
 constraints (or add a spurious constraint to the question), rebuild the index on the damaged
-graph, and measure Hit@1. Each question sees only its own deletions. The engine should fall back to the best partial match and say which
-constraints it could not satisfy.
+graph, and measure Hit@1. Each question sees only its own deletions. The engine should fall
+back to the best partial match and say which constraints it could not satisfy.
 """
 from __future__ import annotations
 
@@ -103,18 +103,18 @@ def run_robustness(workspace: str | os.PathLike, queries: str | os.PathLike, out
     questions = read_questions(queries, limit)
     progress(Progress("perturb", 0, 1, f"choosing evidence to remove for {len(questions)} questions"))
     perturbed = perturb_questions(engine, questions, deletions, spurious, seed)
-    rounds = isolated_rounds(perturbed) if deletions else [list(range(len(perturbed)))]
+    rounds = isolated_rounds(perturbed)
     progress(Progress("perturb", 1, 1, f"{len(rounds)} isolated round(s)"))
     cfg = copy.deepcopy(config or Workspace(workspace).config())
     cfg.gnn.epochs = min(cfg.gnn.epochs, 5)
-    rows: list[dict | None] = [None] * len(perturbed)
-    n_removed = 0
+    src_cache = Workspace(workspace).cache_dir / "embeddings"
+    rows: list[dict] = [{}] * len(perturbed)  # in question order; every question is in one round
+    n_removed = done = 0
     for k, members in enumerate(rounds):
         damaged = damaged_graph(engine.graph, [perturbed[i] for i in members])
         n_removed += engine.graph.num_edges - damaged.num_edges
         round_dir = Path(out_dir) / f"round_{k:03d}"
         ws = Workspace.create(round_dir, cfg)
-        src_cache = Workspace(workspace).cache_dir / "embeddings"
         if src_cache.is_dir():
             shutil.copytree(src_cache, ws.cache_dir / "embeddings", dirs_exist_ok=True)
         ws.save_source_graph(damaged)
@@ -128,9 +128,8 @@ def run_robustness(workspace: str | os.PathLike, queries: str | os.PathLike, out
             row.update(removed_constraints=list(p.removed_constraints), spurious=p.spurious,
                        relaxed=list(trace.answer.relaxed) if trace.answer else [], round=k)
             rows[i] = row
-        done = sum(r is not None for r in rows)
+        done += len(members)
         progress(Progress("eval", done, len(perturbed), f"{done}/{len(perturbed)} perturbed questions"))
-    rows = [r for r in rows if r is not None]
     n = len(rows) or 1
     summary = {"questions": len(rows), "deletions": deletions, "spurious": spurious, "edges_removed": n_removed,
                "rounds": len(rounds),

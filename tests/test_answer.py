@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sgrag import Engine, GraphBuilder
+from sgrag.query import build_query_graph
 from conftest import build_workspace
 
 MUSIC = "/film/film/music"
@@ -65,7 +66,6 @@ def test_partial_candidates_rank_by_constraints_satisfied_first(olympics_engine,
     eng = olympics_engine
     mentions, atype = eng.linker.link("Which country contains Paris, is the nationality of Jean Reno, "
                                       "and won medals at the 2008 and 2012 Summer Olympics?")
-    from sgrag.query import build_query_graph
     qg = build_query_graph("q", mentions, atype)
     cons = qg.constraints
     assert len(cons) == 4 and all(n.confidence >= eng.config.query.soft_below for n in cons)

@@ -30,14 +30,10 @@ WEIGHTS = {"coverage": 3.24, "soft": 2.60, "type": 4.90, "relation": 2.74, "rela
            "likelihood": 3.56}
 
 
-TYPE_RELATIONS = ("profession", "occupation", "gender", "genre", "type", "types", "category", "instance of",
-                  "is a", "was a", "subclass of")
-
-
-def _is_type_relation(relation: str) -> bool:
+def _is_type_relation(relation: str, type_relations: frozenset[str]) -> bool:
     """Relations whose tail names what the head *is* (its profession, gender, genre, class)."""
     last = re.split(r"[/.]", relation.strip("/"))[-1].replace("_", " ").lower()
-    return last in TYPE_RELATIONS
+    return last in type_relations
 
 
 def _type_phrases(relation: str) -> tuple[str, str]:
@@ -62,13 +58,14 @@ class EvidenceModel:
     edge_text: np.ndarray  # (E,) index into text_vocab
 
     @classmethod
-    def build(cls, graph: KnowledgeGraph, embed) -> "EvidenceModel":
+    def build(cls, graph: KnowledgeGraph, embed, type_relations=()) -> "EvidenceModel":
         heads, tails = {}, {}
         for r, name in enumerate(graph.relations):
             heads[r], tails[r] = _type_phrases(name)
         vocab: dict[str, int] = {}
         pairs: set[tuple[int, int]] = set()
-        typing = {r: _is_type_relation(name) for r, name in enumerate(graph.relations)}
+        type_relations = frozenset(type_relations)
+        typing = {r: _is_type_relation(name, type_relations) for r, name in enumerate(graph.relations)}
         for e_rel, s, t in zip(graph.rel.tolist(), graph.src.tolist(), graph.dst.tolist()):
             for node, phrase in ((s, heads[e_rel]), (t, tails[e_rel])):
                 if phrase:
@@ -223,27 +220,62 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also meets the weakly linked constraints",
+                 "type": "matches the answer type", "relation": "its relations fit the question's wording",
+                 "relation_words": "the question's words name its relations",
+                 "prior": "is more specific (fewer connections overall)",
+                 "likelihood": "is joined to the constraints by more edges"}
+
+
 def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float) -> Answer:
-    """Commit to the top candidate (and any exact tie), or say it cannot be determined."""
+    """Commit to the top candidate (and any exact tie), or say it cannot be determined.
+
+    When ``exact``, every item of ``ranked`` satisfies every firm constraint: they are the exact
+    set, and the confidence is the top one's share under the fitted conditional logit (1.0 only
+    when it is the only entity that fits).
+    """
     if not ranked:
         return Answer(UNABLE, None, False, 0.0, (), (), (), "No candidate is connected to the question's entities.")
     top = ranked[0]
+    labels = {n.qid: n.label for n in qg.constraints}
+    final = tuple(r.label for r in ranked if abs(r.score - top.score) <= 1e-9 and r.missing == top.missing)
+    sat = ", ".join(labels[q] for q in top.satisfied)
+    if exact:
+        shares = [math.exp(r.score - top.score) for r in ranked]
+        confidence = round(1.0 / sum(shares), 4)
+        n = len(ranked)
+        why = (f"{top.label} is the only entity connected to {sat}." if n == 1 else
+               f"{n:,} entities are connected to {sat}; {top.label} is ranked first.")
+        return Answer(top.label, top.node_id, True, confidence, tuple(ranked), final, (), why,
+                      exact_set=tuple(ranked), tie_break=tie_break(ranked))
     gap = top.score - ranked[1].score if len(ranked) > 1 else 1.0
     gap = gap if gap >= 0 else 1.0  # the runner-up scores higher but satisfies fewer constraints
     coverage = top.features.get("coverage", 0.0)
     confidence = round(coverage * (0.5 + 0.5 * math.tanh(gap * 5)), 4)
-    final = tuple(r.label for r in ranked if abs(r.score - top.score) <= 1e-9 and r.missing == top.missing)
-    labels = {n.qid: n.label for n in qg.constraints}
     relaxed = tuple(labels[q] for q in top.missing)
-    if confidence < min_confidence and not exact:
+    if confidence < min_confidence:
         return Answer(UNABLE, None, False, confidence, tuple(ranked), (), relaxed,
                       f"The best candidate, {top.label}, satisfies only "
                       f"{len(top.satisfied)} of {len(labels)} constraints.")
-    sat = ", ".join(labels[q] for q in top.satisfied)
     why = f"{top.label} is connected to {sat}." if sat else f"{top.label} was the best-ranked candidate."
     if relaxed:
         why += f" No entity satisfies every constraint; relaxed: {', '.join(relaxed)}."
-    return Answer(top.label, top.node_id, exact, confidence, tuple(ranked), final, relaxed, why)
+    return Answer(top.label, top.node_id, False, confidence, tuple(ranked), final, relaxed, why)
+
+
+def tie_break(exact_set: list[RankedAnswer]) -> str:
+    """In plain words, what put the first member of a tie ahead of the second."""
+    if len(exact_set) < 2:
+        return ""
+    first, second = exact_set[0], exact_set[1]
+    gains = sorted(((WEIGHTS.get(f, 0.0) * (v - second.features.get(f, 0.0)), f) for f, v in first.features.items()),
+                   reverse=True)
+    reasons = [FEATURE_WORDS.get(f, f) for gain, f in gains if gain > 1e-6][:2]
+    if not reasons:
+        return (f"Tie-break among {len(exact_set):,}: {first.label} and {second.label} score the same; "
+                "the order between them is alphabetical.")
+    return (f"Tie-break among {len(exact_set):,} entities that satisfy every constraint: {first.label} is ahead of "
+            f"{second.label} because it " + " and ".join(reasons) + ".")
 
 
 def relation_paragraph(matches: list[Match], limit: int = 60) -> str:

@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--queries", required=True)
     p.add_argument("--out", required=True, help="JSONL output, one object per question")
     p.add_argument("--limit", type=int)
+    p.add_argument("--oracle", help="oracle CSV (named constraints and exact sets) for the exactness measures")
 
     p = sub.add_parser("robustness", help="Hit@1 after deleting evidence edges or adding a spurious constraint")
     _add_ws(p)
@@ -144,7 +145,7 @@ def _run(args, bar: _Bar) -> int:
             _print_answer(trace)
     elif args.cmd == "eval":
         engine = Engine.open(ws_path)
-        report = run_eval(engine, args.queries, args.limit, bar, args.out)
+        report = run_eval(engine, args.queries, args.limit, bar, args.out, oracle_path=args.oracle)
         print(json.dumps(report.summary, indent=1))
     elif args.cmd == "robustness":
         summary = run_robustness(ws_path, args.queries, args.out, args.deletions, args.spurious, args.limit,

@@ -1,4 +1,9 @@
-"""ERQA-style evaluation: Hit@1, precision, recall, F1, by constraint count and failure cause."""
+"""ERQA-style evaluation: Hit@1, precision, recall, F1, by constraint count and failure cause.
+
+With an oracle file (for each question the constraints it names and every entity meeting them),
+it also measures exactness: Hit@1 where the question determines the answer, whether the gold
+is in the returned exact set, how well that set matches the oracle's, and linking quality.
+"""
 from __future__ import annotations
 
 import csv
@@ -28,6 +33,59 @@ def read_questions(path: str | os.PathLike, limit: int | None = None) -> list[tu
     return rows[:limit] if limit else rows
 
 
+@dataclass(frozen=True)
+class OracleRow:
+    """What the question and the graph determine: the named constraints and the entities meeting them."""
+    named: frozenset[str]
+    size: int
+    members: frozenset[str]  # gold + the others listed (the oracle lists at most 50 others)
+
+
+def read_oracle(path: str | os.PathLike) -> dict[str, OracleRow]:
+    """query -> OracleRow, from an oracle CSV (query, answer, named_constraints, exact_set_size, others_in_exact_set)."""
+    need = {"query", "answer", "named_constraints", "exact_set_size", "others_in_exact_set"}
+    out = {}
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            reader = csv.DictReader(fh)
+            missing = need - set(reader.fieldnames or ())
+            if missing:
+                raise InputFormatError(str(path), 1, f"oracle lacks columns {sorted(missing)}")
+            for line, r in enumerate(reader, start=2):
+                if not r["exact_set_size"].strip():
+                    continue  # the benchmark's own broken rows (no question text)
+                try:
+                    size = int(r["exact_set_size"])
+                except ValueError:
+                    raise InputFormatError(str(path), line, f"exact_set_size is not a number: {r['exact_set_size']!r}")
+                split = lambda text: frozenset(x.strip() for x in text.split(" | ") if x.strip())  # noqa: E731
+                out[r["query"]] = OracleRow(split(r["named_constraints"]), size,
+                                            frozenset({norm_answer(x) for x in split(r["others_in_exact_set"])}
+                                                      | {norm_answer(r["answer"])}))
+    except OSError as exc:
+        raise InputFormatError(str(path), None, f"cannot open: {exc.strerror or exc}") from exc
+    return out
+
+
+def oracle_scores(row: dict, trace: QueryTrace, oracle: OracleRow) -> dict:
+    """Exactness measures of one answered question against its oracle row."""
+    returned = {norm_answer(x) for x in row["exact_set"]}
+    known = len(returned & oracle.members)  # a lower bound on the overlap when the oracle list is cut at 50
+    union = len(returned) + oracle.size - known
+    qg = trace.query_graph
+    linked = {n.label for n in qg.constraints} if qg else set()
+    used = {q for p in trace.paths for q in p.qids}  # the firm constraints the matcher required
+    firm = {n.label for n in qg.constraints if n.qid in used} if qg else set()
+    hit_named = len(linked & oracle.named)
+    return {"determined": oracle.size == 1, "oracle_size": oracle.size,
+            "gold_in_exact_set": norm_answer(row["gold"]) in returned,
+            "jaccard": known / union if union else 1.0,
+            "link_precision": hit_named / len(linked) if linked else 0.0,
+            "link_recall": hit_named / len(oracle.named) if oracle.named else 1.0,
+            "firm_precision": len(firm & oracle.named) / len(firm) if firm else 0.0,
+            "linked": sorted(linked), "named": sorted(oracle.named)}
+
+
 @dataclass
 class EvalReport:
     rows: list[dict] = field(default_factory=list)
@@ -46,10 +104,30 @@ class EvalReport:
         for r in self.rows:
             by_k.setdefault(r["constraints"], []).append(r)
             causes[r["failure"] or "correct"] = causes.get(r["failure"] or "correct", 0) + 1
-        return {"overall": agg(self.rows), "by_constraints": {k: agg(v) for k, v in sorted(by_k.items())},
-                "failures": causes,
+        out = {"overall": agg(self.rows), "by_constraints": {k: agg(v) for k, v in sorted(by_k.items())},
+               "failures": causes,
                 "latency_ms_p50": _pct([r["timings_ms"].get("total", 0) for r in self.rows], 50),
-                "latency_ms_p95": _pct([r["timings_ms"].get("total", 0) for r in self.rows], 95)}
+               "latency_ms_p95": _pct([r["timings_ms"].get("total", 0) for r in self.rows], 95)}
+        scored = [r for r in self.rows if "jaccard" in r]
+        if scored:
+            mean = lambda rows, key: sum(float(r[key]) for r in rows) / len(rows) if rows else 0.0  # noqa: E731
+            determined = [r for r in scored if r["determined"]]
+            ambiguous = [r for r in scored if not r["determined"]]
+            out["oracle"] = {"n": len(scored), "determined": len(determined), "ambiguous": len(ambiguous),
+                             "hit@1_determined": mean(determined, "hit"), "hit@1_ambiguous": mean(ambiguous, "hit"),
+                             "gold_in_exact_set": mean(scored, "gold_in_exact_set"),
+                             "exact_set_jaccard": mean(scored, "jaccard"),
+                             "link_precision": mean(scored, "link_precision"), "link_recall": mean(scored, "link_recall"),
+                             "firm_link_precision": mean(scored, "firm_precision"),
+                             "failures_determined": _count(r["failure"] or "correct" for r in determined)}
+        return out
+
+
+def _count(values) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -88,6 +166,7 @@ def score_row(query: str, gold: str, trace: QueryTrace, graph, known_answers: se
     else:
         failure = "wrong tie-break"
     return {"query": query, "gold": gold, "answers": ranked, "final": final, "answer": ans.text if ans else "",
+            "exact_set": [r.label for r in ans.exact_set] if ans else [], "tie_break": ans.tie_break if ans else "",
             "exact": bool(trace.exact_count), "hit": hit, "precision": precision, "recall": recall, "f1": f1,
             "constraints": len(trace.query_graph.constraints) if trace.query_graph else 0,
             "failure": failure, "timings_ms": trace.timings_ms}
@@ -105,9 +184,13 @@ def _gold_satisfies_matched_constraints(trace: QueryTrace, graph, gold: str) -> 
 
 def run_eval(engine, csv_path: str | os.PathLike, limit: int | None = None, progress: ProgressFn = no_progress,
              out_path: str | os.PathLike | None = None, keep_traces: bool = False,
-             should_stop=lambda: False) -> EvalReport:
-    """Ask every question; write one JSON line per question to ``out_path`` as it goes."""
+             should_stop=lambda: False, oracle_path: str | os.PathLike | None = None) -> EvalReport:
+    """Ask every question; write one JSON line per question to ``out_path`` as it goes.
+
+    ``oracle_path``: an oracle CSV; questions found in it also get the exactness measures.
+    """
     questions = read_questions(csv_path, limit)
+    oracle = read_oracle(oracle_path) if oracle_path else {}
     report = EvalReport()
     fh = open(out_path, "w", encoding="utf-8") if out_path else None
     known = {norm_answer(lab) for lab in engine.graph.label_vocab}
@@ -118,6 +201,8 @@ def run_eval(engine, csv_path: str | os.PathLike, limit: int | None = None, prog
                 break
             trace = engine.ask(query)
             row = score_row(query, gold, trace, engine.graph, known)
+            if query in oracle:
+                row.update(oracle_scores(row, trace, oracle[query]))
             report.rows.append(row)
             if keep_traces:
                 report.traces.append(trace)

@@ -26,11 +26,12 @@ from .gnn import DominanceEncoder, pruning_power, train_dominance
 from .graph import KnowledgeGraph
 from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
 from .io import kg as kg_io
+from .lexicon import LEXICON_FILE, Lexicon
 from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
 from .query import Linker, build_query_graph, decompose, llm_query_graph
-from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, no_progress
+from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryGraph, QueryTrace, no_progress
 from .workspace import Workspace
 
 
@@ -44,7 +45,8 @@ class _Timer:
         try:
             yield
         finally:
-            self.trace.timings_ms[name] = round((time.perf_counter() - t0) * 1000, 3)
+            spent = (time.perf_counter() - t0) * 1000  # a stage run twice (a relaxed retry) adds up
+            self.trace.timings_ms[name] = round(self.trace.timings_ms.get(name, 0.0) + spent, 3)
 
 
 class Engine:
@@ -65,7 +67,8 @@ class Engine:
         self.evidence = EvidenceModel.load(version_dir / "evidence.npz")
         self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
-        self.linker = Linker(self.graph, self.label_index, self._cache, config.query)
+        self.lexicon = Lexicon.load(workspace.path / LEXICON_FILE)
+        self.linker = Linker(self.graph, self.label_index, self._cache, config.query, self.lexicon)
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed, config.query.soft_below)
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
@@ -150,24 +153,20 @@ class Engine:
             trace.answer = Answer(UNABLE, None, False, 0.0, (), (), (), trace.notes[-1])
             trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
             return trace
-        length = min(cfg.index.path_length, max(self.indexes))
-        hard = {n.qid for n in qg.constraints if n.confidence >= cfg.query.soft_below}
-        soft = [n for n in qg.constraints if n.qid not in hard]
-        mq = qg.restricted_to(hard) if hard else qg
-        if hard and soft:
+        mq, matches, known = self._match_firm(qg, trace, timer)
+        types = {n.qid for n in mq.constraints if n.mention is not None and n.mention.role == "type"}
+        if not matches and types and len(types) < len(mq.constraints):
+            # the answer-type words were a statistical guess at a class: they give way first
+            words = ", ".join(repr(n.mention.text) for n in mq.constraints if n.qid in types)
+            qg = _demoted(qg, types, cfg.query.soft_below)
+            trace.query_graph = qg
+            trace.notes.append(f"Nothing of the asked type meets the other constraints: the answer-type word(s) "
+                               f"{words} now only rank the answers.")
+            mq, matches, known = self._match_firm(qg, trace, timer)
+        soft = [n for n in qg.constraints if n.qid not in {c.qid for c in mq.constraints}]
+        if soft and len(soft) < len(qg.constraints):
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
                                + ", ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft))
-        with timer.stage("ψ3 decomposition"):
-            trace.paths = decompose(mq, length)
-        with timer.stage("ψ4 label completion"):
-            known = self.matcher.known_label_sets(mq)
-            label_sets, trace.label_completion, searched = self.matcher.complete_labels(
-                mq, trace.paths, known, cfg.query.max_label_candidates)
-        with timer.stage("σ+δ retrieval + assembly"):
-            matches, retrieval, funnel = self.matcher.match(mq, trace.paths, label_sets, searched)
-        trace.path_matches = retrieval.stats
-        trace.funnel = funnel
-        trace.exact_count = len(matches)
         target = qg.target
         if matches:
             candidates = {self.graph.index_of[m.binding[target]]:
@@ -178,9 +177,11 @@ class Engine:
                 candidates = _best_tiers(support, mq, RANK_CAP)
             trace.notes.append("No exact match: showing the best partial matches.")
         with timer.stage("γ answer"):
-            if hard and soft:
+            if soft and len(soft) < len(qg.constraints):
                 self.matcher.add_soft_support(candidates, soft)
-            ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5)
+            # exact: every candidate satisfies every firm constraint, and the whole set is the answer
+            limit = len(candidates) if trace.exact_count else max(cfg.answer.max_answers, 1) * 5
+            ranked = self.ranker.rank(qg, candidates, limit)
             order = {r.node_id: i for i, r in enumerate(ranked)}
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)
@@ -192,6 +193,24 @@ class Engine:
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
 
+    def _match_firm(self, qg, trace: QueryTrace, timer: _Timer):
+        """ψ3..δ over the firm constraints (all of them when none is firm): the verified exact matches."""
+        cfg = self.config
+        length = min(cfg.index.path_length, max(self.indexes))
+        hard = {n.qid for n in qg.constraints if n.confidence >= cfg.query.soft_below}
+        mq = qg.restricted_to(hard) if hard else qg
+        with timer.stage("ψ3 decomposition"):
+            trace.paths = decompose(mq, length)
+        with timer.stage("ψ4 label completion"):
+            known = self.matcher.known_label_sets(mq)
+            label_sets, trace.label_completion, searched = self.matcher.complete_labels(
+                mq, trace.paths, known, cfg.query.max_label_candidates)
+        with timer.stage("σ+δ retrieval + assembly"):
+            matches, retrieval, trace.funnel = self.matcher.match(mq, trace.paths, label_sets, searched)
+        trace.path_matches = retrieval.stats
+        trace.exact_count = len(matches)
+        return mq, matches, known
+
     def _llm_answer(self, question: str, offline: Answer, trace: QueryTrace) -> Answer:
         """Ask the LLM with the paper's answer prompt; keep the offline answer if it fails."""
         try:
@@ -199,12 +218,17 @@ class Engine:
         except SgragError as exc:
             trace.notes.append(f"LLM answer failed ({exc}); offline answer kept.")
             return replace(offline, mode="llm->offline")
-        allowed = {r.label.lower(): r for r in offline.ranked}
+        allowed = {r.label.lower(): r for r in (offline.exact_set or offline.ranked)}
         pick = allowed.get(text.strip().strip('"').strip().lower())
         if pick is None:
             trace.notes.append(f"LLM answer {text[:80]!r} is not one of the candidate entities; offline answer kept.")
             return replace(offline, mode="llm->offline")
-        return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm")
+        if offline.exact_size > 1:
+            trace.notes.append(f"The LLM chose {pick.label} among the {offline.exact_size:,} entities that satisfy "
+                               "every constraint.")
+        tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every constraint." \
+            if offline.exact_size > 1 else ""
+        return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm", tie_break=tie)
 
     def one_hop_context(self, qg, limit: int = 60) -> str:
         """The paper's fallback: relation sentences of the constraints' 1-hop neighbourhoods."""
@@ -256,6 +280,13 @@ class Engine:
 
 
 RANK_CAP = 2000  # partial-match candidates ranked at most (best coverage first)
+
+
+def _demoted(qg: QueryGraph, qids: set[str], soft_below: float) -> QueryGraph:
+    """The same query with the given constraints linked just below the firm threshold (soft)."""
+    weak = round(min(soft_below - 0.01, 0.7), 3)
+    nodes = tuple(replace(n, confidence=weak) if n.qid in qids else n for n in qg.nodes)
+    return replace(qg, nodes=nodes)
 
 
 def _best_tiers(support: dict[int, dict[str, int]], qg, cap: int) -> dict[int, dict[str, int]]:
@@ -310,7 +341,8 @@ def _build_into(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
             sizes[L] = idx.size
     with stage("evidence"):
         progress(Progress("evidence", 0, 1, "embedding relation and type phrases"))
-        EvidenceModel.build(graph, lambda t: cache.embed(t)).save(out / "evidence.npz")
+        EvidenceModel.build(graph, lambda t: cache.embed(t), Lexicon.load(ws.path / LEXICON_FILE).type_relations) \
+            .save(out / "evidence.npz")
         progress(Progress("evidence", 1, 1, "relation and type phrases embedded"))
     meta = {"created": time.time(), "config_hash": cfg.index_hash(), "embed_backend": cfg.embed.backend,
             "embedder": embedder.name, "path_length": cfg.index.path_length, "stats": graph.stats(),

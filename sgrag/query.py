@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 import ahocorasick
 from rapidfuzz import fuzz, process
 
 from .config import QueryConfig
 from .errors import SgragError
 from .graph import KnowledgeGraph
+from .lexicon import Lexicon
 from .textnorm import fold, fold_with_offsets, is_cjk
 from .types import UNK, LinkCandidate, Mention, QueryGraph, QueryNode, QueryPath
 
@@ -35,20 +38,7 @@ _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)
 _YEAR_LIST = re.compile(
     r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
-DEMONYMS = {"American": "United States of America", "British": "United Kingdom", "French": "France",
-            "German": "Germany", "Italian": "Italy", "Canadian": "Canada", "Australian": "Australia",
-            "Japanese": "Japan", "Chinese": "China", "Indian": "India", "Irish": "Ireland", "Spanish": "Spain",
-            "Mexican": "Mexico", "Russian": "Russia", "Swedish": "Sweden", "Danish": "Denmark",
-            "Dutch": "Netherlands", "Norwegian": "Norway", "Brazilian": "Brazil", "Korean": "South Korea",
-            "Scottish": "Scotland", "Welsh": "Wales", "Polish": "Poland", "Greek": "Greece"}
-_DEMONYM = re.compile(r"\b(" + "|".join(DEMONYMS) + r")\b")
-BELIEFS = {"islamic": "Islam", "muslim": "Islam", "jewish": "Judaism", "catholic": "Catholicism",
-           "christian": "Christianity", "protestant": "Protestantism", "hindu": "Hinduism", "buddhist": "Buddhism",
-           "agnostic": "Agnosticism", "atheist": "Atheism"}
-_BELIEF = re.compile(r"\b(" + "|".join(BELIEFS) + r")\b", re.I)
 _IN_LANGUAGE = re.compile(r"\b(?:in|speaks?|spoken|language of|languages?)\s+(?:both\s+)?([A-Z][a-z]+)\b")
-_SHARED_TAIL = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
-                          r"((?:in|from) )(Great Britain|the United States)\b")
 # A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
 # Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
 _CAP = r"[A-Z0-9][\w'’.&/-]*"
@@ -102,18 +92,43 @@ def _auto_aliases(label: str) -> list[str]:
     words = base.split()
     if len(words) >= 2 and words[-1].isalpha() and not words[-1].endswith("s"):
         out.append(base + "s")  # "United States Dollars" for "United States Dollar"
-    m = re.fullmatch(r"(.+)-GB", base)
-    if m:  # FB15k-237 names British professions "Actor-GB"; questions say "actor from Great Britain"
-        x = m.group(1)
-        out += [f"{x} from Great Britain", f"{x} in Great Britain", f"British {x}"]
     return out
 
 
-BUILTIN_ALIASES = {
-    "usa": "United States of America", "u s": "United States of America", "us": "United States of America",
-    "america": "United States of America", "the states": "United States of America",
-    "uk": "United Kingdom", "u k": "United Kingdom", "britain": "United Kingdom",
-}
+TYPE_CONFIDENCE = 0.9  # firm, yet the first to give way when nothing satisfies everything
+TYPE_HEADS_PER_TAIL = 8  # a relation is type-like when its tails gather many heads each...
+TYPE_MIN_HEADS = 20  # ...over enough heads to tell
+CLASS_SHARE = 0.75  # a class node gets most of its edges through type-like relations
+
+
+def _relation_word(name: str) -> str:
+    """The last segment of a relation path, as words: "/people/person/profession" -> "profession"."""
+    return re.split(r"[/.]", name.strip("/"))[-1].replace("_", " ").lower()
+
+
+def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
+    """Which nodes the graph uses as classes (professions, genders, genres), from its statistics.
+
+    A relation is type-like when it is named so in the lexicon ("is a", "instance of") or when
+    its tails gather many heads each (profession: thousands of people, a hundred professions);
+    a node is a class when most of its edges come in through type-like relations. Countries are
+    not classes: nationality is type-like, but it is a small share of a country's edges.
+    """
+    n, r = graph.num_nodes, len(graph.relations)
+    if graph.num_edges == 0:
+        return np.zeros(n, dtype=bool)
+    rel = graph.rel.astype(np.int64)
+    heads = np.bincount(np.unique(rel * n + graph.src) // n, minlength=r)
+    tails = np.bincount(np.unique(rel * n + graph.dst) // n, minlength=r)
+    named = np.array([_relation_word(x) in set(type_relations) for x in graph.relations], dtype=bool)
+    typelike = named | ((heads >= TYPE_MIN_HEADS) & (heads >= TYPE_HEADS_PER_TAIL * np.maximum(tails, 1)))
+    typed_in = np.bincount(graph.dst[typelike[rel]], minlength=n)
+    incident = np.bincount(graph.src, minlength=n) + np.bincount(graph.dst, minlength=n)
+    return (typed_in > 0) & (typed_in >= CLASS_SHARE * incident)
+
+
+def _word_alternation(words) -> str:
+    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True)) or "(?!)"
 
 
 @dataclass
@@ -126,28 +141,43 @@ class _Entry:
 class Linker:
     """Finds constraint mentions in a question and links them to graph nodes."""
 
-    def __init__(self, graph: KnowledgeGraph, label_index=None, embedder=None, cfg: QueryConfig | None = None):
+    def __init__(self, graph: KnowledgeGraph, label_index=None, embedder=None, cfg: QueryConfig | None = None,
+                 lexicon: Lexicon | None = None):
         self.graph, self.label_index, self.embedder = graph, label_index, embedder
         self.cfg = cfg or QueryConfig()
+        self.lexicon = lex = lexicon or Lexicon.load()
+        self.is_class = class_nodes(graph, lex.type_relations)
         deg = graph.degree
         entries: dict[str, _Entry] = {}
         for key, nodes in graph.nodes_by_folded_label.items():
             if key:
                 entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "exact", 1.0)
         alias_nodes: dict[str, set[int]] = {}
+        weakened: set[str] = set()
         for key, nodes in graph.nodes_by_folded_label.items():
-            for alias in _auto_aliases(graph.labels[nodes[0]]):
+            label = graph.labels[nodes[0]]
+            aliases = _auto_aliases(label)
+            for suffix, rule in lex.label_suffixes.items():
+                if label.endswith(suffix) and len(label) > len(suffix):
+                    base = label[: -len(suffix)]
+                    aliases += [t.replace("{x}", base) for t in rule.get("aliases", ())]
+                    weakened.update(rule.get("weakens", ()))
+            for alias in aliases:
                 alias_nodes.setdefault(fold(alias), set()).update(nodes)
-        for alias, target in BUILTIN_ALIASES.items():
+        for alias, target in lex.aliases.items():
             nodes = graph.nodes_by_label.get(target)
             if nodes:
-                alias_nodes.setdefault(alias, set()).update(nodes)
+                alias_nodes.setdefault(fold(alias), set()).update(nodes)
         for key, nodes in alias_nodes.items():
             if key and key not in entries and key not in STOPWORDS:
                 entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
-        if "great britain" in entries and any(label.endswith("-GB") for label in graph.label_vocab):
-            # "actor from Great Britain" names the "-GB" profession, rarely the country node: a weak link
-            entries["great britain"] = replace(entries["great britain"], score=0.5)
+        for key in weakened & entries.keys():
+            # "actor from Great Britain" names the "Actor-GB" profession, rarely the country: a weak link
+            entries[key] = replace(entries[key], score=0.5)
+        self._demonym = re.compile(r"\b(" + _word_alternation(lex.demonyms) + r")\b")
+        self._belief = re.compile(r"\b(" + _word_alternation(lex.beliefs) + r")\b", re.I)
+        self._shared_tail = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
+                                       r"((?:in|from) )(" + _word_alternation(lex.shared_tails) + r")\b")
         self.entries = entries
         self._title_keys = [k for k in entries if " for " in k]
         self.automaton = ahocorasick.Automaton()
@@ -215,20 +245,22 @@ class Linker:
         A synthetic text only links if it is a whole label or alias.
         """
         texts = [(question, 0, len(question), 1.0)]
-        for m in _SHARED_TAIL.finditer(question):
+        for m in self._shared_tail.finditer(question):
             words = m.group(1).split()
             for k in range(1, len(words) + 1):  # "the screenwriter" -> try "screenwriter" too
                 head = " ".join(words[-k:])
                 start = m.end(1) - len(head)
                 texts.append((f"{head} {m.group(2)}{m.group(3)}", start, m.end(1), 1.0))
-        for m in _IN_LANGUAGE.finditer(question):  # "primarily in English" -> "English Language"
-            texts.append((f"{m.group(1)} Language", m.start(1), m.end(1), 1.0))
-        for m in _DEMONYM.finditer(question):  # "American" -> United States of America, weakly
-            texts.append((DEMONYMS[m.group(1)], m.start(1), m.end(1), 0.5))
+        if self.lexicon.language_label:
+            for m in _IN_LANGUAGE.finditer(question):  # "primarily in English" -> "English Language"
+                texts.append((self.lexicon.language_label.replace("{x}", m.group(1)), m.start(1), m.end(1), 1.0))
+        for m in self._demonym.finditer(question):  # "American" -> United States of America, weakly
+            texts.append((self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 0.5))
         for m in _TITLE_AND.finditer(question):
             texts.append((m.group(1) + m.group(2), m.start(2), m.end(2), 1.0))
-        for m in _BELIEF.finditer(question):  # "of Islamic faith" -> Islam, weakly
-            texts.append((BELIEFS[m.group(1).lower()], m.start(1), m.end(1), 0.5))
+        beliefs = {k.lower(): v for k, v in self.lexicon.beliefs.items()}
+        for m in self._belief.finditer(question):  # "of Islamic faith" -> Islam, weakly
+            texts.append((beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):
             for y in re.finditer(r"(?:19|20)\d{2}", m.group(1)):
                 start = m.start(1) + y.start()
@@ -243,19 +275,24 @@ class Linker:
         for start, end, key in self._spans(folded):
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
-            confidence = weight
+            top = self.entries[key].nodes[0]
+            is_class = bool(self.is_class[top])
+            confidence, role = weight, "entity"
             if not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
-                if e == a_end:
+                if is_class:  # "male comedian": the answer is a Comedian, firmly
+                    confidence, role = TYPE_CONFIDENCE, "type"
+                elif e == a_end:
                     continue  # the answer-type head ("film", "country") describes UNK, not a constraint
-                confidence = 0.7  # a modifier ("male actor", "comedy film") is a weaker constraint
+                else:
+                    confidence = 0.7  # a modifier that is no class ("comedy film") is a weaker constraint
             if synthetic and fold(text) != key:
                 continue
             score = self.entries[key].score * confidence
-            if text[s:e].islower() and not synthetic and any(ch.isupper() for ch in self.graph.labels[self.entries[key].nodes[0]]) \
+            if text[s:e].islower() and not synthetic and not is_class and any(ch.isupper() for ch in self.graph.labels[top]) \
                     and (" " not in key or key.startswith("the ")):
                 score *= 0.5  # a lowercase common word ("film", "music") matching a name: often not a constraint
             cands = self._candidates(key, score=round(score, 3))
-            out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands)))
+            out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands), role))
         return out
 
     @staticmethod

@@ -29,6 +29,9 @@ class Mention:
     end: int
     chosen: LinkCandidate
     alternatives: tuple[LinkCandidate, ...] = ()
+    role: str = "entity"
+    """"entity", or "type": a word saying what the answer is ("male comedian") that names a node
+    the graph uses as a class, so it constrains the answer like any entity."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,15 @@ class Answer:
     explanation: str
     mode: str = "offline"  # offline | llm | llm->offline
     context: str = ""  # the relation paragraph given to the LLM (or that would be)
+    exact_set: tuple[RankedAnswer, ...] = ()
+    """Every entity that satisfies every firm constraint (verified edge by edge), ranked; empty
+    when nothing does. ``text`` is its first member when there is one."""
+    tie_break: str = ""
+    """Why ``text`` was put first when several entities satisfy everything (empty otherwise)."""
+
+    @property
+    def exact_size(self) -> int:
+        return len(self.exact_set)
 
 
 @dataclass

@@ -1,0 +1,81 @@
+"""Knowledge-graph vocabulary as data: demonyms, belief adjectives, aliases, label conventions.
+
+The linker stays generic; what a graph calls things ("American" -> "United States of America",
+FB15k-237's British "Actor-GB" professions, which relations say what a node *is*) lives in a
+JSON lexicon. The shipped one (``lexicons/default.json``) serves Freebase-derived graphs; a
+workspace's ``lexicon.json`` extends it (same keys; ``null`` removes an entry).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputFormatError
+
+DEFAULT_LEXICON = Path(__file__).resolve().parent / "lexicons" / "default.json"
+LEXICON_FILE = "lexicon.json"  # a workspace's own additions
+_MAPS = ("demonyms", "beliefs", "aliases", "label_suffixes")
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    demonyms: dict[str, str] = field(default_factory=dict)
+    """Adjective -> country label ("American" -> "United States of America"); linked weakly."""
+    beliefs: dict[str, str] = field(default_factory=dict)
+    """Lowercase belief adjective -> religion label ("jewish" -> "Judaism"); linked weakly."""
+    aliases: dict[str, str] = field(default_factory=dict)
+    """Lowercase word or phrase -> label it names ("usa", "married" -> "Marriage")."""
+    language_label: str = ""
+    """How the graph names a language: "in English" -> this template with {x} = "English"."""
+    label_suffixes: dict[str, dict] = field(default_factory=dict)
+    """Label suffix -> {"aliases": templates over the label without it, "weakens": lowercase keys
+    that then link weakly}: FB15k-237 names British professions "Actor-GB"."""
+    shared_tails: tuple[str, ...] = ()
+    """Place names that coordinated nouns share ("screenwriter and producer from Great Britain")."""
+    type_relations: tuple[str, ...] = ()
+    """Relation names (last path segment, lowercase) whose tail says what the head is."""
+
+    @classmethod
+    def load(cls, *paths: str | Path | None) -> "Lexicon":
+        """The shipped lexicon extended by each existing file in ``paths``, in order."""
+        data = _read(DEFAULT_LEXICON)
+        for p in paths:
+            if p is not None and Path(p).is_file():
+                _merge(data, _read(Path(p)))
+        return cls(**{k: data.get(k, {}) for k in _MAPS},
+                   language_label=str(data.get("language_label") or ""),
+                   shared_tails=tuple(data.get("shared_tails") or ()),
+                   type_relations=tuple(t.lower() for t in data.get("type_relations") or ()))
+
+
+def _read(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputFormatError(str(path), None, f"unreadable lexicon: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputFormatError(str(path), None, "a lexicon is a JSON object")
+    for key in _MAPS:
+        if not isinstance(data.get(key, {}), dict):
+            raise InputFormatError(str(path), None, f"lexicon key {key!r} must be an object")
+    for key in ("shared_tails", "type_relations"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            raise InputFormatError(str(path), None, f"lexicon key {key!r} must be a list of strings")
+    return data
+
+
+def _merge(base: dict, extra: dict) -> None:
+    """Maps merge key by key (None deletes); lists and strings are replaced."""
+    for key, value in extra.items():
+        if key in _MAPS:
+            merged = dict(base.get(key) or {})
+            for k, v in value.items():
+                if v is None:
+                    merged.pop(k, None)
+                else:
+                    merged[k] = v
+            base[key] = merged
+        else:
+            base[key] = value

@@ -283,3 +283,4 @@ def relation_paragraph(matches: list[Match], limit: int = 60) -> str:
     triples = list(dict.fromkeys((e.src_label, e.dst_label, e.description or e.relation)
                                  for m in matches for e in m.edges))
     return prompt_relation_paragraph(default_prompts(), triples[:limit])
+

@@ -70,7 +70,9 @@ def read_oracle(path: str | os.PathLike) -> dict[str, OracleRow]:
 def oracle_scores(row: dict, trace: QueryTrace, oracle: OracleRow) -> dict:
     """Exactness measures of one answered question against its oracle row."""
     returned = {norm_answer(x) for x in row["exact_set"]}
-    known = len(returned & oracle.members)  # a lower bound on the overlap when the oracle list is cut at 50
+    known = len(returned & oracle.members)
+    if oracle.size > len(oracle.members):  # the oracle lists 50 others: scale their overlap to the whole set
+        known = min(len(returned), round(known / len(oracle.members) * oracle.size))
     union = len(returned) + oracle.size - known
     qg = trace.query_graph
     linked = {n.label for n in qg.constraints} if qg else set()
@@ -83,7 +85,7 @@ def oracle_scores(row: dict, trace: QueryTrace, oracle: OracleRow) -> dict:
             "link_precision": hit_named / len(linked) if linked else 0.0,
             "link_recall": hit_named / len(oracle.named) if oracle.named else 1.0,
             "firm_precision": len(firm & oracle.named) / len(firm) if firm else 0.0,
-            "linked": sorted(linked), "named": sorted(oracle.named)}
+            "linked": sorted(linked), "firm": sorted(firm), "named": sorted(oracle.named)}
 
 
 @dataclass

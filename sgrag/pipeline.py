@@ -154,15 +154,20 @@ class Engine:
             trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
             return trace
         mq, matches, known = self._match_firm(qg, trace, timer)
-        types = {n.qid for n in mq.constraints if n.mention is not None and n.mention.role == "type"}
+        types = [n for n in mq.constraints if n.mention is not None and n.mention.role == "type"]
         if not matches and types and len(types) < len(mq.constraints):
-            # the answer-type words were a statistical guess at a class: they give way first
-            words = ", ".join(repr(n.mention.text) for n in mq.constraints if n.qid in types)
-            qg = _demoted(qg, types, cfg.query.soft_below)
+            # the answer-type words were a statistical guess at a class: they give way first, one at a
+            # time (the last word, the head, first), then all together
+            for give in [{n.qid} for n in reversed(types)][: 3 if len(types) > 1 else 0] + [{n.qid for n in types}]:
+                tried = _demoted(qg, give, cfg.query.soft_below)
+                mq, matches, known = self._match_firm(tried, trace, timer)
+                if matches:
+                    break
+            qg = tried
             trace.query_graph = qg
+            words = ", ".join(repr(n.mention.text) for n in types if n.qid in give)
             trace.notes.append(f"Nothing of the asked type meets the other constraints: the answer-type word(s) "
                                f"{words} now only rank the answers.")
-            mq, matches, known = self._match_firm(qg, trace, timer)
         soft = [n for n in qg.constraints if n.qid not in {c.qid for c in mq.constraints}]
         if soft and len(soft) < len(qg.constraints):
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): "

@@ -98,7 +98,7 @@ def _auto_aliases(label: str) -> list[str]:
 TYPE_CONFIDENCE = 0.9  # firm, yet the first to give way when nothing satisfies everything
 TYPE_HEADS_PER_TAIL = 8  # a relation is type-like when its tails gather many heads each...
 TYPE_MIN_HEADS = 20  # ...over enough heads to tell
-CLASS_SHARE = 0.75  # a class node gets most of its edges through type-like relations
+CLASS_SHARE = 0.6  # a class node gets most of its edges through type-like relations
 
 
 def _relation_word(name: str) -> str:
@@ -168,9 +168,15 @@ class Linker:
             nodes = graph.nodes_by_label.get(target)
             if nodes:
                 alias_nodes.setdefault(fold(alias), set()).update(nodes)
+        self._class_alias: dict[str, _Entry] = {}  # "adventure": the genre "Adventure Film", not the name "Adventure"
         for key, nodes in alias_nodes.items():
-            if key and key not in entries and key not in STOPWORDS:
-                entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
+            if not key or key in STOPWORDS:
+                continue
+            entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
+            if key not in entries:
+                entries[key] = entry
+            elif self.is_class[entry.nodes[0]] and not self.is_class[entries[key].nodes[0]]:
+                self._class_alias[key] = entry
         for key in weakened & entries.keys():
             # "actor from Great Britain" names the "Actor-GB" profession, rarely the country: a weak link
             entries[key] = replace(entries[key], score=0.5)
@@ -205,8 +211,9 @@ class Linker:
             out.append((start, end, key))
         return out
 
-    def _candidates(self, key: str, method: str | None = None, score: float | None = None) -> list[LinkCandidate]:
-        e = self.entries[key]
+    def _candidates(self, key: str, method: str | None = None, score: float | None = None,
+                    entry: _Entry | None = None) -> list[LinkCandidate]:
+        e = entry or self.entries[key]
         g = self.graph
         return [LinkCandidate(g.node_ids[v], g.labels[v], score if score is not None else e.score,
                               method or e.method) for v in e.nodes[: self.cfg.top_k]]
@@ -275,7 +282,10 @@ class Linker:
         for start, end, key in self._spans(folded):
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
-            top = self.entries[key].nodes[0]
+            entry = self.entries[key]
+            if key in self._class_alias and text[s:e].islower() and not synthetic:
+                entry = self._class_alias[key]  # a lowercase word names the class rather than the proper name
+            top = entry.nodes[0]
             is_class = bool(self.is_class[top])
             confidence, role = weight, "entity"
             if not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
@@ -287,11 +297,11 @@ class Linker:
                     confidence = 0.7  # a modifier that is no class ("comedy film") is a weaker constraint
             if synthetic and fold(text) != key:
                 continue
-            score = self.entries[key].score * confidence
+            score = entry.score * confidence
             if text[s:e].islower() and not synthetic and not is_class and any(ch.isupper() for ch in self.graph.labels[top]) \
                     and (" " not in key or key.startswith("the ")):
                 score *= 0.5  # a lowercase common word ("film", "music") matching a name: often not a constraint
-            cands = self._candidates(key, score=round(score, 3))
+            cands = self._candidates(key, score=round(score, 3), entry=entry)
             out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands), role))
         return out
 

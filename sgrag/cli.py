@@ -191,16 +191,39 @@ def _plain(obj):
     return to_jsonable(obj)
 
 
+SHOW_EXACT = 20  # exact-set members listed by plain `ask` (all are in --json)
+
+
 def _print_answer(trace) -> None:
     a = trace.answer
     qg = trace.query_graph
-    print(f"Answer: {a.text}   ({'exact match' if a.exact else 'no exact match'}, confidence {a.confidence:.2f})")
+    firm = {q for p in trace.paths for q in p.qids}
+    k = sum(1 for n in qg.constraints if n.qid in firm) if qg else 0
+    if a.exact_size == 1:
+        print(f"Answer: {a.text}   (the only entity that satisfies all {k} constraints)")
+    elif a.exact_size > 1:
+        print(f"{a.exact_size:,} entities satisfy all {k} constraints; best guess: {a.text} "
+              f"(confidence {a.confidence:.2f})")
+    else:
+        print(f"Answer: {a.text}   (no entity satisfies every constraint, confidence {a.confidence:.2f})")
     if qg:
-        print("Constraints: " + "; ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}"
-                                           f" ({n.confidence:.2f})" for n in qg.constraints))
+        print("Constraints: " + "; ".join(
+            f"{n.mention.text if n.mention else n.label} -> {n.label}"
+            f" ({'answer type, ' if n.mention is not None and n.mention.role == 'type' else ''}"
+            f"{'firm' if n.qid in firm else 'soft'}, {n.confidence:.2f})" for n in qg.constraints))
         if qg.answer_type:
             print(f"Answer type: {qg.answer_type}")
     print(a.explanation)
-    for i, r in enumerate(a.ranked[:5], 1):
-        print(f"  {i}. {r.label}  score {r.score:.3f}  satisfies {len(r.satisfied)}/{len(r.satisfied) + len(r.missing)}")
+    if a.tie_break:
+        print(a.tie_break)
+    if a.exact_size > 1:
+        shown = a.exact_set[:SHOW_EXACT]
+        print(f"Entities that satisfy every constraint (showing {len(shown)} of {a.exact_size:,}; all with --json):")
+        for i, r in enumerate(shown, 1):
+            print(f"  {i}. {r.label}  score {r.score:.3f}")
+    elif not a.exact_size:
+        for i, r in enumerate(a.ranked[:5], 1):
+            print(f"  {i}. {r.label}  score {r.score:.3f}  satisfies {len(r.satisfied)}/{len(r.satisfied) + len(r.missing)}")
+    for note in trace.notes:
+        print(f"Note: {note}")
     print(f"({trace.timings_ms.get('total', 0):.1f} ms, index {trace.index_version})")

@@ -1,0 +1,185 @@
+"""The answer is a set: type words that name graph classes constrain it, and it is exactly the
+entities that meet every firm constraint (brute-force oracle), shown with its size."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sgrag import Engine, GraphBuilder, InputFormatError
+from sgrag.cli import main as cli_main
+from sgrag.eval import run_eval
+from sgrag.lexicon import Lexicon
+from sgrag.query import class_nodes
+from conftest import build_workspace, fast_config
+
+PROF, GENDER, NATION = "/people/person/profession", "/people/person/gender", "/people/person/nationality"
+QUESTION = "Who is the male comedian and television director from the United States of America?"
+PEOPLE = {  # name -> (professions, gender, country)
+    "Paul Reubens": (("Comedian", "Television Director"), "Male", "United States of America"),
+    "Bob Odenkirk": (("Comedian", "Television Director"), "Male", "United States of America"),
+    "Barry Levinson": (("Television Director", "Film Director"), "Male", "United States of America"),
+    "Edward James Olmos": (("Television Director", "Actor"), "Male", "United States of America"),
+    "Amy Poehler": (("Comedian", "Television Director"), "Female", "United States of America"),
+    "Ricky Gervais": (("Comedian", "Television Director"), "Male", "United Kingdom"),
+    "Jim Henson": (("Puppeteer", "Television Director"), "Male", "United States of America"),
+}
+
+
+def people_graph(extra_only_comedian: str | None = None):
+    """People with professions and genders (class nodes) and nationalities (not classes)."""
+    b = GraphBuilder()
+    classes = {c for profs, g, _ in PEOPLE.values() for c in (*profs, g)}
+    places = {p for *_, p in PEOPLE.values()}
+    for label in sorted(classes | places):
+        b.add_node(label.lower().replace(" ", "_"), label)
+    for city in ("Los Angeles", "London", "Chicago"):
+        b.add_node(city.lower().replace(" ", "_"), city)
+        b.add_edge(city.lower().replace(" ", "_"), "united_states_of_america" if city != "London" else "united_kingdom",
+                   "/location/location/containedby", "located in")
+    people = dict(PEOPLE)
+    if extra_only_comedian:
+        people[extra_only_comedian] = (("Comedian",), "Female", "United Kingdom")
+    for name, (profs, gender, country) in people.items():
+        pid = name.lower().replace(" ", "_")
+        b.add_node(pid, name)
+        for p in profs:
+            b.add_edge(pid, p.lower().replace(" ", "_"), PROF, "person profession")
+        b.add_edge(pid, gender.lower(), GENDER, "person gender")
+        b.add_edge(pid, country.lower().replace(" ", "_"), NATION, "person nationality")
+    return b.build()
+
+
+@pytest.fixture(scope="module")
+def people_engine(tmp_path_factory):
+    path = tmp_path_factory.mktemp("people") / "ws"
+    build_workspace(path, people_graph())
+    return Engine.open(path)
+
+
+def test_type_words_that_name_classes_are_firm_constraints(people_engine):
+    trace = people_engine.ask(QUESTION)
+    roles = {n.label: n.mention.role for n in trace.query_graph.constraints}
+    assert roles["Comedian"] == "type" and roles["Male"] == "type"
+    assert roles["Television Director"] == "entity"  # outside the answer-type phrase: an ordinary constraint
+    a = trace.answer
+    # Levinson, Olmos and Henson direct television but are no comedians: they must not count as exact
+    assert {r.label for r in a.exact_set} == {"Paul Reubens", "Bob Odenkirk"}
+    assert a.exact and a.exact_size == 2 and a.text in {"Paul Reubens", "Bob Odenkirk"}
+    assert a.confidence < 1.0 and a.tie_break.startswith("Tie-break among 2")
+
+
+def test_a_determined_answer_is_certain(people_engine):
+    trace = people_engine.ask("Who is the female comedian from the United States of America?")
+    assert [r.label for r in trace.answer.exact_set] == ["Amy Poehler"]
+    assert trace.answer.confidence == 1.0 and trace.answer.tie_break == ""
+
+
+def test_type_words_give_way_when_nothing_of_that_type_fits(people_engine):
+    trace = people_engine.ask("Which puppeteer comedian is from the United States of America?")
+    # no comedian puppeteer exists: the answer-type words relax one at a time, never silently
+    assert trace.answer.exact_size >= 1
+    assert any("now only rank the answers" in n for n in trace.notes)
+
+
+def test_classes_come_from_graph_statistics_not_names():
+    b = GraphBuilder()
+    for i in range(30):
+        b.add_node(f"x{i}", f"Thing {i}")
+        b.add_edge(f"x{i}", "kind_a" if i % 2 else "kind_b", "/zz/qq/zork", "")
+        b.add_edge(f"x{i}", "hub", "/zz/qq/near", "")
+    b.add_node("kind_a", "Blorp")
+    b.add_node("kind_b", "Snarf")
+    b.add_node("hub", "Hubville")
+    for i in range(30):
+        b.add_node(f"h{i}", f"Hubbit {i}")
+        b.add_edge("hub", f"h{i}", "/zz/qq/has", "")
+    g = b.build()
+    cls = class_nodes(g, ())  # no relation named as a type: statistics alone
+    assert cls[g.index_of["kind_a"]] and cls[g.index_of["kind_b"]]
+    assert not cls[g.index_of["hub"]]  # many heads point at it, but most of its edges are other relations
+
+
+def test_cli_prints_the_set_size_and_caps_the_list(people_engine, capsys):
+    assert cli_main(["ask", "-w", str(people_engine.workspace.path), QUESTION]) == 0
+    out = capsys.readouterr().out
+    assert "2 entities satisfy all 4 constraints" in out
+    assert "showing 2 of 2" in out and "Paul Reubens" in out and "Bob Odenkirk" in out
+    assert cli_main(["ask", "-w", str(people_engine.workspace.path), "--json", QUESTION]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {r["label"] for r in data["answer"]["exact_set"]} == {"Paul Reubens", "Bob Odenkirk"}
+
+
+def test_eval_oracle_measures_exactness(people_engine, tmp_path):
+    questions = tmp_path / "q.csv"
+    questions.write_text("query,answer\n"
+                         f'"{QUESTION}",Paul Reubens\n'
+                         '"Who is the female comedian from the United States of America?",Amy Poehler\n')
+    oracle = tmp_path / "oracle.csv"
+    oracle.write_text("query,answer,named_constraints,exact_set_size,exact_set_size_allrel,others_in_exact_set\n"
+                      f'"{QUESTION}",Paul Reubens,Male | Comedian | Television Director | United States of America'
+                      ",3,3,Bob Odenkirk | Jim Henson\n"
+                      '"Who is the female comedian from the United States of America?",Amy Poehler,'
+                      "Female | Comedian | United States of America,1,1,\n")
+    report = run_eval(people_engine, questions, oracle_path=oracle, out_path=tmp_path / "r.jsonl")
+    o = report.summary["oracle"]
+    assert o["n"] == 2 and o["determined"] == 1 and o["hit@1_determined"] == 1.0
+    assert o["gold_in_exact_set"] == 1.0
+    assert o["exact_set_jaccard"] == pytest.approx((2 / 3 + 1.0) / 2)  # {Reubens, Odenkirk} vs 3 with Henson
+    assert o["link_recall"] == 1.0
+    rows = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert set(rows[0]["exact_set"]) == {"Paul Reubens", "Bob Odenkirk"}
+
+
+def test_workspace_lexicon_extends_the_shipped_one(tmp_path):
+    (tmp_path / "lexicon.json").write_text(json.dumps({"demonyms": {"Zembian": "Zembia", "American": None}}))
+    lex = Lexicon.load(tmp_path / "lexicon.json")
+    assert lex.demonyms["Zembian"] == "Zembia" and "American" not in lex.demonyms
+    assert lex.demonyms["French"] == "France"  # the shipped entries stay
+    (tmp_path / "bad.json").write_text(json.dumps({"demonyms": ["not", "a", "map"]}))
+    with pytest.raises(InputFormatError, match="demonyms"):
+        Lexicon.load(tmp_path / "bad.json")
+
+
+NAMES = ["Zarnok", "Quibble", "Frobnitz", "Wuggle", "Plimsy", "Gorvath", "Teeble", "Snorkel", "Mavrin", "Kelpie",
+         "Yondu", "Brastle", "Crump", "Drizzt", "Elbow"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_exact_set_is_exactly_the_entities_meeting_every_constraint(tmp_path_factory, data):
+    """Brute-force oracle on small random graphs: members meet every constraint, no one else does."""
+    n_ent = data.draw(st.integers(3, 9))
+    n_con = data.draw(st.integers(2, 4))
+    ents, cons = NAMES[:n_ent], NAMES[n_ent:n_ent + n_con]
+    edges = data.draw(st.sets(st.tuples(st.sampled_from(ents), st.sampled_from(cons), st.sampled_from(["r1", "r2"]),
+                                        st.booleans()), min_size=1, max_size=30))
+    b = GraphBuilder()
+    for name in ents + cons:
+        b.add_node(name.lower(), name)
+    for e, c, rel, forward in edges:
+        b.add_edge(*((e.lower(), c.lower()) if forward else (c.lower(), e.lower())), f"/t/{rel}", rel)
+    g = b.build()
+    asked = data.draw(st.lists(st.sampled_from(cons), min_size=2, max_size=n_con, unique=True))
+    if data.draw(st.booleans()):  # plant an answer, so most examples have a non-empty set to compare
+        planted = data.draw(st.sampled_from(ents))
+        for c in asked:
+            edges.add((planted, c, data.draw(st.sampled_from(["r1", "r2"])), True))
+            b.add_edge(planted.lower(), c.lower(), "/t/planted", "planted")
+        g = b.build()
+    cfg = fast_config()
+    cfg.gnn.epochs = 2
+    path = tmp_path_factory.mktemp("rand") / "ws"
+    build_workspace(path, g, cfg)
+    trace = Engine.open(path).ask("Which thing is linked to " + ", ".join(asked[:-1]) + f" and {asked[-1]}?")
+    linked = {n.label for n in trace.query_graph.constraints}
+    if linked != set(asked):
+        return  # a constraint on no edge is not in the graph's label index; nothing to compare
+    adjacent = {name for name in ents if all(any(x == name and y == c for x, y, *_ in edges) for c in asked)}
+    assert {r.label for r in trace.answer.exact_set} == adjacent
+    for r in trace.answer.exact_set:  # verified edge by edge in the graph itself
+        v = g.index_of[r.node_id]
+        assert all(g.has_edge_between(v, g.index_of[c.lower()]) for c in asked)
+    assert (trace.answer.confidence == 1.0) == (len(adjacent) == 1) or not adjacent

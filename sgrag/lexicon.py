@@ -15,7 +15,7 @@ from .errors import InputFormatError
 
 DEFAULT_LEXICON = Path(__file__).resolve().parent / "lexicons" / "default.json"
 LEXICON_FILE = "lexicon.json"  # a workspace's own additions
-_MAPS = ("demonyms", "beliefs", "aliases", "label_suffixes")
+_MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes")
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,10 @@ class Lexicon:
     """Lowercase belief adjective -> religion label ("jewish" -> "Judaism"); linked weakly."""
     aliases: dict[str, str] = field(default_factory=dict)
     """Lowercase word or phrase -> label it names ("usa", "married" -> "Marriage")."""
+    class_words: dict[str, list[str]] = field(default_factory=dict)
+    """Lowercase word -> several class labels it names at once ("actress" -> Actor, Female)."""
+    loose_type_words: frozenset[str] = frozenset()
+    """Answer-type words used loosely ("Which artist"): never firm constraints, only ranking evidence."""
     language_label: str = ""
     """How the graph names a language: "in English" -> this template with {x} = "English"."""
     label_suffixes: dict[str, dict] = field(default_factory=dict)
@@ -46,6 +50,7 @@ class Lexicon:
         return cls(**{k: data.get(k, {}) for k in _MAPS},
                    language_label=str(data.get("language_label") or ""),
                    shared_tails=tuple(data.get("shared_tails") or ()),
+                   loose_type_words=frozenset(w.lower() for w in data.get("loose_type_words") or ()),
                    type_relations=tuple(t.lower() for t in data.get("type_relations") or ()))
 
 
@@ -59,7 +64,7 @@ def _read(path: Path) -> dict:
     for key in _MAPS:
         if not isinstance(data.get(key, {}), dict):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be an object")
-    for key in ("shared_tails", "type_relations"):
+    for key in ("shared_tails", "type_relations", "loose_type_words"):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be a list of strings")

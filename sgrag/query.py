@@ -38,7 +38,8 @@ _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)
 _YEAR_LIST = re.compile(
     r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
-_IN_LANGUAGE = re.compile(r"\b(?:in|speaks?|spoken|language of|languages?)\s+(?:both\s+)?([A-Z][a-z]+)\b")
+_IN_LANGUAGE = re.compile(r"\b(?:in|speaks?|spoken|language of|languages?)\s+(?:both\s+)?([A-Z][a-z]+)"
+                          r"(?:,? (?:and|or) ([A-Z][a-z]+))?\b")
 # A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
 # Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
 _CAP = r"[A-Z0-9][\w'’.&/-]*"
@@ -127,6 +128,11 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     return (typed_in > 0) & (typed_in >= CLASS_SHARE * incident)
 
 
+def _both_types_of(a: Mention, b: Mention) -> bool:
+    """One word naming two classes ("actress": an Actor, Female): both mentions stand."""
+    return a.role == b.role == "type" and (a.start, a.end) == (b.start, b.end)
+
+
 def _word_alternation(words) -> str:
     return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True)) or "(?!)"
 
@@ -181,6 +187,7 @@ class Linker:
             # "actor from Great Britain" names the "Actor-GB" profession, rarely the country: a weak link
             entries[key] = replace(entries[key], score=0.5)
         self._demonym = re.compile(r"\b(" + _word_alternation(lex.demonyms) + r")\b")
+        self._class_word = re.compile(r"\b(" + _word_alternation(lex.class_words) + r")\b", re.I)
         self._belief = re.compile(r"\b(" + _word_alternation(lex.beliefs) + r")\b", re.I)
         self._shared_tail = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
                                        r"((?:in|from) )(" + _word_alternation(lex.shared_tails) + r")\b")
@@ -260,7 +267,12 @@ class Linker:
                 texts.append((f"{head} {m.group(2)}{m.group(3)}", start, m.end(1), 1.0))
         if self.lexicon.language_label:
             for m in _IN_LANGUAGE.finditer(question):  # "primarily in English" -> "English Language"
-                texts.append((self.lexicon.language_label.replace("{x}", m.group(1)), m.start(1), m.end(1), 1.0))
+                for g in (1, 2):
+                    if m.group(g):
+                        texts.append((self.lexicon.language_label.replace("{x}", m.group(g)), m.start(g), m.end(g), 1.0))
+        for m in self._class_word.finditer(question):  # "actress" -> Actor and Female
+            for label in self.lexicon.class_words[m.group(1).lower()]:
+                texts.append((label, m.start(1), m.end(1), 1.0))
         for m in self._demonym.finditer(question):  # "American" -> United States of America, weakly
             texts.append((self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 0.5))
         for m in _TITLE_AND.finditer(question):
@@ -286,9 +298,11 @@ class Linker:
             if key in self._class_alias and text[s:e].islower() and not synthetic:
                 entry = self._class_alias[key]  # a lowercase word names the class rather than the proper name
             top = entry.nodes[0]
-            is_class = bool(self.is_class[top])
+            is_class = bool(self.is_class[top]) and fold(text[s:e]) not in self.lexicon.loose_type_words
             confidence, role = weight, "entity"
-            if not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
+            if synthetic and is_class and a_start <= s and e <= a_end:  # "actress" -> Actor, Female
+                confidence, role = TYPE_CONFIDENCE, "type"
+            elif not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
                 if is_class:  # "male comedian": the answer is a Comedian, firmly
                     confidence, role = TYPE_CONFIDENCE, "type"
                 elif e == a_end:
@@ -310,7 +324,7 @@ class Linker:
         """Longest first, then leftmost; a mention overlapping a chosen one is dropped."""
         chosen: list[Mention] = []
         for m in sorted(mentions, key=lambda m: (-len(fold(m.text)), m.start)):
-            if not any(m.start < c.end and c.start < m.end for c in chosen):
+            if not any(m.start < c.end and c.start < m.end and not _both_types_of(m, c) for c in chosen):
                 chosen.append(m)
         return chosen
 

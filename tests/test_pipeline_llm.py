@@ -52,3 +52,17 @@ def test_malformed_llm_query_graph_falls_back_to_offline(stub_server, olympics_w
     assert trace.query_graph.source == "llm->offline"
     assert any("LLM query graph unusable" in n for n in trace.notes)
     assert trace.answer.text == "France"
+
+
+def test_llm_answer_chooses_within_the_exact_set_and_says_so(stub_server, olympics_ws):
+    e = engine_with(stub_server, olympics_ws, answer_mode="llm")
+    q = "Which country is a member of the United Nations and won medals at the 2012 Summer Olympics?"
+    stub_server.push("Italy")
+    trace = e.ask(q)
+    a = trace.answer
+    assert {r.label for r in a.exact_set} == {"France", "Italy", "Spain", "United States of America"}
+    assert a.text == "Italy" and a.mode == "llm" and "Chosen by the LLM among 4" in a.tie_break
+    assert any("chose Italy among the 4 entities" in n for n in trace.notes)
+    stub_server.push("Germany")  # a UN member without a 2012 medal: outside the exact set, refused
+    trace = e.ask(q)
+    assert trace.answer.mode == "llm->offline" and trace.answer.text != "Germany"

@@ -32,6 +32,8 @@ class Lexicon:
     """Answer-type words used loosely ("Which artist"): never firm constraints, only ranking evidence."""
     language_label: str = ""
     """How the graph names a language: "in English" -> this template with {x} = "English"."""
+    language_words: frozenset[str] = frozenset()
+    """Words that, within a few words of "English", make it the language ("English dialogue")."""
     label_suffixes: dict[str, dict] = field(default_factory=dict)
     """Label suffix -> {"aliases": templates over the label without it, "weakens": lowercase keys
     that then link weakly}: FB15k-237 names British professions "Actor-GB"."""
@@ -51,6 +53,7 @@ class Lexicon:
                    language_label=str(data.get("language_label") or ""),
                    shared_tails=tuple(data.get("shared_tails") or ()),
                    loose_type_words=frozenset(w.lower() for w in data.get("loose_type_words") or ()),
+                   language_words=frozenset(w.lower() for w in data.get("language_words") or ()),
                    type_relations=tuple(t.lower() for t in data.get("type_relations") or ()))
 
 
@@ -64,7 +67,7 @@ def _read(path: Path) -> dict:
     for key in _MAPS:
         if not isinstance(data.get(key, {}), dict):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be an object")
-    for key in ("shared_tails", "type_relations", "loose_type_words"):
+    for key in ("shared_tails", "type_relations", "loose_type_words", "language_words"):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be a list of strings")

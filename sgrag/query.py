@@ -38,8 +38,7 @@ _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)
 _YEAR_LIST = re.compile(
     r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
-_IN_LANGUAGE = re.compile(r"\b(?:in|speaks?|spoken|language of|languages?)\s+(?:both\s+)?([A-Z][a-z]+)"
-                          r"(?:,? (?:and|or) ([A-Z][a-z]+))?\b")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 # A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
 # Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
 _CAP = r"[A-Z0-9][\w'’.&/-]*"
@@ -265,11 +264,7 @@ class Linker:
                 head = " ".join(words[-k:])
                 start = m.end(1) - len(head)
                 texts.append((f"{head} {m.group(2)}{m.group(3)}", start, m.end(1), 1.0))
-        if self.lexicon.language_label:
-            for m in _IN_LANGUAGE.finditer(question):  # "primarily in English" -> "English Language"
-                for g in (1, 2):
-                    if m.group(g):
-                        texts.append((self.lexicon.language_label.replace("{x}", m.group(g)), m.start(g), m.end(g), 1.0))
+        texts += self._languages(question)
         for m in self._class_word.finditer(question):  # "actress" -> Actor and Female
             for label in self.lexicon.class_words[m.group(1).lower()]:
                 texts.append((label, m.start(1), m.end(1), 1.0))
@@ -285,6 +280,26 @@ class Linker:
                 start = m.start(1) + y.start()
                 texts.append((f"{y.group(0)} {m.group(2)}", start, start + len(y.group(0)), 1.0))
         return texts
+
+    def _languages(self, question: str) -> list[tuple[str, int, int, float]]:
+        """ "features English dialogue", "in both Italian and English", "French-speaking" -> X Language.
+
+        A word that names a language in the graph counts as one when a language word (dialogue,
+        speaking, in ...) stands within three words of it; "English playwright" stays an adjective.
+        """
+        template, cues = self.lexicon.language_label, self.lexicon.language_words
+        if not template:
+            return []
+        words = [(m.group(0).lower(), m.start()) for m in re.finditer(r"[\w'’]+", question)]
+        out = []
+        for m in _CAPITALISED.finditer(question):
+            label = template.replace("{x}", m.group(0))
+            if fold(label) not in self.entries:
+                continue
+            i = next(k for k, (_, start) in enumerate(words) if start >= m.start())
+            if any(w in cues for w, _ in words[max(0, i - 3):i + 4] if w != m.group(0).lower()):
+                out.append((label, m.start(), m.end(), 1.0))
+        return out
 
     def _link_text(self, text: str, q_start: int, q_end: int, a_start: int, a_end: int,
                    weight: float = 1.0) -> list[Mention]:

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from .errors import WorkspaceError
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
@@ -38,3 +41,30 @@ def read_json(path: str | os.PathLike, default: Any = None) -> Any:
             return json.load(fh)
     except FileNotFoundError:
         return default
+
+
+def contained(root: str | os.PathLike, path: str | os.PathLike) -> Path:
+    """``path`` (relative paths are under ``root``) made absolute without following its last
+    component, refused unless it lies strictly inside ``root``.
+
+    Every path that comes from a workspace file, an id or a name goes through this before
+    it is deleted, so ``../..`` ids and symlinked parents cannot reach outside the root.
+    """
+    base = Path(root).resolve()
+    p = Path(path)
+    p = p if p.is_absolute() else base / p
+    if p.name in ("", ".", ".."):
+        raise WorkspaceError(f"refusing to touch {path}: not a file or directory name")
+    full = p.parent.resolve() / p.name
+    if full == base or not full.is_relative_to(base):
+        raise WorkspaceError(f"refusing to touch {path}: it is outside {base}")
+    return full
+
+
+def safe_remove(root: str | os.PathLike, path: str | os.PathLike) -> None:
+    """Delete a file or directory tree inside ``root``; a symlink is unlinked, never followed."""
+    full = contained(root, path)
+    if full.is_symlink() or full.is_file():
+        full.unlink(missing_ok=True)
+    elif full.is_dir():
+        shutil.rmtree(full)  # fd-based: symlinks inside the tree are unlinked, not followed

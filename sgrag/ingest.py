@@ -29,7 +29,7 @@ from .errors import LLMError, ParseError, SgragError
 from .extract import (IMPORTED, ExtractionCache, Extractor, LLMExtractor, OfflineExtractor,
                       extract_chunks, extraction_from_json, extraction_to_json, merge_into_graph,
                       source_doc_id)
-from .fsutil import atomic_write_json, read_json
+from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import GraphBuilder, KnowledgeGraph
 from .io.documents import Document, chunk_document, load_documents
 from .llm import ChatClient
@@ -127,7 +127,14 @@ class _Registry:
 
 
 def _extraction_file(ws: Workspace, doc_id: str) -> Path:
-    return ws.docs_dir / "extractions" / f"{doc_id}.json"
+    """Where a document's extractions live; an id that would leave the folder is refused."""
+    base = ws.docs_dir / "extractions"
+    return contained(base, base / f"{doc_id}.json")
+
+
+def _files_dir(ws: Workspace, doc_id: str) -> Path:
+    base = ws.docs_dir / "files"
+    return contained(base, base / doc_id)
 
 
 def _store_copy(ws: Workspace, doc: Document) -> Path:
@@ -161,13 +168,31 @@ def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragC
     Already ingested content (same bytes) is skipped; a document whose extraction fails is
     reported as failed and the rest continue. ``embedder`` (anything with ``embed(texts)``
     returning normalised rows) is only used when ``cfg.extract.merge_threshold > 0``; by
-    default the configured label embedder is used then.
+    default the configured label embedder is used then. Every file is read and validated
+    (within ``cfg.limits``) before anything is written, and nothing is written (not even a
+    new workspace) when no document loads; writing runs under the workspace's writer lock.
     """
-    cfg = cfg or workspace.config()
-    reg = _Registry(workspace)
-    loaded = load_documents(paths)
+    cfg = cfg or (workspace.config() if workspace.exists else SgragConfig())
+    loaded = load_documents(paths, cfg.limits)  # read and validate everything before writing
     reports: dict[str, FileReport] = {e.path: FileReport(e.path, None, "failed", e.reason)
                                       for e in loaded.errors}
+    if not loaded.documents and not (workspace.exists and _pending(_Registry(workspace))):
+        progress(Progress("ingest", 0, 0, f"nothing to ingest, {len(loaded.errors)} unreadable"))
+        return IngestReport(tuple(reports.values()), 0, 0, None, extractor)
+    if not workspace.exists:
+        Workspace.create(workspace.path)
+    with workspace.writer("ingest"):
+        return _ingest_locked(workspace, loaded, reports, cfg, extractor, llm, progress, embedder)
+
+
+def _pending(reg: _Registry) -> list[str]:
+    """Documents extracted by an ingest that stopped before merging them."""
+    return [doc_id for doc_id, d in reg.docs.items() if d.get("status") == "extracted"]
+
+
+def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport], cfg: SgragConfig,
+                   extractor: str, llm: ChatClient | None, progress: ProgressFn, embedder) -> IngestReport:
+    reg = _Registry(workspace)
     base = workspace.source_graph()
     ext = _make_extractor(extractor, llm, cfg, base)
     cache = ExtractionCache(workspace.cache_dir / "extractions")
@@ -212,7 +237,7 @@ def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragC
                                        cached, n_ent, n_rel)
         progress(Progress("ingest", k + 1, total, f"{doc.title}: {n_ent} entities, {n_rel} relations"))
 
-    pending = [doc_id for doc_id, d in reg.docs.items() if d.get("status") == "extracted"]
+    pending = _pending(reg)
     version, nodes_added, edges_added = None, 0, 0
     if pending:
         progress(Progress("merge", 0, 1, f"merging {len(pending)} document(s) into the graph"))
@@ -282,20 +307,27 @@ def remove_document_provenance(graph: KnowledgeGraph, doc_id: str,
 def delete_document(workspace: Workspace, doc_id: str) -> DeleteReport:
     """Forget a document: its provenance, the nodes/edges only it supported, its files.
 
-    ``doc_id`` may be a unique prefix (at least 4 characters).
+    ``doc_id`` may be a unique prefix (at least 4 characters). Runs under the workspace's
+    writer lock; the document's files are removed only inside the workspace.
     """
+    with workspace.writer("delete-doc"):
+        return _delete_locked(workspace, doc_id)
+
+
+def _delete_locked(workspace: Workspace, doc_id: str) -> DeleteReport:
     reg = _Registry(workspace)
     doc_id = _resolve(reg, doc_id)
+    files, extraction = _files_dir(workspace, doc_id), _extraction_file(workspace, doc_id)
     title = reg.docs[doc_id].get("title", "")
     graph = workspace.source_graph()
     version, n_removed, e_removed = None, 0, 0
     if graph is not None and reg.docs[doc_id].get("status") == "done":
-        said = frozenset(e.description for item in read_json(_extraction_file(workspace, doc_id), [])
+        said = frozenset(e.description for item in read_json(extraction, [])
                          for e in extraction_from_json(item).entities if e.description)
         pruned, n_removed, e_removed = remove_document_provenance(graph, doc_id, said)
         version = workspace.save_source_graph(pruned)
     del reg.docs[doc_id]
     reg.save()
-    _extraction_file(workspace, doc_id).unlink(missing_ok=True)
-    shutil.rmtree(workspace.docs_dir / "files" / doc_id, ignore_errors=True)
+    safe_remove(extraction.parent, extraction)
+    safe_remove(files.parent, files)
     return DeleteReport(doc_id, title, n_removed, e_removed, version)

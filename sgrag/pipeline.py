@@ -84,18 +84,25 @@ class Engine:
     @staticmethod
     def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations=None,
                   graphml=None, json=None, config: SgragConfig | None = None) -> dict:
-        """Import a knowledge graph as the workspace's source graph (atomically)."""
+        """Import a knowledge graph as the workspace's source graph (atomically).
+
+        The file is read and validated completely (within the configured input limits)
+        before anything is written, under the workspace's writer lock.
+        """
         given = [x for x in (triples, graphml, json) if x]
         if len(given) != 1:
             raise SgragError("give exactly one of triples, graphml or json")
+        existing = Workspace(path)
+        limits = (config or (existing.config() if existing.exists else SgragConfig())).limits
         if triples:
-            g = kg_io.read_triples(triples, entities, relations)
+            g = kg_io.read_triples(triples, entities, relations, limits)
         elif graphml:
-            g = kg_io.read_graphml(graphml)
+            g = kg_io.read_graphml(graphml, limits)
         else:
-            g = kg_io.read_json(json)
-        ws = Workspace.create(path, config) if not Workspace(path).exists else Workspace(path)
-        ws.save_source_graph(g)
+            g = kg_io.read_json(json, limits)
+        ws = Workspace.create(path, config) if not existing.exists else existing
+        with ws.writer("import-kg"):
+            ws.save_source_graph(g)
         return g.stats()
 
     @staticmethod
@@ -104,19 +111,20 @@ class Engine:
               llm=None) -> dict:
         """Build a new index version from the source graph; the old one stays until the switch."""
         ws = Workspace(path)
-        cfg = config or ws.config()
-        graph = ws.source_graph()
-        if graph is None:
-            raise WorkspaceError(f"workspace {ws.path} has no graph yet: import a graph or ingest documents first")
-        if graph.num_nodes == 0:
-            raise BuildError("the graph is empty")
-        tmp = ws.new_index_dir()
-        try:
-            report = _build_into(tmp, graph, ws, cfg, progress, should_stop, llm)
-            version = ws.commit_index(tmp)
-        except BaseException:
-            ws.discard(tmp)
-            raise
+        with ws.writer("build"):
+            cfg = config or ws.config()
+            graph = ws.source_graph()
+            if graph is None:
+                raise WorkspaceError(f"workspace {ws.path} has no graph yet: import a graph or ingest documents first")
+            if graph.num_nodes == 0:
+                raise BuildError("the graph is empty")
+            tmp = ws.new_index_dir()
+            try:
+                report = _build_into(tmp, graph, ws, cfg, progress, should_stop, llm)
+                version = ws.commit_index(tmp)
+            except BaseException:
+                ws.discard(tmp)
+                raise
         report["version"] = version
         return report
 

@@ -21,20 +21,23 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import LLMError, ParseError, SgragError
-from .extract import (IMPORTED, ExtractionCache, Extractor, LLMExtractor, OfflineExtractor,
-                      extract_chunks, extraction_from_json, extraction_to_json, merge_into_graph,
-                      source_doc_id)
 from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import GraphBuilder, KnowledgeGraph
 from .io.documents import Document, chunk_document, load_documents
-from .llm import ChatClient
 from .types import Progress, ProgressFn, no_progress
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .extract import Extractor
+    from .llm import ChatClient
+
+# sgrag.extract (and through it the OpenAI client library) is imported where it is used:
+# `import sgrag` loads this module eagerly and must stay fast for the CLI.
 
 REGISTRY_FORMAT = 1
 
@@ -149,6 +152,7 @@ def _store_copy(ws: Workspace, doc: Document) -> Path:
 
 def _make_extractor(kind: str, llm: ChatClient | None, cfg: SgragConfig,
                     graph: KnowledgeGraph | None) -> Extractor:
+    from .extract import LLMExtractor, OfflineExtractor
     offline = OfflineExtractor(graph.label_vocab if graph is not None else ())
     if kind == "offline":
         return offline
@@ -192,6 +196,8 @@ def _pending(reg: _Registry) -> list[str]:
 
 def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport], cfg: SgragConfig,
                    extractor: str, llm: ChatClient | None, progress: ProgressFn, embedder) -> IngestReport:
+    from .extract import (ExtractionCache, extract_chunks, extraction_from_json, extraction_to_json,
+                          merge_into_graph)
     reg = _Registry(workspace)
     base = workspace.source_graph()
     ext = _make_extractor(extractor, llm, cfg, base)
@@ -280,6 +286,8 @@ def remove_document_provenance(graph: KnowledgeGraph, doc_id: str,
     """``graph`` without ``doc_id``'s support: elements only it supported disappear;
     imported elements (no provenance, or marked IMPORTED) always stay. ``descriptions``
     (what the document said about entities) are removed from the nodes that stay."""
+    from .extract import IMPORTED, source_doc_id
+
     def remaining(srcs: list[str]) -> tuple[list[str], bool]:
         left = [s for s in srcs if source_doc_id(s) != doc_id]
         return ([] if left == [IMPORTED] else left), bool(srcs) and not left
@@ -315,6 +323,7 @@ def delete_document(workspace: Workspace, doc_id: str) -> DeleteReport:
 
 
 def _delete_locked(workspace: Workspace, doc_id: str) -> DeleteReport:
+    from .extract import extraction_from_json
     reg = _Registry(workspace)
     doc_id = _resolve(reg, doc_id)
     files, extraction = _files_dir(workspace, doc_id), _extraction_file(workspace, doc_id)

@@ -122,13 +122,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args, bar: _Bar) -> int:
-    from . import Engine, Workspace, create_demo, run_eval, run_robustness, trace_json, write_graphml, write_json
+    from . import Workspace, import_kg  # light; each command below imports what it needs
     ws_path = args.workspace
     if args.cmd == "import-kg":
-        stats = Engine.import_kg(ws_path, triples=args.triples, entities=args.entities, relations=args.relations,
-                                 graphml=args.graphml, json=args.json)
+        stats = import_kg(ws_path, triples=args.triples, entities=args.entities, relations=args.relations,
+                           graphml=args.graphml, json=args.json)
         print(json.dumps({"imported": stats}))
     elif args.cmd == "build":
+        from . import Engine
         ws = Workspace(ws_path)
         cfg = ws.config()
         if args.path_length:
@@ -141,6 +142,7 @@ def _run(args, bar: _Bar) -> int:
         ws.save_config(cfg)  # only a configuration that built is kept
         print(json.dumps({k: report[k] for k in ("version", "stats", "paths", "timings_s", "pruning_power")}))
     elif args.cmd == "ask":
+        from . import Engine, trace_json
         engine = Engine.open(ws_path, llm=_llm(Workspace(ws_path).config(), Workspace(ws_path)))
         trace = engine.ask(args.question)
         if args.json:
@@ -149,17 +151,21 @@ def _run(args, bar: _Bar) -> int:
             _print_answer(trace)
             _print_notes(trace)
     elif args.cmd == "eval":
+        from . import Engine, run_eval
         engine = Engine.open(ws_path)
         report = run_eval(engine, args.queries, args.limit, bar, args.out)
         print(json.dumps(report.summary, indent=1))
     elif args.cmd == "robustness":
+        from . import run_robustness
         summary = run_robustness(ws_path, args.queries, args.out, args.deletions, args.spurious, args.limit,
                                  args.seed, bar)
         print(json.dumps(summary, indent=1))
     elif args.cmd == "demo":
+        from . import create_demo
         report = create_demo(ws_path, ASSETS, bar, force=args.force)
         print(json.dumps({"demo": str(Workspace(ws_path).path), "version": report.get("version")}))
     elif args.cmd == "export":
+        from . import write_graphml, write_json
         g = Workspace(ws_path).source_graph()
         if g is None:
             raise SgragError("the workspace has no graph to export")
@@ -180,7 +186,7 @@ def _llm(cfg, ws):
 
 def _documents(args, bar) -> int:
     """ingest / delete-doc; rebuilds only when the graph changed; 2 when any file failed."""
-    from . import Engine, Workspace, delete_document, ingest
+    from . import Workspace, delete_document, ingest
     ws = Workspace(args.workspace)
     cfg = ws.config() if ws.exists else None
     if args.cmd == "ingest":
@@ -190,12 +196,15 @@ def _documents(args, bar) -> int:
         ws.manifest()  # a clear error (and nothing created) when there is no workspace
         report = delete_document(ws, args.doc_id)
     print(json.dumps(_plain(report), indent=1, default=str))
-    if report.source_version and not args.no_build:
-        Engine.build(ws.path, bar, llm=_llm(ws.config(), ws))
     failed = getattr(report, "failed", ())
     if args.cmd == "ingest":
         sys.stderr.write(_file_table(report.files))
+    if report.source_version and not args.no_build:
+        from . import Engine
+        Engine.build(ws.path, bar, llm=_llm(ws.config(), ws))
     if failed:
+        for f in failed:
+            sys.stderr.write(f"error: {f.path}: {f.reason}\n")
         sys.stderr.write(f"error: {len(failed)} of {len(report.files)} file(s) failed"
                          f"{'' if report.source_version else '; nothing was added'}\n")
         return 2
@@ -206,8 +215,8 @@ def _file_table(files) -> str:
     """The per-file outcome of an ingest as an aligned plain-text table."""
     rows = [("file", "status", "detail")]
     for f in files:
-        detail = f.reason or (f"{f.chunks} chunks, {f.entities} entities, {f.relations} relations"
-                              if f.status == "done" else "")
+        detail = ("(below)" if f.status == "failed" else f.reason
+                  or (f"{f.chunks} chunks, {f.entities} entities, {f.relations} relations" if f.status == "done" else ""))
         rows.append((Path(f.path).name, f.status, detail))
     width = [max(len(r[i]) for r in rows) for i in range(2)]
     return "".join(f"{r[0]:<{width[0]}}  {r[1]:<{width[1]}}  {r[2]}\n" for r in rows)

@@ -1,4 +1,4 @@
-"""Documents -> the workspace's source graph: incremental, resumable, per-file status.
+"""Documents (and graph files) -> the workspace's source graph: incremental, resumable, per-file status.
 
 Layout under ``workspace.docs_dir``::
 
@@ -28,6 +28,7 @@ from .embed import EmbeddingCache, make_embedder
 from .errors import LLMError, ParseError, SgragError
 from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import GraphBuilder, KnowledgeGraph
+from .io import kg as kg_io
 from .io.documents import Document, chunk_document, load_documents
 from .types import Progress, ProgressFn, no_progress
 from .workspace import Workspace
@@ -148,6 +149,31 @@ def _store_copy(ws: Workspace, doc: Document) -> Path:
         shutil.copyfile(doc.path, tmp)
         os.replace(tmp, dest)
     return dest
+
+
+def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations=None,
+              graphml=None, json=None, config: SgragConfig | None = None) -> dict:
+    """Import a knowledge graph file as the workspace's source graph (atomically); its stats.
+
+    The file is read and validated completely (within the configured input limits) before
+    anything is written, so a bad file leaves the workspace (or its absence) as it was;
+    the write runs under the workspace's writer lock.
+    """
+    given = [x for x in (triples, graphml, json) if x]
+    if len(given) != 1:
+        raise SgragError("give exactly one of triples, graphml or json")
+    existing = Workspace(path)
+    limits = (config or (existing.config() if existing.exists else SgragConfig())).limits
+    if triples:
+        g = kg_io.read_triples(triples, entities, relations, limits)
+    elif graphml:
+        g = kg_io.read_graphml(graphml, limits)
+    else:
+        g = kg_io.read_json(json, limits)
+    ws = Workspace.create(path, config) if not existing.exists else existing
+    with ws.writer("import-kg"):
+        ws.save_source_graph(g)
+    return g.stats()
 
 
 def _make_extractor(kind: str, llm: ChatClient | None, cfg: SgragConfig,

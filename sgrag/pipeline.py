@@ -25,7 +25,7 @@ from .fsutil import atomic_write_json, read_json
 from .gnn import DominanceEncoder, pruning_power, train_dominance
 from .graph import KnowledgeGraph
 from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
-from .io import kg as kg_io
+from .ingest import import_kg
 from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
@@ -84,26 +84,9 @@ class Engine:
     @staticmethod
     def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations=None,
                   graphml=None, json=None, config: SgragConfig | None = None) -> dict:
-        """Import a knowledge graph as the workspace's source graph (atomically).
-
-        The file is read and validated completely (within the configured input limits)
-        before anything is written, under the workspace's writer lock.
-        """
-        given = [x for x in (triples, graphml, json) if x]
-        if len(given) != 1:
-            raise SgragError("give exactly one of triples, graphml or json")
-        existing = Workspace(path)
-        limits = (config or (existing.config() if existing.exists else SgragConfig())).limits
-        if triples:
-            g = kg_io.read_triples(triples, entities, relations, limits)
-        elif graphml:
-            g = kg_io.read_graphml(graphml, limits)
-        else:
-            g = kg_io.read_json(json, limits)
-        ws = Workspace.create(path, config) if not existing.exists else existing
-        with ws.writer("import-kg"):
-            ws.save_source_graph(g)
-        return g.stats()
+        """Import a knowledge graph as the workspace's source graph (see ``sgrag.ingest.import_kg``)."""
+        return import_kg(path, triples=triples, entities=entities, relations=relations, graphml=graphml,
+                         json=json, config=config)
 
     @staticmethod
     def build(path: str | os.PathLike, progress: ProgressFn = no_progress,

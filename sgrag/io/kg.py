@@ -158,11 +158,15 @@ def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None) -> Kn
     check_json_depth(text, path, limits)
     records: list[tuple[int | None, str, dict]] = []
     stripped = text.lstrip()
+    doc = None
     if stripped.startswith("{") and "\n{" not in stripped.strip():
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputFormatError(str(path), exc.lineno, f"invalid JSON: {exc.msg}") from exc
+        if isinstance(doc, dict) and not {"nodes", "edges", "links"} & doc.keys():
+            doc = None  # a one-record JSONL file
+    if doc is not None:
         if not isinstance(doc, dict) or not isinstance(doc.get("nodes", []), list) \
                 or not isinstance(doc.get("edges", doc.get("links", [])), list):
             raise InputFormatError(str(path), None, 'expected an object with "nodes" and "edges" lists')
@@ -229,8 +233,10 @@ class _JsonFields:
         value = self.rec.get("sources")
         if value is None:
             return []
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        if not isinstance(value, list):
             raise self._bad("sources", value, "a list of strings")
+        if not all(isinstance(v, str) for v in value):
+            raise InputFormatError(str(self.path), self.lineno, f'{self.where}: "sources" must hold only strings')
         return value
 
 

@@ -11,8 +11,12 @@ from typing import Any
 from .errors import WorkspaceError
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so a reader sees the old or the new file, never half."""
+def atomic_write_bytes(path: str | os.PathLike, data: bytes, exclusive: bool = False) -> bool:
+    """Replace ``path`` with ``data`` so a reader sees the old or the new file, never half.
+
+    ``exclusive``: only create ``path`` if it does not exist (two creators racing cannot
+    overwrite what the winner, or a writer after it, put there); returns whether it wrote.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -21,18 +25,27 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        if not exclusive:
+            os.replace(tmp, path)
+            return True
+        try:
+            os.link(tmp, path)
+            return True
+        except FileExistsError:
+            return False
+        finally:
+            Path(tmp).unlink(missing_ok=True)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: str | os.PathLike, text: str, exclusive: bool = False) -> bool:
+    return atomic_write_bytes(path, text.encode("utf-8"), exclusive)
 
 
-def atomic_write_json(path: str | os.PathLike, obj: Any) -> None:
-    atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True))
+def atomic_write_json(path: str | os.PathLike, obj: Any, exclusive: bool = False) -> bool:
+    return atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True), exclusive)
 
 
 def read_json(path: str | os.PathLike, default: Any = None) -> Any:

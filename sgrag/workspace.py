@@ -38,8 +38,9 @@ from .graph import KnowledgeGraph
 MANIFEST_FORMAT = 1
 KEEP_VERSIONS = 2
 LOCK_NAME = ".sgrag.lock"
-CACHE_DEBRIS_AGE_S = 600.0
-"""A ``.tmp`` file under cache/ younger than this may be a reader's atomic write in flight."""
+DEBRIS_AGE_S = 300.0
+"""A ``.tmp`` file younger than this may be an atomic write in flight (readers cache
+embeddings, the app saves settings, a new workspace is being created): it is left alone."""
 _held = threading.local()  # workspaces whose lock this thread holds (the lock is re-entrant)
 
 
@@ -55,11 +56,10 @@ class Workspace:
         ws = cls(path)
         try:
             ws.path.mkdir(parents=True, exist_ok=True)
-            if not (ws.path / "manifest.json").exists():
-                atomic_write_json(ws.path / "manifest.json", {"format": MANIFEST_FORMAT, "source": None,
-                                                              "index": None, "updated": time.time()})
-            if config is not None or not (ws.path / "config.json").exists():
-                ws.save_config(config or SgragConfig())
+            # exclusive: a creator racing another (or a writer already at work) changes nothing
+            atomic_write_json(ws.path / "config.json", (config or SgragConfig()).to_dict(), exclusive=config is None)
+            atomic_write_json(ws.path / "manifest.json", {"format": MANIFEST_FORMAT, "source": None,
+                                                          "index": None, "updated": time.time()}, exclusive=True)
         except OSError as exc:
             raise WorkspaceError(f"cannot create a workspace at {path}: {exc.strerror or exc}") from exc
         return ws
@@ -156,10 +156,10 @@ class Workspace:
             _unlock(fd, self.path / LOCK_NAME)
 
     def clean_debris(self) -> list[Path]:
-        """Remove what killed writers left: ``*.tmp`` version dirs and atomic-write temp files.
+        """Remove what killed writers left: ``*.tmp`` version dirs and stale atomic-write files.
 
-        Call only with the writer lock held (no live writer owns any of it). Under cache/,
-        which readers also write, only temp files older than CACHE_DEBRIS_AGE_S go.
+        Call only with the writer lock held, so no live writer owns a ``.tmp`` version dir;
+        temp files younger than DEBRIS_AGE_S are kept (someone may be writing them now).
         """
         removed: list[Path] = []
         for kind in ("versions", "sources"):
@@ -170,13 +170,11 @@ class Workspace:
                     removed.append(p)
         now = time.time()
         for dirpath, _dirs, files in os.walk(self.path):  # never follows symlinks
-            in_cache = Path(dirpath).is_relative_to(self.cache_dir)
             for name in files:
-                if not (name.startswith(".") and name.endswith(".tmp")):
-                    continue
                 p = Path(dirpath) / name
                 try:
-                    if in_cache and now - p.lstat().st_mtime < CACHE_DEBRIS_AGE_S:
+                    if not (name.startswith(".") and name.endswith(".tmp")) \
+                            or now - p.lstat().st_mtime < DEBRIS_AGE_S:
                         continue
                     safe_remove(self.path, p)
                 except FileNotFoundError:

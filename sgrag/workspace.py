@@ -32,7 +32,7 @@ from typing import Iterator
 
 from .config import SgragConfig
 from .errors import WorkspaceBusy, WorkspaceError
-from .fsutil import atomic_write_json, read_json, safe_remove
+from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import KnowledgeGraph
 
 MANIFEST_FORMAT = 1
@@ -195,7 +195,7 @@ class Workspace:
 
     def source_graph(self) -> KnowledgeGraph | None:
         name = self.manifest().get("source")
-        return KnowledgeGraph.load(self.path / "sources" / name) if name else None
+        return KnowledgeGraph.load(contained(self.path / "sources", name)) if name else None
 
     @property
     def source_version(self) -> str | None:
@@ -220,14 +220,11 @@ class Workspace:
         if not name:
             raise WorkspaceError(f"workspace {self.path} has no built index yet; run "
                                  f"`python -m sgrag build --workspace {self.path}`")
-        return self.path / "versions" / name
+        return contained(self.path / "versions", name)
 
     def delete(self) -> None:
-        """Remove the whole workspace directory (only if it is a workspace and no writer runs)."""
-        if not self.exists:
-            raise WorkspaceError(f"{self.path} is not an sgrag workspace; refusing to delete it")
-        with self.writer("delete-workspace"):
-            safe_remove(self.path.parent, self.path)
+        """Remove the whole workspace directory (see ``delete_workspace``)."""
+        delete_workspace(self.path.parent, self.path.name)
 
 
 def delete_workspace(root: str | os.PathLike, name: str) -> None:

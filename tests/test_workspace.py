@@ -191,3 +191,15 @@ def test_failed_build_switches_nothing_and_leaves_no_debris(tmp_path):
         Engine.build(ws.path, config=cfg)
     assert ws.index_version == "v0001" and [p.name for p in (ws.path / "versions").iterdir()] == ["v0001"]
     assert Engine.open(ws.path).ask(QUESTION).answer.text == "France"
+
+
+def test_manifest_pointers_cannot_leave_the_workspace(tmp_path):
+    ws = graph_ws(tmp_path / "ws")
+    (tmp_path / "elsewhere").mkdir()
+    olympics_graph().save(tmp_path / "elsewhere" / "g")
+    manifest = json.loads((ws.path / "manifest.json").read_text())
+    manifest.update(source="../../elsewhere/g", index="../sources")
+    (ws.path / "manifest.json").write_text(json.dumps(manifest))
+    for read in (ws.source_graph, ws.index_dir):
+        with pytest.raises(WorkspaceError, match="outside"):
+            read()

@@ -294,8 +294,8 @@ def _precheck_docx(data: bytes, path: Path, limits: LimitsConfig) -> None:
             for m in members:
                 if m.filename.endswith((".xml", ".rels")):
                     with zf.open(m) as fh:
-                        head = fh.read()
-                    if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
+                        xml = fh.read()
+                    if b"<!DOCTYPE" in xml or b"<!ENTITY" in xml:
                         raise InputFormatError(str(path), None, f"unsafe .docx: {m.filename} declares XML entities")
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError, EOFError, zlib.error) as exc:
         raise InputFormatError(str(path), None, f"unreadable .docx: {exc}") from exc

@@ -145,7 +145,8 @@ class Workspace:
         if key in held:
             yield self
             return
-        self.manifest()  # a clear error when this is not a workspace
+        if not self.exists:
+            self.manifest()  # raises the clear "not an sgrag workspace" error
         fd = _lock(self.path / LOCK_NAME, command)
         held.add(key)
         try:

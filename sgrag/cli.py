@@ -1,6 +1,7 @@
 """Command line: `python -m sgrag import-kg|build|ask|eval|demo|ingest|delete-doc|export`.
 
-Thin wrappers over the public API; errors print one readable line and exit 2.
+Thin wrappers over the public API; errors print one readable line and exit 2. Each
+command imports what it needs when it runs, so `--help` and usage errors return at once.
 """
 from __future__ import annotations
 
@@ -10,8 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import (Engine, SgragError, Workspace, create_demo, delete_document, ingest, make_llm, run_eval,
-               run_robustness, trace_json, write_graphml, write_json)
+from .errors import SgragError
 from .types import Progress
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "demo"
@@ -113,18 +113,24 @@ def main(argv: list[str] | None = None) -> int:
     except SgragError as exc:
         sys.stderr.write(f"\nerror: {exc}\n")
         return 2
+    except OSError as exc:  # a workspace path that is a file, too long, or not writable
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"\nerror: {where}{exc.strerror or exc}\n")
+        return 2
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted; the last good index is unchanged\n")
         return 130
 
 
 def _run(args, bar: _Bar) -> int:
+    from . import Workspace, import_kg  # light; each command below imports what it needs
     ws_path = args.workspace
     if args.cmd == "import-kg":
-        stats = Engine.import_kg(ws_path, triples=args.triples, entities=args.entities, relations=args.relations,
-                                 graphml=args.graphml, json=args.json)
+        stats = import_kg(ws_path, triples=args.triples, entities=args.entities, relations=args.relations,
+                           graphml=args.graphml, json=args.json)
         print(json.dumps({"imported": stats}))
     elif args.cmd == "build":
+        from . import Engine
         ws = Workspace(ws_path)
         cfg = ws.config()
         if args.path_length:
@@ -137,24 +143,30 @@ def _run(args, bar: _Bar) -> int:
         ws.save_config(cfg)  # only a configuration that built is kept
         print(json.dumps({k: report[k] for k in ("version", "stats", "paths", "timings_s", "pruning_power")}))
     elif args.cmd == "ask":
+        from . import Engine, trace_json
         engine = Engine.open(ws_path, llm=_llm(Workspace(ws_path).config(), Workspace(ws_path)))
         trace = engine.ask(args.question)
         if args.json:
             print(trace_json(trace))
         else:
             _print_answer(trace)
+            _print_notes(trace)
     elif args.cmd == "eval":
+        from . import Engine, run_eval
         engine = Engine.open(ws_path)
         report = run_eval(engine, args.queries, args.limit, bar, args.out, oracle_path=args.oracle)
         print(json.dumps(report.summary, indent=1))
     elif args.cmd == "robustness":
+        from . import run_robustness
         summary = run_robustness(ws_path, args.queries, args.out, args.deletions, args.spurious, args.limit,
                                  args.seed, bar)
         print(json.dumps(summary, indent=1))
     elif args.cmd == "demo":
+        from . import create_demo
         report = create_demo(ws_path, ASSETS, bar, force=args.force)
         print(json.dumps({"demo": str(Workspace(ws_path).path), "version": report.get("version")}))
     elif args.cmd == "export":
+        from . import write_graphml, write_json
         g = Workspace(ws_path).source_graph()
         if g is None:
             raise SgragError("the workspace has no graph to export")
@@ -169,21 +181,53 @@ def _llm(cfg, ws):
     """The configured LLM client, or None when offline (the default)."""
     if not cfg.llm.base_url:
         return None
+    from . import make_llm
     return make_llm(cfg.llm, cache_dir=ws.cache_dir / "llm")
 
 
 def _documents(args, bar) -> int:
-    ws = Workspace.create(args.workspace) if not Workspace(args.workspace).exists else Workspace(args.workspace)
-    cfg = ws.config()
+    """ingest / delete-doc; rebuilds only when the graph changed; 2 when any file failed."""
+    from . import Workspace, delete_document, ingest
+    ws = Workspace(args.workspace)
+    cfg = ws.config() if ws.exists else None
     if args.cmd == "ingest":
-        report = ingest(ws, args.paths, cfg, extractor=args.extractor, llm=_llm(cfg, ws), progress=bar)
-        print(json.dumps(_plain(report), indent=1, default=str))
+        report = ingest(ws, args.paths, cfg, extractor=args.extractor,
+                        llm=_llm(cfg, ws) if cfg else None, progress=bar)
     else:
+        ws.manifest()  # a clear error (and nothing created) when there is no workspace
         report = delete_document(ws, args.doc_id)
-        print(json.dumps(_plain(report), indent=1, default=str))
-    if not args.no_build and ws.source_graph() is not None:
-        Engine.build(ws.path, bar, llm=_llm(cfg, ws))
+    print(json.dumps(_plain(report), indent=1, default=str))
+    failed = getattr(report, "failed", ())
+    if args.cmd == "ingest":
+        sys.stderr.write(_file_table(report.files))
+    if report.source_version and not args.no_build:
+        from . import Engine
+        Engine.build(ws.path, bar, llm=_llm(ws.config(), ws))
+    if failed:
+        for f in failed:
+            sys.stderr.write(f"error: {f.path}: {f.reason}\n")
+        sys.stderr.write(f"error: {len(failed)} of {len(report.files)} file(s) failed"
+                         f"{'' if report.source_version else '; nothing was added'}\n")
+        return 2
     return 0
+
+
+def _file_table(files) -> str:
+    """The per-file outcome of an ingest as an aligned plain-text table."""
+    rows = [("file", "status", "detail")]
+    for f in files:
+        detail = ("(below)" if f.status == "failed" else f.reason
+                  or (f"{f.chunks} chunks, {f.entities} entities, {f.relations} relations" if f.status == "done" else ""))
+        rows.append((Path(f.path).name, f.status, detail))
+    width = [max(len(r[i]) for r in rows) for i in range(2)]
+    return "".join(f"{r[0]:<{width[0]}}  {r[1]:<{width[1]}}  {r[2]}\n" for r in rows)
+
+
+def _print_notes(trace) -> None:
+    """The trace's notes (fallbacks such as "LLM answer failed ...; offline answer kept")."""
+    for note in trace.notes:
+        if note != trace.answer.explanation:  # (that one was just printed)
+            print(f"Note: {note}")
 
 
 def _plain(obj):
@@ -224,6 +268,4 @@ def _print_answer(trace) -> None:
     elif not a.exact_size:
         for i, r in enumerate(a.ranked[:5], 1):
             print(f"  {i}. {r.label}  score {r.score:.3f}  satisfies {len(r.satisfied)}/{len(r.satisfied) + len(r.missing)}")
-    for note in trace.notes:
-        print(f"Note: {note}")
     print(f"({trace.timings_ms.get('total', 0):.1f} ms, index {trace.index_version})")

@@ -127,6 +127,27 @@ class ExtractConfig:
 
 
 @dataclass
+class LimitsConfig:
+    """Bounds on user-supplied input, so a hostile or accidental file is refused in seconds
+    with a message naming the limit, instead of exhausting memory or running for hours.
+    Raise a limit in the workspace's config.json (section "limits")."""
+    max_file_bytes: int = 256 * 2**20
+    """Largest input file on disk (a graph to import or a document to ingest), in bytes."""
+    max_parse_bytes: int = 64 * 2**20
+    """Largest content parsed as a whole (JSON/GraphML graphs, documents, the parts of a
+    .docx), in bytes after decompression; keeps a parse well under 1 GB of memory."""
+    max_stream_bytes: int = 2 * 2**30
+    """Largest decompressed size of a .gz triples file (read line by line, so memory stays
+    bounded); a small archive that inflates beyond this is refused."""
+    max_line_chars: int = 1_000_000
+    """Longest line of a TSV/CSV/JSONL graph or of a document's text, in characters."""
+    max_json_depth: int = 100
+    """Deepest nesting of JSON arrays and objects (graphs and documents)."""
+    max_document_chars: int = 5_000_000
+    """Most text one document may yield (about 4,000 chunks at the default chunk size)."""
+
+
+@dataclass
 class SgragConfig:
     embed: EmbedConfig = field(default_factory=EmbedConfig)
     gnn: GNNConfig = field(default_factory=GNNConfig)
@@ -136,6 +157,7 @@ class SgragConfig:
     answer: AnswerConfig = field(default_factory=AnswerConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
     extract: ExtractConfig = field(default_factory=ExtractConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

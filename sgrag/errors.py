@@ -19,6 +19,14 @@ class WorkspaceError(SgragError):
     """The workspace is missing, locked, or has no usable index."""
 
 
+class WorkspaceBusy(WorkspaceError):
+    """Another writer holds the workspace lock; ``holder`` says who (pid, command, since)."""
+
+    def __init__(self, message: str, holder: dict):
+        self.holder = holder
+        super().__init__(message)
+
+
 class BuildError(SgragError):
     """An index build could not complete (the previous index stays in use)."""
 

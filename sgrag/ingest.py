@@ -1,4 +1,4 @@
-"""Documents -> the workspace's source graph: incremental, resumable, per-file status.
+"""Documents (and graph files) -> the workspace's source graph: incremental, resumable, per-file status.
 
 Layout under ``workspace.docs_dir``::
 
@@ -21,20 +21,24 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import LLMError, ParseError, SgragError
-from .extract import (IMPORTED, ExtractionCache, Extractor, LLMExtractor, OfflineExtractor,
-                      extract_chunks, extraction_from_json, extraction_to_json, merge_into_graph,
-                      source_doc_id)
-from .fsutil import atomic_write_json, read_json
+from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import GraphBuilder, KnowledgeGraph
+from .io import kg as kg_io
 from .io.documents import Document, chunk_document, load_documents
-from .llm import ChatClient
 from .types import Progress, ProgressFn, no_progress
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .extract import Extractor
+    from .llm import ChatClient
+
+# sgrag.extract (and through it the OpenAI client library) is imported where it is used:
+# `import sgrag` loads this module eagerly and must stay fast for the CLI.
 
 REGISTRY_FORMAT = 1
 
@@ -127,7 +131,14 @@ class _Registry:
 
 
 def _extraction_file(ws: Workspace, doc_id: str) -> Path:
-    return ws.docs_dir / "extractions" / f"{doc_id}.json"
+    """Where a document's extractions live; an id that would leave the folder is refused."""
+    base = ws.docs_dir / "extractions"
+    return contained(base, base / f"{doc_id}.json")
+
+
+def _files_dir(ws: Workspace, doc_id: str) -> Path:
+    base = ws.docs_dir / "files"
+    return contained(base, base / doc_id)
 
 
 def _store_copy(ws: Workspace, doc: Document) -> Path:
@@ -140,8 +151,34 @@ def _store_copy(ws: Workspace, doc: Document) -> Path:
     return dest
 
 
+def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations=None,
+              graphml=None, json=None, config: SgragConfig | None = None) -> dict:
+    """Import a knowledge graph file as the workspace's source graph (atomically); its stats.
+
+    The file is read and validated completely (within the configured input limits) before
+    anything is written, so a bad file leaves the workspace (or its absence) as it was;
+    the write runs under the workspace's writer lock.
+    """
+    given = [x for x in (triples, graphml, json) if x]
+    if len(given) != 1:
+        raise SgragError("give exactly one of triples, graphml or json")
+    existing = Workspace(path)
+    limits = (config or (existing.config() if existing.exists else SgragConfig())).limits
+    if triples:
+        g = kg_io.read_triples(triples, entities, relations, limits)
+    elif graphml:
+        g = kg_io.read_graphml(graphml, limits)
+    else:
+        g = kg_io.read_json(json, limits)
+    ws = Workspace.create(path, config) if not existing.exists else existing
+    with ws.writer("import-kg"):
+        ws.save_source_graph(g)
+    return g.stats()
+
+
 def _make_extractor(kind: str, llm: ChatClient | None, cfg: SgragConfig,
                     graph: KnowledgeGraph | None) -> Extractor:
+    from .extract import LLMExtractor, OfflineExtractor
     offline = OfflineExtractor(graph.label_vocab if graph is not None else ())
     if kind == "offline":
         return offline
@@ -161,13 +198,33 @@ def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragC
     Already ingested content (same bytes) is skipped; a document whose extraction fails is
     reported as failed and the rest continue. ``embedder`` (anything with ``embed(texts)``
     returning normalised rows) is only used when ``cfg.extract.merge_threshold > 0``; by
-    default the configured label embedder is used then.
+    default the configured label embedder is used then. Every file is read and validated
+    (within ``cfg.limits``) before anything is written, and nothing is written (not even a
+    new workspace) when no document loads; writing runs under the workspace's writer lock.
     """
-    cfg = cfg or workspace.config()
-    reg = _Registry(workspace)
-    loaded = load_documents(paths)
+    cfg = cfg or (workspace.config() if workspace.exists else SgragConfig())
+    loaded = load_documents(paths, cfg.limits)  # read and validate everything before writing
     reports: dict[str, FileReport] = {e.path: FileReport(e.path, None, "failed", e.reason)
                                       for e in loaded.errors}
+    if not loaded.documents and not (workspace.exists and _pending(_Registry(workspace))):
+        progress(Progress("ingest", 0, 0, f"nothing to ingest, {len(loaded.errors)} unreadable"))
+        return IngestReport(tuple(reports.values()), 0, 0, None, extractor)
+    if not workspace.exists:
+        Workspace.create(workspace.path)
+    with workspace.writer("ingest"):
+        return _ingest_locked(workspace, loaded, reports, cfg, extractor, llm, progress, embedder)
+
+
+def _pending(reg: _Registry) -> list[str]:
+    """Documents extracted by an ingest that stopped before merging them."""
+    return [doc_id for doc_id, d in reg.docs.items() if d.get("status") == "extracted"]
+
+
+def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport], cfg: SgragConfig,
+                   extractor: str, llm: ChatClient | None, progress: ProgressFn, embedder) -> IngestReport:
+    from .extract import (ExtractionCache, extract_chunks, extraction_from_json, extraction_to_json,
+                          merge_into_graph)
+    reg = _Registry(workspace)
     base = workspace.source_graph()
     ext = _make_extractor(extractor, llm, cfg, base)
     cache = ExtractionCache(workspace.cache_dir / "extractions")
@@ -212,7 +269,7 @@ def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragC
                                        cached, n_ent, n_rel)
         progress(Progress("ingest", k + 1, total, f"{doc.title}: {n_ent} entities, {n_rel} relations"))
 
-    pending = [doc_id for doc_id, d in reg.docs.items() if d.get("status") == "extracted"]
+    pending = _pending(reg)
     version, nodes_added, edges_added = None, 0, 0
     if pending:
         progress(Progress("merge", 0, 1, f"merging {len(pending)} document(s) into the graph"))
@@ -255,6 +312,8 @@ def remove_document_provenance(graph: KnowledgeGraph, doc_id: str,
     """``graph`` without ``doc_id``'s support: elements only it supported disappear;
     imported elements (no provenance, or marked IMPORTED) always stay. ``descriptions``
     (what the document said about entities) are removed from the nodes that stay."""
+    from .extract import IMPORTED, source_doc_id
+
     def remaining(srcs: list[str]) -> tuple[list[str], bool]:
         left = [s for s in srcs if source_doc_id(s) != doc_id]
         return ([] if left == [IMPORTED] else left), bool(srcs) and not left
@@ -282,20 +341,28 @@ def remove_document_provenance(graph: KnowledgeGraph, doc_id: str,
 def delete_document(workspace: Workspace, doc_id: str) -> DeleteReport:
     """Forget a document: its provenance, the nodes/edges only it supported, its files.
 
-    ``doc_id`` may be a unique prefix (at least 4 characters).
+    ``doc_id`` may be a unique prefix (at least 4 characters). Runs under the workspace's
+    writer lock; the document's files are removed only inside the workspace.
     """
+    with workspace.writer("delete-doc"):
+        return _delete_locked(workspace, doc_id)
+
+
+def _delete_locked(workspace: Workspace, doc_id: str) -> DeleteReport:
+    from .extract import extraction_from_json
     reg = _Registry(workspace)
     doc_id = _resolve(reg, doc_id)
+    files, extraction = _files_dir(workspace, doc_id), _extraction_file(workspace, doc_id)
     title = reg.docs[doc_id].get("title", "")
     graph = workspace.source_graph()
     version, n_removed, e_removed = None, 0, 0
     if graph is not None and reg.docs[doc_id].get("status") == "done":
-        said = frozenset(e.description for item in read_json(_extraction_file(workspace, doc_id), [])
+        said = frozenset(e.description for item in read_json(extraction, [])
                          for e in extraction_from_json(item).entities if e.description)
         pruned, n_removed, e_removed = remove_document_provenance(graph, doc_id, said)
         version = workspace.save_source_graph(pruned)
     del reg.docs[doc_id]
     reg.save()
-    _extraction_file(workspace, doc_id).unlink(missing_ok=True)
-    shutil.rmtree(workspace.docs_dir / "files" / doc_id, ignore_errors=True)
+    safe_remove(extraction.parent, extraction)
+    safe_remove(files.parent, files)
     return DeleteReport(doc_id, title, n_removed, e_removed, version)

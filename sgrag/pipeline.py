@@ -25,7 +25,7 @@ from .fsutil import atomic_write_json, read_json
 from .gnn import DominanceEncoder, pruning_power, train_dominance
 from .graph import KnowledgeGraph
 from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
-from .io import kg as kg_io
+from .ingest import import_kg
 from .lexicon import LEXICON_FILE, Lexicon
 from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
@@ -87,19 +87,9 @@ class Engine:
     @staticmethod
     def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations=None,
                   graphml=None, json=None, config: SgragConfig | None = None) -> dict:
-        """Import a knowledge graph as the workspace's source graph (atomically)."""
-        given = [x for x in (triples, graphml, json) if x]
-        if len(given) != 1:
-            raise SgragError("give exactly one of triples, graphml or json")
-        if triples:
-            g = kg_io.read_triples(triples, entities, relations)
-        elif graphml:
-            g = kg_io.read_graphml(graphml)
-        else:
-            g = kg_io.read_json(json)
-        ws = Workspace.create(path, config) if not Workspace(path).exists else Workspace(path)
-        ws.save_source_graph(g)
-        return g.stats()
+        """Import a knowledge graph as the workspace's source graph (see ``sgrag.ingest.import_kg``)."""
+        return import_kg(path, triples=triples, entities=entities, relations=relations, graphml=graphml,
+                         json=json, config=config)
 
     @staticmethod
     def build(path: str | os.PathLike, progress: ProgressFn = no_progress,
@@ -107,19 +97,20 @@ class Engine:
               llm=None) -> dict:
         """Build a new index version from the source graph; the old one stays until the switch."""
         ws = Workspace(path)
-        cfg = config or ws.config()
-        graph = ws.source_graph()
-        if graph is None:
-            raise WorkspaceError(f"workspace {ws.path} has no graph yet: import a graph or ingest documents first")
-        if graph.num_nodes == 0:
-            raise BuildError("the graph is empty")
-        tmp = ws.new_index_dir()
-        try:
-            report = _build_into(tmp, graph, ws, cfg, progress, should_stop, llm)
-            version = ws.commit_index(tmp)
-        except BaseException:
-            ws.discard(tmp)
-            raise
+        with ws.writer("build"):
+            cfg = config or ws.config()
+            graph = ws.source_graph()
+            if graph is None:
+                raise WorkspaceError(f"workspace {ws.path} has no graph yet: import a graph or ingest documents first")
+            if graph.num_nodes == 0:
+                raise BuildError("the graph is empty")
+            tmp = ws.new_index_dir()
+            try:
+                report = _build_into(tmp, graph, ws, cfg, progress, should_stop, llm)
+                version = ws.commit_index(tmp)
+            except BaseException:
+                ws.discard(tmp)
+                raise
         report["version"] = version
         return report
 

@@ -9,25 +9,39 @@ Layout of a workspace directory W::
     W/cache/embeddings/    label embeddings by embedder, reused across builds
     W/docs/                documents, chunks and the extraction cache (see ingest.py)
 
+    W/.sgrag.lock          held (flock) by the one running writer; says who, since when
+
 A writer creates a new numbered directory beside the old one and then replaces
 manifest.json in one rename, so a crash at any point leaves the previous version in use.
-Old versions are pruned only after the switch.
+Old versions are pruned only after the switch. Writers (import, ingest, build, document
+and workspace deletion) hold the workspace lock, so a second writer is refused at once
+while readers keep answering from the last committed index.
 """
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import re
-import shutil
+import socket
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .config import SgragConfig
-from .errors import WorkspaceError
-from .fsutil import atomic_write_json, read_json
+from .errors import WorkspaceBusy, WorkspaceError
+from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import KnowledgeGraph
 
 MANIFEST_FORMAT = 1
 KEEP_VERSIONS = 2
+LOCK_NAME = ".sgrag.lock"
+DEBRIS_AGE_S = 300.0
+"""A ``.tmp`` file younger than this may be an atomic write in flight (readers cache
+embeddings, the app saves settings, a new workspace is being created): it is left alone."""
+_held = threading.local()  # workspaces whose lock this thread holds (the lock is re-entrant)
 
 
 class Workspace:
@@ -40,20 +54,29 @@ class Workspace:
     @classmethod
     def create(cls, path: str | os.PathLike, config: SgragConfig | None = None) -> "Workspace":
         ws = cls(path)
-        ws.path.mkdir(parents=True, exist_ok=True)
-        if not (ws.path / "manifest.json").exists():
+        try:
+            ws.path.mkdir(parents=True, exist_ok=True)
+            # exclusive: a creator racing another (or a writer already at work) changes nothing
+            atomic_write_json(ws.path / "config.json", (config or SgragConfig()).to_dict(), exclusive=config is None)
             atomic_write_json(ws.path / "manifest.json", {"format": MANIFEST_FORMAT, "source": None,
-                                                          "index": None, "updated": time.time()})
-        if config is not None or not (ws.path / "config.json").exists():
-            ws.save_config(config or SgragConfig())
+                                                          "index": None, "updated": time.time()}, exclusive=True)
+        except OSError as exc:
+            raise WorkspaceError(f"cannot create a workspace at {path}: {exc.strerror or exc}") from exc
         return ws
 
     @property
     def exists(self) -> bool:
-        return (self.path / "manifest.json").exists()
+        try:
+            return (self.path / "manifest.json").is_file()
+        except OSError:  # a name too long for the file system
+            return False
 
     def manifest(self) -> dict:
-        m = read_json(self.path / "manifest.json")
+        try:
+            m = read_json(self.path / "manifest.json")
+        except (OSError, ValueError) as exc:
+            raise WorkspaceError(f"{self.path} is not a readable sgrag workspace: "
+                                 f"{getattr(exc, 'strerror', None) or exc}") from exc
         if m is None:
             raise WorkspaceError(f"{self.path} is not an sgrag workspace (no manifest.json); "
                                  f"create it with `python -m sgrag import-kg --workspace {self.path} ...`")
@@ -86,7 +109,7 @@ class Workspace:
         base.mkdir(parents=True, exist_ok=True)
         nums = [int(m.group(1)) for p in base.iterdir() if (m := re.fullmatch(rf"{prefix}(\d+)(\.tmp)?", p.name))]
         d = base / f"{prefix}{(max(nums) + 1 if nums else 1):04d}.tmp"
-        shutil.rmtree(d, ignore_errors=True)
+        safe_remove(self.path, d)
         d.mkdir()
         return d
 
@@ -102,21 +125,78 @@ class Workspace:
         committed = sorted(p for p in base.iterdir() if p.is_dir() and not p.name.endswith(".tmp"))
         for p in base.iterdir():
             if p.name.endswith(".tmp"):
-                shutil.rmtree(p, ignore_errors=True)
+                safe_remove(self.path, p)
         for p in committed[:-KEEP_VERSIONS]:
             if p.name != keep:
-                shutil.rmtree(p, ignore_errors=True)
+                safe_remove(self.path, p)
+
+    # ---- the single-writer lock ----------------------------------------------------------------
+    @contextmanager
+    def writer(self, command: str) -> Iterator["Workspace"]:
+        """Hold the workspace's writer lock for ``command`` (re-entrant within a thread).
+
+        A second writer (another process, or another thread here) gets WorkspaceBusy at once,
+        naming the holder. The lock is an OS lock (flock), so a killed holder releases it;
+        the stale holder note it leaves behind is overwritten by the next writer. Abandoned
+        temporary files and build directories are removed once the lock is held.
+        """
+        held = _held.__dict__.setdefault("paths", set())
+        key = str(self.path)
+        if key in held:
+            yield self
+            return
+        if not self.exists:
+            self.manifest()  # raises the clear "not an sgrag workspace" error
+        fd = _lock(self.path / LOCK_NAME, command)
+        held.add(key)
+        try:
+            self.clean_debris()
+            yield self
+        finally:
+            held.discard(key)
+            _unlock(fd, self.path / LOCK_NAME)
+
+    def clean_debris(self) -> list[Path]:
+        """Remove what killed writers left: ``*.tmp`` version dirs and stale atomic-write files.
+
+        Call only with the writer lock held, so no live writer owns a ``.tmp`` version dir;
+        temp files younger than DEBRIS_AGE_S are kept (someone may be writing them now).
+        """
+        removed: list[Path] = []
+        for kind in ("versions", "sources"):
+            base = self.path / kind
+            for p in (base.iterdir() if base.is_dir() else ()):
+                if p.name.endswith(".tmp"):
+                    safe_remove(self.path, p)
+                    removed.append(p)
+        now = time.time()
+        for dirpath, _dirs, files in os.walk(self.path):  # never follows symlinks
+            for name in files:
+                p = Path(dirpath) / name
+                try:
+                    if not (name.startswith(".") and name.endswith(".tmp")) \
+                            or now - p.lstat().st_mtime < DEBRIS_AGE_S:
+                        continue
+                    safe_remove(self.path, p)
+                except FileNotFoundError:
+                    continue
+                removed.append(p)
+        return removed
 
     # ---- source graph ----------------------------------------------------------------------
     def save_source_graph(self, graph: KnowledgeGraph) -> str:
         """Store ``graph`` as the new source graph (atomic switch); returns its version."""
         tmp = self._new_dir("sources", "g")
-        graph.save(tmp)
+        try:
+            graph.save(tmp)
+        except BaseException:
+            self.discard(tmp)
+            raise
         return self._commit_dir(tmp, "source")
 
     def source_graph(self) -> KnowledgeGraph | None:
         name = self.manifest().get("source")
-        return KnowledgeGraph.load(self.path / "sources" / name) if name else None
+        return KnowledgeGraph.load(contained(self.path / "sources", name)) if name else None
 
     @property
     def source_version(self) -> str | None:
@@ -130,7 +210,7 @@ class Workspace:
         return self._commit_dir(tmp, "index")
 
     def discard(self, tmp: Path) -> None:
-        shutil.rmtree(tmp, ignore_errors=True)
+        safe_remove(self.path, tmp)
 
     @property
     def index_version(self) -> str | None:
@@ -141,13 +221,84 @@ class Workspace:
         if not name:
             raise WorkspaceError(f"workspace {self.path} has no built index yet; run "
                                  f"`python -m sgrag build --workspace {self.path}`")
-        return self.path / "versions" / name
+        return contained(self.path / "versions", name)
 
     def delete(self) -> None:
-        """Remove the whole workspace directory (only if it is a workspace)."""
-        if not self.exists:
-            raise WorkspaceError(f"{self.path} is not an sgrag workspace; refusing to delete it")
-        shutil.rmtree(self.path)
+        """Remove the whole workspace directory (see ``delete_workspace``)."""
+        delete_workspace(self.path.parent, self.path.name)
+
+
+def delete_workspace(root: str | os.PathLike, name: str) -> None:
+    """Delete the workspace ``name`` directly under ``root``, touching nothing outside ``root``.
+
+    A workspace that is a symlink is unlinked (its target, outside the root, is kept);
+    ``name`` must be a plain directory name; a workspace with a running writer is refused.
+    """
+    base = Path(root).expanduser().resolve()
+    if not name or name in (".", "..") or "/" in name or os.sep in name:
+        raise WorkspaceError(f"{name!r} is not a workspace name")
+    entry = base / name
+    if entry.is_symlink():
+        entry.unlink()
+        return
+    ws = Workspace(entry)
+    if not ws.exists:
+        raise WorkspaceError(f"{entry} is not an sgrag workspace; refusing to delete it")
+    with ws.writer("delete-workspace"):
+        safe_remove(base, entry)
+
+
+def _holder(fd: int) -> dict:
+    try:
+        data = os.pread(fd, 4096, 0)
+        info = json.loads(data.decode("utf-8")) if data.strip() else {}
+    except (OSError, ValueError):
+        return {}
+    return info if isinstance(info, dict) else {}
+
+
+def _busy_message(path: Path, info: dict) -> str:
+    since = info.get("since")
+    when = (f" since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(since))} "
+            f"({time.time() - since:.0f} s ago)") if isinstance(since, (int, float)) else ""
+    who = f"`{info.get('command', 'another sgrag command')}` (pid {info.get('pid', '?')} on {info.get('host', '?')})"
+    return (f"workspace {path.parent} is busy: {who} has been writing to it{when}; try again when it "
+            f"finishes (readers such as `ask` keep using the last built index)")
+
+
+def _lock(lock: Path, command: str) -> int:
+    """Take the exclusive flock on ``lock`` and record the holder; WorkspaceBusy if held."""
+    for _ in range(10):
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise WorkspaceError(f"cannot lock workspace {lock.parent}: {exc.strerror or exc}") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            info = _holder(fd)
+            os.close(fd)
+            raise WorkspaceBusy(_busy_message(lock, info), info) from None
+        try:
+            current = os.stat(lock).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            current = False
+        if current:  # (else the previous holder unlinked it as we opened it: retry on the new file)
+            note = json.dumps({"pid": os.getpid(), "command": command, "since": time.time(),
+                               "host": socket.gethostname()}).encode()
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, note, 0)
+            return fd
+        os.close(fd)
+    raise WorkspaceError(f"cannot lock workspace {lock.parent}: the lock file keeps changing")
+
+
+def _unlock(fd: int, lock: Path) -> None:
+    """Remove the lock file while still holding it (so the workspace is left as found), then release."""
+    try:
+        lock.unlink(missing_ok=True)
+    finally:
+        os.close(fd)
 
 
 def list_workspaces(root: str | os.PathLike) -> list[Path]:

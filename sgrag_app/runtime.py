@@ -208,7 +208,7 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
                         if job_registry().active_for(str(ws.path)):
                             raise sgrag.SgragError("a job is running in this workspace; cancel it first")
                         _engine.clear()
-                        ws.delete()
+                        sgrag.delete_workspace(root, st.session_state[K.WORKSPACE])  # a symlink is unlinked, never followed
                         st.session_state[K.WORKSPACE_NEXT] = None
                         flash("success", f"Deleted workspace '{ws.path.name}'.")
                         st.rerun()

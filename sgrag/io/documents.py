@@ -14,12 +14,15 @@ import json
 import os
 import re
 import unicodedata
+import zlib
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from ..config import LimitsConfig
 from ..errors import InputFormatError
+from .safe import check_json_depth, check_text, over_limit, read_bytes
 
 DOC_ID_CHARS = 16
 
@@ -194,9 +197,10 @@ def _read_docx(data: bytes, path: Path) -> tuple[str, list[str]]:
 
     import docx
     from docx.opc.exceptions import PackageNotFoundError
+    from lxml.etree import XMLSyntaxError
     try:
         d = docx.Document(io.BytesIO(data))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, XMLSyntaxError) as exc:
         raise InputFormatError(str(path), None, f"unreadable .docx: {exc}") from exc
     lines = [p.text for p in d.paragraphs if p.text.strip()]
     for table in d.tables:
@@ -266,21 +270,52 @@ SUPPORTED = tuple(sorted(READERS))
 _KIND_ALIASES = {".htm": "html", ".markdown": "md", ".text": "txt"}
 
 
-def load_document(path: str | os.PathLike) -> Document:
-    """Load one file; raises InputFormatError (unsupported, unreadable, corrupt or empty)."""
-    p = Path(path)
+def _precheck(data: bytes, path: Path, limits: LimitsConfig) -> None:
+    """Refuse what would make a reader blow up before it runs: deep JSON, .docx bombs."""
+    suffix = path.suffix.lower()
+    if suffix in (".json", ".jsonl"):
+        check_json_depth(decode_bytes(data, path), path, limits)
+    elif suffix == ".docx":
+        _precheck_docx(data, path, limits)
+
+
+def _precheck_docx(data: bytes, path: Path, limits: LimitsConfig) -> None:
+    """A .docx is a zip of XML parts: refuse parts that inflate beyond ``max_parse_bytes``
+    (zipfile never inflates past a member's declared size) and any DTD (Word never writes
+    one; entity definitions are how billion-laughs attacks expand)."""
+    import zipfile
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            members = zf.infolist()
+            total = sum(m.file_size for m in members)
+            if total > limits.max_parse_bytes:
+                raise over_limit(path, None, f"uncompressed size {total:,} bytes", "max_parse_bytes",
+                                 limits.max_parse_bytes)
+            for m in members:
+                if m.filename.endswith((".xml", ".rels")):
+                    with zf.open(m) as fh:
+                        xml = fh.read()
+                    if b"<!DOCTYPE" in xml or b"<!ENTITY" in xml:
+                        raise InputFormatError(str(path), None, f"unsafe .docx: {m.filename} declares XML entities")
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError, EOFError, zlib.error) as exc:
+        raise InputFormatError(str(path), None, f"unreadable .docx: {exc}") from exc
+
+
+def load_document(path: str | os.PathLike, limits: LimitsConfig | None = None) -> Document:
+    """Load one file within ``limits``; raises InputFormatError (unsupported, too large,
+    unreadable, corrupt or empty)."""
+    p, limits = Path(path), limits or LimitsConfig()
     reader = READERS.get(p.suffix.lower())
     if reader is None:
         raise InputFormatError(str(p), None, f"unsupported file type {p.suffix or '(none)'}; "
                                              f"supported: {', '.join(SUPPORTED)}")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputFormatError(str(p), None, f"cannot read: {exc.strerror or exc}") from exc
+    data = read_bytes(p, limits)
+    _precheck(data, p, limits)
     title, pages = reader(data, p)
     pages = [pg.replace("\r\n", "\n").replace("\x00", "").strip() for pg in pages]
     if not any(pages):
         raise InputFormatError(str(p), None, "no text")
+    check_text("\n\n".join(pages), p, limits)
     suffix = p.suffix.lower()
     return Document(content_id(data), str(p), title or p.stem.replace("_", " "), tuple(pages),
                     _KIND_ALIASES.get(suffix, suffix.lstrip(".")))
@@ -301,17 +336,23 @@ def iter_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     return list(dict.fromkeys(out))
 
 
-def load_documents(paths: Iterable[str | os.PathLike]) -> LoadResult:
-    """Load files and folders; each failure is a LoadError, the rest still load."""
+def load_documents(paths: Iterable[str | os.PathLike], limits: LimitsConfig | None = None) -> LoadResult:
+    """Load files and folders; each failure is a LoadError, the rest still load.
+
+    A parser failing in a way no reader anticipated (a third-party library's own error)
+    is still one file's failure, never the whole batch's.
+    """
     docs: list[Document] = []
     errors: list[LoadError] = []
     for f in iter_files(paths):
         try:
             if not f.exists():
                 raise InputFormatError(str(f), None, "no such file")
-            docs.append(load_document(f))
+            docs.append(load_document(f, limits))
         except InputFormatError as exc:
             errors.append(LoadError(str(f), exc.problem))
+        except Exception as exc:  # noqa: BLE001 - isolated: reported as this file's failure
+            errors.append(LoadError(str(f), f"unreadable ({type(exc).__name__}: {exc})"[:500]))
     return LoadResult(tuple(docs), tuple(errors))
 
 

@@ -7,61 +7,62 @@ leave a half-imported workspace behind.
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import json
 import os
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
 from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
+from ..config import LimitsConfig
 from ..errors import InputFormatError
 from ..fsutil import atomic_write_text
 from ..graph import GraphBuilder, KnowledgeGraph
+from .safe import DECOMPRESS_ERRORS, bounded_lines, check_json_depth, open_binary, over_limit, read_bytes
 
 _HEADER_WORDS = {"head", "subject", "src", "source", "h", "s", "from"}
 
 
-def _open_text(path: Path) -> io.TextIOBase:
+def _rows(path: Path, limits: LimitsConfig) -> Iterator[tuple[int, list[str]]]:
+    """(row number, fields) of a TSV/CSV file (optionally .gz), read as a bounded stream;
+    the delimiter is sniffed from line one."""
     try:
-        if path.suffix == ".gz":
-            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="strict")
-        return open(path, encoding="utf-8", errors="strict", newline="")
-    except OSError as exc:
-        raise InputFormatError(str(path), None, f"cannot open: {exc.strerror or exc}") from exc
-
-
-def _rows(path: Path) -> Iterator[tuple[int, list[str]]]:
-    """(line number, fields) of a TSV/CSV file; the delimiter is sniffed from line one."""
-    fh = _open_text(path)
-    try:
-        with fh:
-            first = fh.readline()
+        with io.TextIOWrapper(open_binary(path, limits, streamed=True), encoding="utf-8",
+                              errors="strict", newline="") as fh:
+            lines = bounded_lines(fh, path, limits)
+            first = next(lines, "")
             delim = "\t" if "\t" in first else ","
-            reader = csv.reader(_chain([first], fh), delimiter=delim)
+            reader = csv.reader(_chain([first], lines), delimiter=delim)
             for lineno, row in enumerate(reader, start=1):
                 if row and any(c.strip() for c in row):
                     yield lineno, [c.strip() for c in row]
     except UnicodeDecodeError as exc:
         raise InputFormatError(str(path), None, f"not UTF-8 text ({exc.reason})") from exc
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise InputFormatError(str(path), None, f"unreadable: {exc}") from exc
     except csv.Error as exc:
         raise InputFormatError(str(path), None, f"bad CSV: {exc}") from exc
+    except DECOMPRESS_ERRORS as exc:
+        raise InputFormatError(str(path), None, f"unreadable: {exc}") from exc
 
 
-def _chain(first: list[str], rest: io.TextIOBase) -> Iterator[str]:
+def _read_text(path: Path, limits: LimitsConfig) -> str:
+    try:
+        return read_bytes(path, limits).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFormatError(str(path), None, f"not UTF-8 text ({exc.reason})") from exc
+
+
+def _chain(first: list[str], rest: Iterator[str]) -> Iterator[str]:
     yield from first
     yield from rest
 
 
-def _two_column_map(path: Path, what: str) -> dict[str, str]:
+def _two_column_map(path: Path, what: str, limits: LimitsConfig) -> dict[str, str]:
     out: dict[str, str] = {}
-    for lineno, row in _rows(path):
+    for lineno, row in _rows(path, limits):
         if len(row) < 2:
             raise InputFormatError(str(path), lineno, f"expected 2 columns (id, {what}), got {len(row)}")
         if lineno == 1 and row[0].lower() in {"id", "relation", "entity", "name"}:
@@ -71,18 +72,18 @@ def _two_column_map(path: Path, what: str) -> dict[str, str]:
 
 
 def read_triples(path: str | os.PathLike, entities: str | os.PathLike | None = None,
-                 relations: str | os.PathLike | None = None) -> KnowledgeGraph:
+                 relations: str | os.PathLike | None = None, limits: LimitsConfig | None = None) -> KnowledgeGraph:
     """Read ``head, relation, tail`` rows (TSV or CSV, optionally .gz, header optional).
 
     ``entities`` maps ids to names (labels); ``relations`` maps relation ids to readable
-    text, stored as each edge's description.
+    text, stored as each edge's description. Files are read as streams within ``limits``.
     """
-    path = Path(path)
-    names = _two_column_map(Path(entities), "name") if entities else {}
-    rel_text = _two_column_map(Path(relations), "text") if relations else {}
+    path, limits = Path(path), limits or LimitsConfig()
+    names = _two_column_map(Path(entities), "name", limits) if entities else {}
+    rel_text = _two_column_map(Path(relations), "text", limits) if relations else {}
     b = GraphBuilder()
     count = 0
-    for lineno, row in _rows(path):
+    for lineno, row in _rows(path, limits):
         if lineno == 1 and row[0].lower() in _HEADER_WORDS:
             continue
         if len(row) != 3:
@@ -99,20 +100,21 @@ def read_triples(path: str | os.PathLike, entities: str | os.PathLike | None = N
     return b.build()
 
 
-def read_graphml(path: str | os.PathLike) -> KnowledgeGraph:
-    """Read GraphML: node ``label``/``description`` and edge ``relation``/``description`` keys.
+def read_graphml(path: str | os.PathLike, limits: LimitsConfig | None = None) -> KnowledgeGraph:
+    """Read GraphML (optionally .gz): node ``label``/``description`` and edge
+    ``relation``/``description`` keys.
 
-    Parsed with defusedxml, so entity-expansion and external-entity attacks are refused.
+    Parsed with defusedxml from at most ``limits.max_parse_bytes``, so entity-expansion,
+    external-entity and decompression attacks are refused.
     """
-    path = Path(path)
+    path, limits = Path(path), limits or LimitsConfig()
+    data = read_bytes(path, limits)
     try:
-        tree = SafeET.parse(str(path))
+        root = SafeET.fromstring(data)
     except (SafeET.ParseError, DefusedXmlException) as exc:
         line = getattr(exc, "position", (None,))[0]
         raise InputFormatError(str(path), line, f"invalid GraphML: {exc}") from exc
-    except OSError as exc:
-        raise InputFormatError(str(path), None, f"cannot open: {exc.strerror or exc}") from exc
-    root = tree.getroot()
+    del data
     ns = root.tag[: root.tag.index("}") + 1] if root.tag.startswith("{") else ""
     if root.tag != f"{ns}graphml":
         raise InputFormatError(str(path), None, f"root element is <{root.tag}>, expected <graphml>")
@@ -143,58 +145,99 @@ def read_graphml(path: str | os.PathLike) -> KnowledgeGraph:
     return b.build()
 
 
-def read_json(path: str | os.PathLike) -> KnowledgeGraph:
+def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None) -> KnowledgeGraph:
     """Read ``{"nodes": [...], "edges": [...]}`` JSON, or JSONL with one record per line.
 
     Node records: ``{"id", "label", "description"}``; edge records: ``{"source", "target",
     "relation", "description"}`` (``src``/``dst`` and ``head``/``tail`` also accepted).
+    Ids, labels and relations must be strings or numbers; the nesting depth is checked
+    before parsing (``limits.max_json_depth``).
     """
-    path = Path(path)
-    b = GraphBuilder()
-    fh = _open_text(path)
-    with fh:
-        try:
-            text = fh.read()
-        except UnicodeDecodeError as exc:
-            raise InputFormatError(str(path), None, f"not UTF-8 text ({exc.reason})") from exc
-    records: list[tuple[int | None, dict]] = []
+    path, limits = Path(path), limits or LimitsConfig()
+    text = _read_text(path, limits)
+    check_json_depth(text, path, limits)
+    records: list[tuple[int | None, str, dict]] = []
     stripped = text.lstrip()
+    doc = None
     if stripped.startswith("{") and "\n{" not in stripped.strip():
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputFormatError(str(path), exc.lineno, f"invalid JSON: {exc.msg}") from exc
-        if not isinstance(doc, dict) or not isinstance(doc.get("nodes", []), list):
+        if isinstance(doc, dict) and not {"nodes", "edges", "links"} & doc.keys():
+            doc = None  # a one-record JSONL file
+    if doc is not None:
+        if not isinstance(doc, dict) or not isinstance(doc.get("nodes", []), list) \
+                or not isinstance(doc.get("edges", doc.get("links", [])), list):
             raise InputFormatError(str(path), None, 'expected an object with "nodes" and "edges" lists')
-        records = [(None, {"kind": "node", **n}) for n in doc.get("nodes", []) if isinstance(n, dict)]
-        records += [(None, {"kind": "edge", **e}) for e in doc.get("edges", doc.get("links", [])) if isinstance(e, dict)]
+        records = [(None, f"nodes[{k}]", {"kind": "node", **n})
+                   for k, n in enumerate(doc.get("nodes", [])) if isinstance(n, dict)]
+        records += [(None, f"edges[{k}]", {"kind": "edge", **e})
+                    for k, e in enumerate(doc.get("edges", doc.get("links", []))) if isinstance(e, dict)]
     else:
+        cap = limits.max_line_chars
         for lineno, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
+            if len(line) > cap:
+                raise over_limit(path, lineno, f"line length {len(line):,}", "max_line_chars", cap)
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise InputFormatError(str(path), lineno, f"invalid JSON line: {exc.msg}") from exc
             if not isinstance(rec, dict):
                 raise InputFormatError(str(path), lineno, "each line must be a JSON object")
-            records.append((lineno, rec))
-    for lineno, rec in records:
-        src = rec.get("source", rec.get("src", rec.get("head")))
-        dst = rec.get("target", rec.get("dst", rec.get("tail")))
+            records.append((lineno, "record", rec))
+    b = GraphBuilder()
+    for lineno, where, rec in records:
+        field = _JsonFields(path, lineno, where, rec)
+        src = field.text("source", "src", "head")
+        dst = field.text("target", "dst", "tail")
         if rec.get("kind") == "edge" or (src is not None and dst is not None):
             if src is None or dst is None:
-                raise InputFormatError(str(path), lineno, "edge record lacks source or target")
-            b.add_edge(str(src), str(dst), str(rec.get("relation") or rec.get("label") or "related to"),
-                       str(rec.get("description") or ""), rec.get("sources") or ())
-        elif "id" in rec:
-            b.add_node(str(rec["id"]), rec.get("label") or rec.get("name"),
-                       str(rec.get("description") or ""), rec.get("sources") or ())
+                raise InputFormatError(str(path), lineno, f"{where}: edge lacks source or target")
+            b.add_edge(src, dst, field.text("relation", "label") or "related to",
+                       field.text("description") or "", field.sources())
+        elif rec.get("id") is not None:
+            b.add_node(field.text("id"), field.text("label", "name"), field.text("description") or "",
+                       field.sources())
         else:
-            raise InputFormatError(str(path), lineno, 'record is neither a node (needs "id") nor an edge')
+            raise InputFormatError(str(path), lineno, f'{where}: neither a node (needs a non-null "id") nor an edge')
     if not b.node_ids:
         raise InputFormatError(str(path), None, "no nodes or edges found")
     return b.build()
+
+
+class _JsonFields:
+    """Typed access to one JSON record's fields: scalars only, with the record in errors."""
+
+    def __init__(self, path: Path, lineno: int | None, where: str, rec: dict):
+        self.path, self.lineno, self.where, self.rec = path, lineno, where, rec
+
+    def _bad(self, key: str, value: Any, wanted: str) -> InputFormatError:
+        kind = {dict: "an object", list: "a list", bool: "a boolean"}.get(type(value), type(value).__name__)
+        return InputFormatError(str(self.path), self.lineno, f'{self.where}: "{key}" must be {wanted}, got {kind}')
+
+    def text(self, *keys: str) -> str | None:
+        """The first present (non-null) key among ``keys`` as text; numbers are accepted."""
+        for key in keys:
+            value = self.rec.get(key)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                raise self._bad(key, value, "a string or a number")
+            return str(value)
+        return None
+
+    def sources(self) -> list[str]:
+        value = self.rec.get("sources")
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self._bad("sources", value, "a list of strings")
+        if not all(isinstance(v, str) for v in value):
+            raise InputFormatError(str(self.path), self.lineno, f'{self.where}: "sources" must hold only strings')
+        return value
 
 
 def write_graphml(g: KnowledgeGraph, path: str | os.PathLike) -> None:
@@ -234,12 +277,12 @@ def write_json(g: KnowledgeGraph, path: str | os.PathLike) -> None:
     atomic_write_text(path, json.dumps(graph_to_json(g), ensure_ascii=False, indent=1))
 
 
-def read_any(path: str | os.PathLike) -> KnowledgeGraph:
+def read_any(path: str | os.PathLike, limits: LimitsConfig | None = None) -> KnowledgeGraph:
     """Pick the importer by file extension (.graphml, .json/.jsonl, else triples)."""
     p = Path(path)
     name = p.name.lower().removesuffix(".gz")
     if name.endswith(".graphml") or name.endswith(".xml"):
-        return read_graphml(p)
+        return read_graphml(p, limits)
     if name.endswith(".json") or name.endswith(".jsonl"):
-        return read_json(p)
-    return read_triples(p)
+        return read_json(p, limits)
+    return read_triples(p, limits=limits)

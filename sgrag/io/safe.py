@@ -1,0 +1,138 @@
+"""Bounded reading of untrusted input: size, decompressed size, line length and JSON depth.
+
+Every check raises InputFormatError naming the file, the limit (``limits.<name>`` in the
+workspace config.json) and how far over it the input is, so a hostile or accidental file
+is refused in seconds with bounded memory instead of crashing or running for hours.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import zlib
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+import numpy as np
+
+from ..config import LimitsConfig
+from ..errors import InputFormatError
+
+DECOMPRESS_ERRORS = (OSError, EOFError, zlib.error)
+"""What a corrupt .gz raises while being read (BadGzipFile is an OSError)."""
+
+
+def over_limit(path: str | os.PathLike, line: int | None, what: str, name: str, limit: int) -> InputFormatError:
+    """The error for an input beyond ``limits.<name>``, saying how to raise the limit."""
+    return InputFormatError(str(path), line, f"{what} exceeds limits.{name} = {limit:,}; if the input is "
+                                             f'trusted, raise it in the workspace config.json ("limits" section)')
+
+
+def check_file_size(path: Path, limits: LimitsConfig) -> int:
+    """The file's size in bytes, refused above ``max_file_bytes`` before anything is read."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputFormatError(str(path), None, f"cannot open: {exc.strerror or exc}") from exc
+    if not path.is_file():
+        raise InputFormatError(str(path), None, "not a regular file")
+    if size > limits.max_file_bytes:
+        raise over_limit(path, None, f"file size {size:,} bytes", "max_file_bytes", limits.max_file_bytes)
+    return size
+
+
+class _Capped(io.RawIOBase):
+    """A read-only stream that refuses to deliver more than ``cap`` bytes (decompression bombs)."""
+
+    def __init__(self, raw: BinaryIO, cap: int, path: Path, name: str):
+        self.raw, self.cap, self.path, self.name, self.seen = raw, cap, path, name, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        n = self.raw.readinto(buf)
+        self.seen += n or 0
+        if self.seen > self.cap:
+            raise over_limit(self.path, None, f"decompressed size (more than {self.cap:,} bytes)", self.name, self.cap)
+        return n
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
+
+
+def open_binary(path: Path, limits: LimitsConfig, streamed: bool) -> BinaryIO:
+    """The file's bytes (decompressed when it ends in .gz), capped as it is read.
+
+    ``streamed`` content (read line by line) may reach ``max_stream_bytes``; content parsed
+    as a whole may reach ``max_parse_bytes``.
+    """
+    check_file_size(path, limits)
+    name = "max_stream_bytes" if streamed else "max_parse_bytes"
+    try:
+        raw = gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+    except OSError as exc:
+        raise InputFormatError(str(path), None, f"cannot open: {exc.strerror or exc}") from exc
+    return io.BufferedReader(_Capped(raw, getattr(limits, name), path, name))
+
+
+def read_bytes(path: Path, limits: LimitsConfig) -> bytes:
+    """All of a file (decompressed when .gz), at most ``max_parse_bytes``."""
+    try:
+        with open_binary(path, limits, streamed=False) as fh:
+            return fh.read()
+    except DECOMPRESS_ERRORS as exc:
+        raise InputFormatError(str(path), None, f"unreadable: {exc}") from exc
+
+
+def bounded_lines(fh: io.TextIOBase, path: Path, limits: LimitsConfig) -> Iterator[str]:
+    """Lines of a text stream; a line longer than ``max_line_chars`` is refused unread."""
+    cap = limits.max_line_chars
+    lineno = 0
+    while True:
+        line = fh.readline(cap + 1)
+        if not line:
+            return
+        lineno += 1
+        if len(line) > cap and not (len(line) == cap + 1 and line.endswith("\n")):
+            raise over_limit(path, lineno, "line length", "max_line_chars", cap)
+        yield line
+
+
+def check_text(text: str, path: str | os.PathLike, limits: LimitsConfig) -> None:
+    """Refuse a document text beyond ``max_document_chars`` or with a line beyond ``max_line_chars``."""
+    if len(text) > limits.max_document_chars:
+        raise over_limit(path, None, f"document text of {len(text):,} characters", "max_document_chars",
+                         limits.max_document_chars)
+    cap = limits.max_line_chars
+    if len(text) > cap:  # the split is bounded: the text is at most max_document_chars
+        lengths = [len(line) for line in text.split("\n")]
+        longest = max(range(len(lengths)), key=lengths.__getitem__)
+        if lengths[longest] > cap:
+            raise over_limit(path, longest + 1, f"line length {lengths[longest]:,}", "max_line_chars", cap)
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def json_depth(text: str) -> int:
+    """Deepest nesting of arrays/objects in JSON ``text`` (brackets inside strings ignored).
+
+    Computed without recursion (a running sum over the brackets), so a 10,000-deep
+    document costs microseconds instead of a RecursionError.
+    """
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).encode("ascii")
+    if not brackets:
+        return 0
+    codes = np.frombuffer(brackets, dtype=np.uint8)
+    steps = np.where((codes == ord("[")) | (codes == ord("{")), 1, -1).astype(np.int32)
+    return int(np.cumsum(steps).max())
+
+
+def check_json_depth(text: str, path: str | os.PathLike, limits: LimitsConfig) -> None:
+    depth = json_depth(text)
+    if depth > limits.max_json_depth:
+        raise over_limit(path, None, f"JSON nesting depth {depth:,}", "max_json_depth", limits.max_json_depth)

@@ -1,0 +1,187 @@
+"""Fuzz corpus: hostile and malformed graphs and documents through the CLI.
+
+Every rejected input must end in exit code 2 with one `error: file[:line]: problem` line, no
+traceback, a byte-identical workspace (every file hashed before and after) and bounded
+memory. The fixed corpus lives in tests/hostile.py; hypothesis varies each format.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import tracemalloc
+from pathlib import Path
+
+import docx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import hostile
+from conftest import olympics_graph
+from sgrag.cli import main as cli_main
+from sgrag.io.kg import write_graphml, write_json
+from sgrag.workspace import Workspace
+from test_documents import make_pdf
+
+REPO = Path(__file__).resolve().parent.parent
+GIB = 1 << 30
+
+
+def digest(root: Path) -> dict[str, str]:
+    """Every file's sha256 and every directory, relative to ``root``: any write shows up."""
+    return {str(p.relative_to(root)): (hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir")
+            for p in sorted(root.rglob("*"))}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> list[tuple[str, list[str], str]]:
+    return hostile.build(tmp_path_factory.mktemp("hostile"))
+
+
+@pytest.fixture(scope="module")
+def graph_ws(tmp_path_factory) -> Path:
+    """A workspace holding a source graph (no index: nothing here may build one)."""
+    ws = Workspace.create(tmp_path_factory.mktemp("fuzz") / "ws")
+    ws.save_source_graph(olympics_graph())
+    return ws.path
+
+
+def run_cli(ws: Path, args: list[str], capsys) -> tuple[int, str]:
+    capsys.readouterr()
+    rc = cli_main(["-q", args[0], "-w", str(ws), *args[1:]])
+    return rc, capsys.readouterr().err
+
+
+def assert_refused(rc: int, err: str, expect: str = "") -> None:
+    assert rc == 2, err
+    assert "Traceback" not in err and expect in err, err
+    assert any(line.startswith("error: ") and ": " in line[7:] for line in err.splitlines()), err
+
+
+def test_fixed_corpus_is_refused_cleanly_in_bounded_memory(corpus, graph_ws, capsys):
+    assert len(corpus) >= 35
+    before = digest(graph_ws)
+    for name, args, expect in corpus:
+        tracemalloc.start()
+        try:
+            rc, err = run_cli(graph_ws, args, capsys)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert_refused(rc, err, expect)
+        assert digest(graph_ws) == before, f"{name} changed the workspace"
+        assert peak < 400 << 20, f"{name}: {peak:,} bytes traced"
+
+
+def test_refusals_leave_no_new_workspace_behind(corpus, tmp_path, capsys):
+    for name, args, _ in corpus:
+        rc, err = run_cli(tmp_path / "new", args, capsys)
+        assert rc == 2 and not (tmp_path / "new").exists(), (name, err)
+
+
+WRAPPER = ("import resource, sys\nfrom sgrag.cli import main\nrc = main(sys.argv[1:])\n"
+           "sys.stderr.write('\\nmaxrss_kb %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+           "sys.exit(rc)")
+
+
+@pytest.mark.parametrize("name", ["line_1gib.tsv.gz", "one_line_50mb.txt", "inflate_80mb.docx", "laughs.docx",
+                                  "deep.jsonl", "label_object_id_null.json"])
+def test_real_subprocess_refusals_stay_under_1_gib(corpus, tmp_path, name):
+    args = next(a for n, a, _ in corpus if n == name)
+    ws = tmp_path / "ws"
+    Workspace.create(ws).save_source_graph(olympics_graph())
+    before = digest(ws)
+    r = subprocess.run([sys.executable, "-c", WRAPPER, "-q", args[0], "-w", str(ws), *args[1:]],
+                       capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert digest(ws) == before
+    rss_kb = int(r.stderr.rsplit("maxrss_kb", 1)[1])
+    assert rss_kb * 1024 < GIB, f"{name}: {rss_kb:,} KB resident"
+
+
+def test_limits_are_configurable_per_workspace(tmp_path, capsys):
+    """The message names the limit; raising it in config.json lets the input through."""
+    ws = Workspace.create(tmp_path / "ws")
+    rows = tmp_path / "t.tsv.gz"
+    rows.write_bytes(gzip.compress(b"a\tr\tb\n" * 50_000))
+    cfg = ws.config()
+    cfg.limits.max_stream_bytes = 100_000
+    ws.save_config(cfg)
+    rc, err = run_cli(ws.path, ["import-kg", "--triples", str(rows)], capsys)
+    assert_refused(rc, err, "limits.max_stream_bytes = 100,000")
+    cfg.limits.max_stream_bytes = 1_000_000
+    ws.save_config(cfg)
+    assert run_cli(ws.path, ["import-kg", "--triples", str(rows)], capsys)[0] == 0
+
+
+# ---- hypothesis: variations of every format --------------------------------------------------
+def _valid_seeds() -> dict[str, bytes]:
+    g = olympics_graph()
+    with tempfile.TemporaryDirectory() as d:
+        write_graphml(g, Path(d) / "g.graphml")
+        write_json(g, Path(d) / "g.json")
+        graphml, gjson = (Path(d) / "g.graphml").read_bytes(), (Path(d) / "g.json").read_bytes()
+    tsv = "".join(f"{s}\t{r}\t{t}\n" for s, t, r, _ in map(g.edge_tuple, range(g.num_edges))).encode()
+    jsonl = "".join(json.dumps(n) + "\n" for n in json.loads(gjson)["nodes"]).encode()
+    d = docx.Document()
+    d.add_paragraph("Marie Curie was born in Warsaw.")
+    buf = io.BytesIO()
+    d.save(buf)
+    return {
+        "triples.tsv": tsv, "triples.csv": tsv.replace(b"\t", b","), "triples.tsv.gz": gzip.compress(tsv),
+        "graph.graphml": graphml, "graph.json": gjson, "graph.jsonl": jsonl,
+        "doc.txt": b"Ada Lovelace was born in London.\n", "doc.md": b"# Ada\n\n**Ada** was born in London.\n",
+        "doc.html": b"<html><title>Ada</title><p>Ada was born in <b>London</b>.</p></html>",
+        "doc.pdf": make_pdf(["Ada was born in London"]), "doc.docx": buf.getvalue(),
+        "doc.csv": b"name,city\nAda,London\n", "doc.json": b'[{"name": "Ada", "city": "London"}]',
+        "doc.jsonl": b'{"name": "Ada"}\n',
+    }
+
+
+SEEDS = _valid_seeds()
+FLAGS = {"triples.tsv": "--triples", "triples.csv": "--triples", "triples.tsv.gz": "--triples",
+         "graph.graphml": "--graphml", "graph.json": "--json", "graph.jsonl": "--json"}
+
+
+@st.composite
+def mutated(draw, seed: bytes) -> bytes:
+    """The seed cut, spliced with random bytes or hostile fragments, or wrapped in deep nesting."""
+    cut = draw(st.integers(0, len(seed)))
+    junk = draw(st.one_of(st.binary(max_size=64),
+                          st.sampled_from([b"\x00", b"\xff\xfe", b"<!DOCTYPE x [<!ENTITY a 'b'>]>", b"&a;",
+                                           b'{"id": null}', b'{"label": {}}', b"[" * 500, b"\t\t\t",
+                                           b'"unterminated', b"\n" * 3, b"\x1f\x8b\x08"])))
+    mode = draw(st.sampled_from(["truncate", "splice", "insert", "deep"]))
+    if mode == "truncate":
+        return seed[:cut]
+    if mode == "splice":
+        return seed[:cut] + junk + seed[cut + len(junk):]
+    if mode == "deep":
+        depth = draw(st.integers(90, 3000))
+        return b"[" * depth + seed + b"]" * depth
+    return seed[:cut] + junk + seed[cut:]
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_inputs_never_crash_or_half_write(name, graph_ws, capsys, data):
+    payload = data.draw(mutated(SEEDS[name]), label="payload")
+    with tempfile.TemporaryDirectory() as d:
+        ws = Path(d) / "ws"
+        shutil.copytree(graph_ws, ws)
+        f = Path(d) / name
+        f.write_bytes(payload)
+        args = ["import-kg", FLAGS[name], str(f)] if name in FLAGS else ["ingest", "--no-build", str(f)]
+        before = digest(ws)
+        rc, err = run_cli(ws, args, capsys)
+        assert rc in (0, 2) and "Traceback" not in err, err
+        if rc == 2:
+            assert_refused(rc, err)
+            assert digest(ws) == before

@@ -25,14 +25,14 @@ from typing import Iterable
 
 from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
-from .errors import LLMError, ParseError, SgragError
-from .extract import (IMPORTED, ExtractionCache, Extractor, LLMExtractor, OfflineExtractor,
-                      extract_chunks, extraction_from_json, extraction_to_json, merge_into_graph,
-                      source_doc_id)
+from .errors import InputFormatError, LLMError, ParseError, SgragError
+from .extract import (IMPORTED, ExtractionCache, Extractor, LLMExtractor, extract_chunks,
+                      extraction_from_json, extraction_to_json, merge_into_graph, source_doc_id)
 from .fsutil import atomic_write_json, read_json
 from .graph import GraphBuilder, KnowledgeGraph
-from .io.documents import Document, chunk_document, load_documents
+from .io.documents import Document, chunk_document, load_documents, read_tables
 from .llm import ChatClient
+from .offline import OfflineExtractor, table_extractions
 from .types import Progress, ProgressFn, no_progress
 from .workspace import Workspace
 
@@ -199,7 +199,8 @@ def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragC
 
         try:
             found = extract_chunks(chunks, ext, cache, workers, on_chunk)
-        except (LLMError, ParseError) as exc:
+            found += table_extractions(doc.doc_id, read_tables(stored), ext.name)
+        except (LLMError, ParseError, InputFormatError) as exc:
             reg.update(doc.doc_id, status="failed", error=str(exc))
             reports[doc.path] = FileReport(doc.path, doc.doc_id, "failed", str(exc), doc.title, len(chunks))
             progress(Progress("ingest", k + 1, total, f"{doc.title}: failed: {exc}"))

@@ -118,6 +118,10 @@ class MatchedEdge:
     dst_label: str
     relation: str
     description: str
+    source: str = ""
+    """Where a document said it: provenance ``<doc>:p<page>:c<chunk>@<start>-<end>`` ("" if imported)."""
+    sentence: str = ""
+    """The sentence it was read from (offline extraction records it; "" otherwise)."""
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,12 @@ brother sister son daughter wife husband father mother child heir widow minister
 prince princess emperor explorer inventor athlete player coach diplomat economist""".split())
 """Head nouns of classes whose members are people ("a British *chemist*", "its chief *executive*")."""
 
+
+def is_person_noun(noun: str) -> bool:
+    """A class noun for people: listed, or a "-ist"/"-ician"/"-ologist" (geologist, pianist)."""
+    noun = noun.split()[-1].lower() if noun.split() else ""
+    return noun in PERSON_NOUNS or noun.endswith(("ist", "ician", "eer")) and len(noun) > 5
+
 PERSON_VERBS = frozenset({"born", "died", "studied", "married", "graduated", "taught", "teach", "teaches",
                           "retired", "grew"})
 """Verbs whose subject is a person ("X was born in", "X studied at")."""
@@ -100,6 +106,7 @@ class Discourse:
     def __init__(self) -> None:
         self.entities: dict[str, Referent] = {}
         self._aliases: dict[str, set[str]] = {}
+        self._first_names: dict[str, set[str]] = {}
         self._events: dict[str, str] = {}  # verb -> agent label of its latest mention
         self.group: tuple[str, ...] = ()
 
@@ -122,6 +129,8 @@ class Discourse:
         part = words[0] if org else words[-1]
         if part[:1].isupper() and part.lower() not in ORG_WORDS:
             self._aliases.setdefault(part, set()).add(label)
+        if not org and words[0][:1].isupper():  # "Serafin" for Serafin Quispe, once known a person
+            self._first_names.setdefault(words[0], set()).add(label)
 
     def mark_person(self, label: str, gender: str = "") -> None:
         ref = self.entities.get(label)
@@ -139,7 +148,7 @@ class Discourse:
         if ref is None:
             return
         ref.classes.add(cls)
-        if _head(cls) in PERSON_NOUNS:
+        if is_person_noun(cls):
             self.mark_person(label)
         elif ref.person is None:
             ref.person = False
@@ -159,10 +168,13 @@ class Discourse:
         people = [x for x in labels if self.entities[x].person is not False]
         if len(people) == 1:
             return people[0]  # "Sable" is Edwin Sable rather than Sable University
-        return next(iter(labels)) if len(labels) == 1 else None
+        if labels:
+            return next(iter(labels)) if len(labels) == 1 else None
+        named = [x for x in self._first_names.get(word, ()) if self.entities[x].person]
+        return named[0] if len(named) == 1 else None
 
     def is_alias(self, word: str) -> bool:
-        return word in self._aliases
+        return word in self._aliases or any(self.entities[x].person for x in self._first_names.get(word, ()))
 
     def resolve_pronoun(self, word: str, sentence: int, before: int | None = None) -> str | None:
         """The antecedent of a personal pronoun, or None when none or two fit equally."""
@@ -196,10 +208,14 @@ class Discourse:
         fits = [r for r in self.entities.values()
                 if r.last < (sentence, before if before is not None else 10**9)
                 and ({_head(c) for c in r.classes} & heads
+                     or (len(noun) > 3 and any(_head(c).endswith(noun) for c in r.classes))  # bookshop
                      or {w.lower() for w in r.label.split()} & heads
                      or (noun in ("company", "firm") and r.person is False and not r.place
                          and r.label.split()[-1].lower() in ORG_WORDS))]
-        # a description reaches further back than a pronoun, but the latest fit wins
+        # a description reaches further back than a pronoun, but the latest fit wins; what the
+        # sentence itself already named is rarely meant ("Andes Capital acquired the startup")
+        earlier = [r for r in fits if r.last[0] < sentence]
+        fits = earlier or fits
         if not fits:
             return None
         fits.sort(key=lambda r: r.last, reverse=True)
@@ -209,6 +225,14 @@ class Discourse:
         if len(fits) > 1 and fits[0].last[0] == fits[1].last[0] and fits[1].subject_at == fits[1].last[0]:
             return fits[1].label
         return fits[0].label
+
+    def nouns(self) -> set[str]:
+        """Nouns a definite description may use for a known entity: class heads ("the
+        publisher") and the lowercase words of organisation names ("the press")."""
+        out = {_head(c) for r in self.entities.values() for c in r.classes}
+        out |= {w.lower() for r in self.entities.values() if r.person is False and not r.place
+                for w in r.label.split()[1:] if w[:1].isupper()}
+        return out - {"person"}
 
     def _recent(self, sentence: int, before: int | None) -> list[Referent]:
         limit = (sentence, before if before is not None else 10**9)

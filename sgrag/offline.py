@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from .coref import PERSON_NOUNS, PERSON_VERBS, PRONOUNS, ROLE_NOUNS, Discourse, name_kind
+from .coref import PERSON_VERBS, PRONOUNS, ROLE_NOUNS, Discourse, is_person_noun, name_kind
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Table
 from .textnorm import fold, fold_with_offsets
@@ -68,9 +68,11 @@ _VERBS = {"born", "died", "won", "wrote", "made", "built", "founded", "married",
 _CANON = {"written": "wrote", "writes": "wrote", "begun": "began", "acquires": "acquired", "founds": "founded",
           "owns": "owned", "directs": "directed", "wins": "won", "plays": "played", "stars": "starred",
           "starring": "starred", "leads": "led", "teaches": "taught", "teach": "taught", "sold": "sold",
-          "bought": "acquired", "purchased": "acquired", "operate": "operates", "contain": "contains",
+          "bought": "acquired", "purchased": "acquired", "established": "founded", "co-founded": "founded", "operate": "operates", "contain": "contains",
           "include": "includes", "join": "joined", "hosts": "hosted", "features": "featured"}
 """Surface verb forms -> one relation name (active and passive use the same one)."""
+_CONVERSE = {("sold", "to"): "acquired"}
+"""(verb, preposition) whose object is the agent of another relation, reversed."""
 _STATIVE = {"born", "based", "headquartered", "located", "situated", "died", "lies", "lived", "known",
             "called", "named"}
 """Participles that describe the subject (never reversed): "born in", "based in"."""
@@ -291,6 +293,8 @@ class _Frame:
     """"born in", "based in": describes the subject, never reversed."""
     co: bool = False
     """"co-founded X with Y": Y is an agent too."""
+    obj_unknown: bool = False
+    """The object is an unresolved anaphor: a year after it is not the subject's."""
 
 
 @dataclass
@@ -396,7 +400,7 @@ def row_relations(found: _Found, header: Sequence[str], cells: Sequence[str], te
             found.relation(key, f"year {_canon(rel)}", value, text[:_DESC_CHARS], span)
         else:
             found.relation(key, rel, value, text[:_DESC_CHARS], span)
-        if rel.split()[-1] in PERSON_NOUNS and name_kind(value) is None:
+        if is_person_noun(rel) and name_kind(value) is None:
             found.relation(value, IS_A, PERSON, text[:_DESC_CHARS], span)
             found.entity(PERSON, "class")
 
@@ -444,9 +448,14 @@ class _Sentence:
 
         for m in re.finditer(r"\b(?:[Tt]he|[Tt]his)\s+(?:([a-z][\w-]*)\s+)?([a-z][\w-]*)\b", s):
             end, noun = m.end(), m.group(2)
-            if noun not in _DESCRIPTION_NOUNS and m.group(1) in _DESCRIPTION_NOUNS:
+            known = _DESCRIPTION_NOUNS | self.disc.nouns()
+
+            def describes(w: str | None) -> bool:  # "the shop" for a bookshop
+                return bool(w) and (w in known or len(w) > 3 and any(k.endswith(w) for k in known))
+
+            if not describes(noun) and describes(m.group(1)):
                 end, noun = m.end(1), m.group(1)  # "the firm was", "the university in"
-            if noun not in _DESCRIPTION_NOUNS or not free(m.start(), end) or \
+            if not describes(noun) or not free(m.start(), end) or \
                     re.match(r"\s+(?:[A-Z0-9\"“]|of\b)", s[end:]):
                 continue  # "the shipping firm Baltic Wren" types a name; "the capital of" relates
             spans.append(_Span(m.start(), end, noun, "description"))
@@ -594,7 +603,7 @@ class _Sentence:
         return out
 
     def _person_role(self, label: str, role: str) -> None:
-        if role.split()[-1] in PERSON_NOUNS:
+        if is_person_noun(role):
             self.disc.mark_person(label)
 
     def edge(self, subjects: list[str | None], frame: _Frame, words: list[str], sp: _Span,
@@ -653,7 +662,9 @@ class _Sentence:
         for s in subjects:
             if s is not None and verb in PERSON_VERBS:
                 self.disc.mark_person(s)
-            if frame.passive and prep == "by":
+            if (verb, prep) in _CONVERSE:  # "X was sold to Y", "Z sold X to Y": Y acquired X
+                self.rel(target, _CONVERSE[verb, prep], s if frame.passive else frame.obj)
+            elif frame.passive and prep == "by":
                 self.rel(target, verb, s)  # "X was acquired by Y" is "Y acquired X"
                 if target:
                     self.disc.event(verb, target)
@@ -661,6 +672,7 @@ class _Sentence:
                 self.rel(target, verb, frame.obj)  # "co-founded X with Y": Y founded X too
             elif prep is None:
                 self.rel(s, verb, target)  # direct object
+                frame.obj_unknown = frame.obj_unknown or target is None
                 if target and not frame.passive:
                     frame.obj = frame.obj or target
                     if s:
@@ -675,8 +687,8 @@ class _Sentence:
     def year(self, subjects: list[str | None], frame: _Frame, year: str | None) -> None:
         """A year is its own edge, from what the event happened to: "X was acquired in 2019"
         and "Y acquired X in 2019" both give X -[year acquired]-> 2019."""
-        if frame.verb is None:
-            return
+        if frame.verb is None or (frame.obj_unknown and not frame.obj and not frame.passive):
+            return  # "Keith founded the press in 1994" with "the press" unresolved: not Keith's year
         holder = frame.obj if frame.obj and not frame.passive else None
         for s in ([holder] if holder else subjects):
             self.rel(s, f"year {frame.verb.split()[0]}", year)

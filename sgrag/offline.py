@@ -215,7 +215,8 @@ def _name_spans(sentence: str) -> list[_Span]:
             single = len(words) == 1
             at_start = sentence[:first.start()].strip(" \"'“‘(") == ""
             follower = toks[j + 1].group() if j + 1 < len(toks) else ""
-            demonym = single and _DEMONYM.search(first.group()) and follower[:1].islower()
+            demonym = single and _DEMONYM.search(first.group()) and follower[:1].islower() and \
+                not (_is_verb(follower) or follower in _AUX)  # "German engineer", not "Huaman studied"
             if not demonym:
                 spans.append(_Span(first.start(), last.end(), sentence[first.start():last.end()],
                                    "name-start" if (single and at_start) else "name"))

@@ -4,6 +4,8 @@ Every question has a distractor that meets all constraints but one (another foun
 company, another year, a robotics company instead of a software company), so a wrong
 coreference, type or relation direction shows up as a wrong answer.
 """
+import dataclasses
+
 import pytest
 
 from sgrag import Engine, Workspace, ingest
@@ -58,3 +60,12 @@ def test_answers_come_from_the_documents_with_their_source_sentences(outcomes):
 def test_who_questions_answer_people(outcomes):
     who = [t for q, _, t in outcomes if q.startswith("Who ")]
     assert len(who) >= 5 and all(t.answer.exact for t in who)
+
+
+def test_source_sentences_render_escaped(outcomes):
+    _, _, trace = outcomes[0]
+    match = next(m for m in trace.matches if m.binding[trace.query_graph.target] == trace.answer.node_id)
+    evil = "<script>alert(1)</script> **bold** [link](http://x)"
+    bad = dataclasses.replace(match, edges=tuple(dataclasses.replace(e, sentence=evil) for e in match.edges))
+    lines = evidence_source_lines(dataclasses.replace(trace, matches=[bad]))
+    assert lines and all("<script>" not in ln and "&lt;script&gt;" in ln and "\\*\\*bold" in ln for ln in lines)

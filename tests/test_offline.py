@@ -105,6 +105,12 @@ def test_surname_mentions_and_ambiguity_left_unresolved():
     assert ("Serafin Ruiz", "studied at", "Leiden University") in t
 
 
+def test_surnames_that_look_like_demonyms_still_count():
+    t = facts("Rosa Huaman founded Condor Mining. Huaman studied law at Leiden University.")
+    assert ("Rosa Huaman", "studied at", "Leiden University") in t
+    assert types("Greta Lind is a German engineer.") == {("Greta Lind", "engineer"), ("Greta Lind", "person")}
+
+
 def test_two_equally_likely_people_leave_a_pronoun_unresolved():
     t = facts("Marcus Feld met Owen Achterberg at Leiden University in 2001. He later founded Feldspar Capital.")
     assert not any(o == "Feldspar Capital" for _, _, o in t) and not any(s == "Feldspar Capital" for s, _, _ in t)

@@ -38,7 +38,7 @@ PERSON_NOUNS = frozenset("""person man woman chemist engineer economist physicis
 mathematician founder co-founder cofounder entrepreneur executive director officer chairman
 chairwoman chair president rector professor lecturer teacher author writer poet novelist journalist
 painter artist architect actor actress singer composer musician politician lawyer banker doctor physician
-surgeon nurse student researcher historian philosopher designer programmer developer manager
+surgeon nurse student researcher historian philosopher designer programmer manager
 brother sister son daughter wife husband father mother child heir widow minister mayor governor king queen
 prince princess emperor explorer inventor athlete player coach diplomat economist""".split())
 """Head nouns of classes whose members are people ("a British *chemist*", "its chief *executive*")."""

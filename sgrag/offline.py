@@ -51,7 +51,8 @@ _STOP_START = {"the", "a", "an", "in", "on", "at", "it", "he", "she", "his", "he
                "their", "this", "that", "these", "those", "today", "however", "also", "but",
                "and", "when", "after", "before", "during", "since", "from", "there", "here",
                "while", "although", "as", "by", "for", "with", "of", "to", "if", "we", "our",
-               "you", "your", "i", "my", "some", "many", "most", "visitors", "construction", "both"}
+               "you", "your", "i", "my", "some", "many", "most", "visitors", "construction", "both",
+               "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several"}
 _COPULAS = {"is", "was", "are", "were", "be", "been", "being", "became", "becomes", "remains", "remained"}
 _AUX = _COPULAS | {"has", "had", "have", "having", "will", "would", "did", "does", "do"}
 _VERBS = {"born", "died", "won", "wrote", "made", "built", "founded", "married", "hosted",
@@ -612,6 +613,7 @@ class _Sentence:
         """The relation(s) from the clause's subject(s) to ``sp``; returns the updated frame."""
         while words and words[-1] in _DETS:
             words = words[:-1]
+        words = _phrasal(words)
         verb_at = next((i for i in range(len(words) - 1, -1, -1) if _is_verb(words[i])), None)
         prep = words[-1] if words and words[-1] in _PREPS else None
         if verb_at is not None:
@@ -623,9 +625,15 @@ class _Sentence:
             if prep == "of" and middle:
                 name = " ".join([name] + middle[:_MAX_RELATION_WORDS - 2])
             frame = _Frame(name, passive and v not in _STATIVE, prep, None, v in _STATIVE, v.startswith("co-"))
-        elif frame.verb is not None and all(w in _PREPS or w in _FILLER or w in _DETS for w in words):
+        if frame.passive and "by" in words[verb_at or 0:] and any(
+                w not in _DETS and w not in _PREPS and w not in _FILLER and not w.isdigit()
+                for w in words[words.index("by", verb_at or 0) + 1:]):
+            # "set up by two researchers from X, A and B": the agents are named after the
+            # noun phrase; X is where the researchers are from, not the company's
+            return dataclasses.replace(frame, prep="by")
+        if verb_at is None and frame.verb is not None and all(w in _PREPS or w in _FILLER or w in _DETS for w in words):
             frame = dataclasses.replace(frame, prep=prep or frame.prep)  # "by A and B", "in 2011 by A"
-        else:
+        elif verb_at is None:
             content = [w for w in words if w not in _DETS and w not in _FILLER and w not in PRONOUNS]
             cop = next((i for i in range(len(words) - 1, -1, -1) if words[i] in _COPULAS), None)
             if cop is not None:
@@ -695,5 +703,20 @@ class _Sentence:
             self.rel(s, f"year {frame.verb.split()[0]}", year)
 
 
+_PHRASAL = {("set", "up"): "founded", ("took", "over"): "acquired", ("taken", "over"): "acquired",
+            ("takes", "over"): "acquired", ("bought", "out"): "acquired", ("spun", "off"): "founded"}
+
+
+def _phrasal(words: list[str]) -> list[str]:
+    """Two-word verbs as their one-word relation: "set up" -> "founded"."""
+    out: list[str] = []
+    for w in words:
+        if out and (out[-1], w) in _PHRASAL:
+            out[-1] = _PHRASAL[out[-1], w]
+        else:
+            out.append(w)
+    return out
+
+
 def _analysis_has_verb(words: list[str]) -> bool:
-    return any(_is_verb(w) for w in words)
+    return any(_is_verb(w) for w in _phrasal(words))

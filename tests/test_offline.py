@@ -190,6 +190,17 @@ def test_coordination_gives_one_edge_per_conjunct():
             ("Zhang Yimou", "directed", "House of Flying Daggers"), ("Zhang Yimou", "directed", "Hero")} <= t
 
 
+def test_phrasal_verbs_and_agents_named_after_a_noun_phrase():
+    t = facts("Fjordgen is a biotechnology company. The company was set up in 2008 by two researchers from the "
+              "University of Bergen, Astrid Lie and Henrik Dahl. Two years later the company was taken over by "
+              "Novum Health. The firm was sold to Lennox Retail in 2015.")
+    assert {("Astrid Lie", "founded", "Fjordgen"), ("Henrik Dahl", "founded", "Fjordgen"),
+            ("Fjordgen", "year founded", "2008"), ("Novum Health", "acquired", "Fjordgen"),
+            ("Lennox Retail", "acquired", "Fjordgen")} <= t
+    assert not any(o == "University of Bergen" and s == "Fjordgen" for s, _, o in t)  # the researchers' university
+    assert "Two" not in {x for s, _, o in t for x in (s, o)}
+
+
 def test_coordinated_subjects_and_co_agents():
     t = facts("Feld and Ortiz work at Sable University. Marcus Feld co-founded Feldspar Capital with Lena Ortiz "
               "in 2015.")

@@ -72,6 +72,8 @@ _CANON = {"written": "wrote", "writes": "wrote", "begun": "began", "acquires": "
           "bought": "acquired", "purchased": "acquired", "established": "founded", "co-founded": "founded", "operate": "operates", "contain": "contains",
           "include": "includes", "join": "joined", "hosts": "hosted", "features": "featured"}
 """Surface verb forms -> one relation name (active and passive use the same one)."""
+_GENERIC_HEADERS = {"name", "title", "id", "label", "item", "key", "entity", "no", "number", "row"}
+"""First-column headers that name no class ("Name"), unlike "Company" or "University"."""
 _CONVERSE = {("sold", "to"): "acquired"}
 """(verb, preposition) whose object is the agent of another relation, reversed."""
 _STATIVE = {"born", "based", "headquartered", "located", "situated", "died", "lies", "lived", "known",
@@ -303,10 +305,13 @@ class _Frame:
 class _Found:
     entities: dict[str, ExtractedEntity] = field(default_factory=dict)
     relations: dict[tuple[str, str, str], ExtractedRelation] = field(default_factory=dict)
+    first_span: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Where each entity was first mentioned (the provenance of its "is a person" edge)."""
 
-    def entity(self, label: str, description: str) -> None:
+    def entity(self, label: str, description: str, span: tuple[int, int] = (-1, -1)) -> None:
         if label and label not in self.entities:
             self.entities[label] = ExtractedEntity(label, description)
+            self.first_span[label] = span
 
     def relation(self, src: str | None, rel: str, dst: str | None, desc: str, span: tuple[int, int]) -> None:
         if src and dst and rel and src != dst:
@@ -354,13 +359,14 @@ class OfflineExtractor:
             _Sentence(self, disc, found, n, sentence, span).run()
         for label, ref in disc.entities.items():
             if ref.person and label in found.entities:
-                found.relation(label, IS_A, PERSON, found.entities[label].description, (-1, -1))
+                found.relation(label, IS_A, PERSON, found.entities[label].description, found.first_span[label])
         for r in list(found.relations.values()):
             if r.relation == IS_A:
                 found.entity(r.target, "class")
         return ChunkExtraction("", "", tuple(found.entities.values()), tuple(found.relations.values()), self.name)
 
     def heading(self, line: str, disc: Discourse, found: _Found, n: int) -> None:
+        """A line without a verb: its names are entities (and antecedents), nothing relates them."""
         for sp in self.mention_spans(line):
             if sp.kind in ("name", "known", "quoted") or (sp.kind == "name-start" and " " in sp.label):
                 disc.mention(sp.label, n, False, sp.start)
@@ -387,7 +393,7 @@ def row_relations(found: _Found, header: Sequence[str], cells: Sequence[str], te
     key = cells[0].strip()
     found.entity(key, text[:_DESC_CHARS])
     key_class = class_phrase(header[0].strip().lower())
-    if key_class and not key_class.isdigit():
+    if key_class and not key_class.isdigit() and key_class not in _GENERIC_HEADERS:
         for cls in class_names(key_class):
             found.relation(key, IS_A, cls, text[:_DESC_CHARS], span)
             found.entity(cls, "class")
@@ -482,7 +488,7 @@ class _Sentence:
             if label is not None:
                 self.disc.mention(label, self.n, is_subject, sp.start)
                 if sp.kind not in ("pronoun", "description"):
-                    self.found.entity(label, "year" if sp.kind == "year" else self.desc)
+                    self.found.entity(label, "year" if sp.kind == "year" else self.desc, self.span)
                 self._cues(label, sp)
             out.append(dataclasses.replace(sp, label=label))
         return out
@@ -673,6 +679,7 @@ class _Sentence:
                 self.disc.mark_person(s)
             if (verb, prep) in _CONVERSE:  # "X was sold to Y", "Z sold X to Y": Y acquired X
                 self.rel(target, _CONVERSE[verb, prep], s if frame.passive else frame.obj)
+                frame.verb = _CONVERSE[verb, prep]  # and "in 2015" is then the year acquired
             elif frame.passive and prep == "by":
                 self.rel(target, verb, s)  # "X was acquired by Y" is "Y acquired X"
                 if target:

@@ -196,7 +196,7 @@ def test_phrasal_verbs_and_agents_named_after_a_noun_phrase():
               "Novum Health. The firm was sold to Lennox Retail in 2015.")
     assert {("Astrid Lie", "founded", "Fjordgen"), ("Henrik Dahl", "founded", "Fjordgen"),
             ("Fjordgen", "year founded", "2008"), ("Novum Health", "acquired", "Fjordgen"),
-            ("Lennox Retail", "acquired", "Fjordgen")} <= t
+            ("Lennox Retail", "acquired", "Fjordgen"), ("Fjordgen", "year acquired", "2015")} <= t
     assert not any(o == "University of Bergen" and s == "Fjordgen" for s, _, o in t)  # the researchers' university
     assert "Two" not in {x for s, _, o in t for x in (s, o)}
 
@@ -267,6 +267,8 @@ def test_html_tables_become_edges_with_row_provenance(tmp_path):
             ("Helena Marsh", IS_A, "person")} <= t
     assert [f.chunk_id for f in found] == ["d1:t0:r0", "d1:t0:r1"]
     assert found[0].relations[0].description.startswith("Company: Lumen Materials; Founder: Helena Marsh")
+    named = table_extractions("d1", [dataclasses.replace(tables[0], header=("Name",) + tables[0].header[1:])], "x")
+    assert not any(r.relation == IS_A and r.target == "name" for f in named for r in f.relations)
 
 
 def test_docx_tables_become_edges(tmp_path):
@@ -292,7 +294,7 @@ def test_csv_rows_become_edges_through_their_record_lines(tmp_path):
 
 # ---- provenance -----------------------------------------------------------------------------
 def test_every_edge_keeps_its_sentence_and_offsets():
-    text = "Nuvola Labs is a software company. It was acquired by Halvard Group in 2019."
+    text = "Nuvola Labs is a software company. It was acquired by Halvard Group in 2019. Ana Lima was born in Porto."
     doc = Document("doc9", "d.txt", "d", (text,), "txt")
     c = chunk_document(doc)[0]
     found = OfflineExtractor().extract(c)
@@ -302,3 +304,5 @@ def test_every_edge_keeps_its_sentence_and_offsets():
     e = next(e for e in range(g.num_edges) if g.edge_tuple(e)[2] == "acquired")
     chunk_id, start, end = sentence_span(g.edge_sources[e][0])
     assert chunk_id == "doc9:p0:c0" and c.text[start:end] == acq.description
+    assert all(r.start >= 0 and c.text[r.start:r.end] == r.description for r in found.relations)
+    assert ("Ana Lima", IS_A, "person") in {(r.source, r.relation, r.target) for r in found.relations}

@@ -306,3 +306,22 @@ def test_every_edge_keeps_its_sentence_and_offsets():
     assert chunk_id == "doc9:p0:c0" and c.text[start:end] == acq.description
     assert all(r.start >= 0 and c.text[r.start:r.end] == r.description for r in found.relations)
     assert ("Ana Lima", IS_A, "person") in {(r.source, r.relation, r.target) for r in found.relations}
+
+
+WORDS = st.sampled_from(["Nuvola Labs", "Halvard Group", "Ana Lima", "Lima", "he", "she", "it", "its", "their",
+                         "the company", "the firm", "was", "is", "a", "an", "software company", "founded", "by",
+                         "acquired", "in", "2019", "and", ",", ".", "studied", "at", "University of Porto",
+                         "\"Hero\"", "which", "who", "co-founded", "with", "sold", "to", "set", "up", ";", "Its",
+                         "The", "chief executive", "her brother", "company:", "x;", "\n"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(WORDS, max_size=40))
+def test_property_any_text_gives_well_formed_relations(parts):
+    text = " ".join(parts)
+    found = OfflineExtractor().extract_text(text)
+    labels = {e.label for e in found.entities}
+    for r in found.relations:
+        assert r.relation and r.relation != "related to" and r.source != r.target
+        assert r.source in labels and r.target in labels
+        assert 0 <= r.start < r.end <= len(text) and text[r.start:r.end].startswith(r.description[:20])

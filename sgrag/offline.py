@@ -519,17 +519,19 @@ class _Sentence:
 
     # ---- relations --------------------------------------------------------------------------
     def run(self) -> None:
+        """Left to right: the first entity is the subject; each later one relates to the
+        clause's subject(s) through the words since the previous one (an apposition or
+        relative clause relates to the entity it follows); a new subject opens a clause."""
         spans = self.resolve(self.mentions())
         self.classes(spans)
-        spans = self.possessives(spans)
-        items = spans
+        items = self.possessives(spans)
         subject_at = next((i for i, sp in enumerate(items) if sp.kind != "year"), None)
         if subject_at is None:
             return
         lead = _words(re.split(r"[,;]", self.s[:items[subject_at].start])[-1])
         if any(_is_verb(w) or w in _COPULAS for w in lead):
             items[subject_at] = dataclasses.replace(items[subject_at], label=None)  # an object: "Visitors reach X"
-        subjects = [items[subject_at].label]
+        subjects = first_subjects = [items[subject_at].label]
         pending_years = [sp for sp in items[:subject_at] if sp.kind == "year"]
         frame = _Frame()
         first_frame: _Frame | None = None
@@ -543,7 +545,7 @@ class _Sentence:
             if typed and not set(typed.group(1).split()) & (_PREPS | _DETS | _FILLER | _COPULAS):
                 between = between[:typed.start()] + " "  # "with the artist Ai Weiwei": the type is no relation
             words = _words(between)
-            if sp.kind not in ("year",) and k == subject_at + 1 and words == ["and"] and \
+            if sp.kind != "year" and k == subject_at + 1 and words == ["and"] and \
                     _verb_follows(self.s, sp.end):
                 subjects.append(sp.label)  # "Feld and Ortiz both teach at ..."
                 self._mark_subject(sp)
@@ -574,9 +576,8 @@ class _Sentence:
                     if frame.verb and first_frame is None:
                         first_frame = frame
             prev = sp
-        main = first_frame or frame
-        for y in pending_years:
-            self.year(subjects, main, y.label)
+        for y in pending_years:  # "In 2019 the company was acquired by ...": the first clause's year
+            self.year(first_subjects, first_frame or frame, y.label)
 
     def _mark_subject(self, sp: _Span) -> None:
         if sp.label is not None:

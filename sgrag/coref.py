@@ -63,6 +63,8 @@ ROLE_NOUNS = {"acquirer": "acquired", "buyer": "acquired", "purchaser": "acquire
               "author": "wrote", "director": "directed", "owner": "owned"}
 """Role nouns that name the agent of an event told just before ("The *acquirer* is ...")."""
 
+_CREATED = {"founded", "acquired", "owned", "built", "designed", "created", "merged"}
+"""Verbs whose object is never a person."""
 _MALE = {"he", "him", "his", "himself"}
 _FEMALE = {"she", "her", "hers", "herself"}
 _NEUTER = {"it", "its", "itself"}
@@ -108,6 +110,7 @@ class Discourse:
         self._aliases: dict[str, set[str]] = {}
         self._first_names: dict[str, set[str]] = {}
         self._events: dict[str, str] = {}  # verb -> agent label of its latest mention
+        self._works: dict[str, list[str]] = {}  # agent -> what it founded, acquired, ... (in order)
         self.group: tuple[str, ...] = ()
 
     # ---- what the text says ------------------------------------------------------------------
@@ -153,9 +156,32 @@ class Discourse:
         elif ref.person is None:
             ref.person = False
 
-    def event(self, verb: str, agent: str) -> None:
-        """Remember ``agent`` did ``verb`` (for role nouns such as "the acquirer")."""
+    def event(self, verb: str, agent: str, patient: str | None = None) -> None:
+        """Remember ``agent`` did ``verb`` (to ``patient``): "the acquirer" is the latest agent
+        of an acquisition, "his company" what he founded, owned or acquired. What is founded
+        or acquired is an organisation (or a thing), never a person."""
         self._events[verb] = agent
+        if patient:
+            self._works.setdefault(agent, []).append(patient)
+            ref = self.entities.get(patient)
+            if ref is not None and ref.person is None and verb in _CREATED:
+                ref.person = False
+
+    def resolve_possessed(self, owner: str | None, noun: str, sentence: int, before: int | None = None) -> str | None:
+        """ "his company": the latest fitting thing ``owner`` founded or acquired, else as "the company"."""
+        for label in reversed(self._works.get(owner or "", [])):
+            ref = self.entities.get(label)
+            if ref is not None and not ref.person and (not ref.classes or self._fits(ref, noun)):
+                return label
+        return self.resolve_description(noun, sentence, before)
+
+    def _fits(self, r: Referent, noun: str) -> bool:
+        heads = _SYNONYMS.get(noun, {noun})
+        return bool({_head(c) for c in r.classes} & heads
+                    or (len(noun) > 3 and any(_head(c).endswith(noun) for c in r.classes))  # bookshop
+                    or {w.lower() for w in r.label.split()} & heads
+                    or (noun in ("company", "firm") and r.person is False and not r.place
+                        and r.label.split()[-1].lower() in ORG_WORDS))
 
     def is_person(self, label: str) -> bool:
         ref = self.entities.get(label)
@@ -204,14 +230,8 @@ class Discourse:
         noun = noun.lower()
         if noun in ROLE_NOUNS and ROLE_NOUNS[noun] in self._events:
             return self._events[ROLE_NOUNS[noun]]
-        heads = _SYNONYMS.get(noun, {noun})
         fits = [r for r in self.entities.values()
-                if r.last < (sentence, before if before is not None else 10**9)
-                and ({_head(c) for c in r.classes} & heads
-                     or (len(noun) > 3 and any(_head(c).endswith(noun) for c in r.classes))  # bookshop
-                     or {w.lower() for w in r.label.split()} & heads
-                     or (noun in ("company", "firm") and r.person is False and not r.place
-                         and r.label.split()[-1].lower() in ORG_WORDS))]
+                if r.last < (sentence, before if before is not None else 10**9) and self._fits(r, noun)]
         # a description reaches further back than a pronoun, but the latest fit wins; what the
         # sentence itself already named is rarely meant ("Andes Capital acquired the startup")
         earlier = [r for r in fits if r.last[0] < sentence]

@@ -116,6 +116,7 @@ _PREFIX_CLASS = re.compile(r"(?:^|\s)(?:[Tt]he|[Aa]n?)\s+((?:(?!(?:the|an?)\s)[a
 _PLACE_BEFORE = re.compile(r"\b(?:born|based|headquartered|located|situated|died|lives|lived|grew up)\s+"
                            r"(?:in|near)\s+(?:the\s+)?$")
 _PERSON_AFTER = re.compile(r"^,?\s+(?:(?:was|is|had|has|also|later)\s+)*(?:born|studied|died|married|graduated)\b")
+_ANAPHORS = ("pronoun", "description", "possessed")
 _MAX_RELATION_WORDS = 5
 _DESC_CHARS = 300
 
@@ -454,19 +455,23 @@ class _Sentence:
         def free(a: int, b: int) -> bool:
             return all(b <= x or a >= y for x, y in taken)
 
-        for m in re.finditer(r"\b(?:[Tt]he|[Tt]his)\s+(?:([a-z][\w-]*)\s+)?([a-z][\w-]*)\b", s):
-            end, noun = m.end(), m.group(2)
-            known = _DESCRIPTION_NOUNS | self.disc.nouns()
+        for m in re.finditer(r"\b([Tt]he|[Tt]his|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+(?:([a-z][\w-]*)\s+)?([a-z][\w-]*)\b", s):
+            end, noun = m.end(), m.group(3)
+            # "his company" is a company; "its founder" is no description but a role (possessives)
+            known = (_DESCRIPTION_NOUNS | self.disc.nouns()) - (set(ROLE_NOUNS) if m.group(1).lower() not in (
+                "the", "this") else set())
 
             def describes(w: str | None) -> bool:  # "the shop" for a bookshop
                 return bool(w) and (w in known or len(w) > 3 and any(k.endswith(w) for k in known))
 
-            if not describes(noun) and describes(m.group(1)):
-                end, noun = m.end(1), m.group(1)  # "the firm was", "the university in"
+            if not describes(noun) and describes(m.group(2)):
+                end, noun = m.end(2), m.group(2)  # "the firm was", "the university in"
             if not describes(noun) or not free(m.start(), end) or \
                     re.match(r"\s+(?:[A-Z0-9\"“]|of\b)", s[end:]):
                 continue  # "the shipping firm Baltic Wren" types a name; "the capital of" relates
-            spans.append(_Span(m.start(), end, noun, "description"))
+            possessive = m.group(1).lower() not in ("the", "this")
+            spans.append(_Span(m.start(), end, f"{m.group(1).lower()} {noun}" if possessive else noun,
+                               "possessed" if possessive else "description"))
             taken.append((m.start(), end))
         for m in re.finditer(r"\b\w+\b", s):
             if m.group().lower() in PRONOUNS and free(m.start(), m.end()):
@@ -483,11 +488,15 @@ class _Sentence:
                 label = self.disc.resolve_pronoun(sp.label, self.n, sp.start)
             elif sp.kind == "description":
                 label = self.disc.resolve_description(sp.label, self.n, sp.start)
+            elif sp.kind == "possessed":  # "his company": what he founded or bought
+                det, noun = sp.label.split()
+                owner = self.disc.resolve_pronoun(det, self.n, sp.start)
+                label = self.disc.resolve_possessed(owner, noun, self.n, sp.start) if owner else None
             is_subject = not subject_seen and sp.kind != "year"
             subject_seen = subject_seen or is_subject
             if label is not None:
                 self.disc.mention(label, self.n, is_subject, sp.start)
-                if sp.kind not in ("pronoun", "description"):
+                if sp.kind not in _ANAPHORS:
                     self.found.entity(label, "year" if sp.kind == "year" else self.desc, self.span)
                 self._cues(label, sp)
             out.append(dataclasses.replace(sp, label=label))
@@ -509,7 +518,7 @@ class _Sentence:
             after, before = self.s[sp.end:], self.s[:sp.start]
             m = _COPULA_CLASS.match(after) or _APPOSITION_CLASS.match(after)
             phrases = [m.group(1)] if m else []
-            p = _PREFIX_CLASS.search(before) if sp.kind not in ("pronoun", "description") else None
+            p = _PREFIX_CLASS.search(before) if sp.kind not in _ANAPHORS else None
             if p and not (set(p.group(1).split()) & (_PREPS | _DETS | _FILLER | _COPULAS)):
                 phrases.append(p.group(1))
             for phrase in phrases:
@@ -592,11 +601,14 @@ class _Sentence:
                     "its", "his", "her", "their"):
                 continue
             nxt = spans[i + 1] if i + 1 < len(spans) else None
-            m = re.match(r"\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)(\s+(?:is|was|are|were)\s+|\s+)$",
+            m = re.match(r"\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)(\s+(?:is|was|are|were)\s+|\s*,\s*|\s+)$",
                          self.s[sp.end:nxt.start] if nxt else "")
             role = [w for w in m.group(1).split() if w not in _COPULAS] if m else []
             if nxt is not None and nxt.label and role and not set(role) & (_PREPS | _DETS):
-                self.rel(nxt.label, f"{' '.join(role)} of", sp.label)
+                if role[-1] in ROLE_NOUNS:  # "Its founder, Greta Moser, ...": Greta Moser founded it
+                    self.rel(nxt.label, ROLE_NOUNS[role[-1]], sp.label)
+                else:
+                    self.rel(nxt.label, f"{' '.join(role)} of", sp.label)
                 self._person_role(nxt.label, role[-1])
                 out.remove(sp)
                 continue
@@ -607,8 +619,8 @@ class _Sentence:
                 self.rel(prv.label, f"{m.group(1)} of", sp.label)
                 self._person_role(prv.label, m.group(1))
                 out.remove(sp)
-            elif i == 0 and re.match(r"\s+[a-z]", self.s[sp.end:]):
-                out[0] = dataclasses.replace(sp, label=None)  # "Her notes ... were published": not her
+            elif re.match(r"\s+[a-z]", self.s[sp.end:]):  # "Her notes were published", "sold her stake":
+                out[out.index(sp)] = dataclasses.replace(sp, label=None)  # a thing of hers, not her
         return out
 
     def _person_role(self, label: str, role: str) -> None:
@@ -638,8 +650,10 @@ class _Sentence:
             # "set up by two researchers from X, A and B": the agents are named after the
             # noun phrase; X is where the researchers are from, not the company's
             return dataclasses.replace(frame, prep="by")
-        if verb_at is None and frame.verb is not None and all(w in _PREPS or w in _FILLER or w in _DETS for w in words):
-            frame = dataclasses.replace(frame, prep=prep or frame.prep)  # "by A and B", "in 2011 by A"
+        if verb_at is None and frame.verb is not None and (
+                frame.obj_unknown or all(w in _PREPS or w in _FILLER or w in _DETS for w in words)):
+            # "by A and B", "in 2011 by A", "sold her stake to A" (the words name the unknown object)
+            frame = dataclasses.replace(frame, prep=prep or frame.prep)
         elif verb_at is None:
             content = [w for w in words if w not in _DETS and w not in _FILLER and w not in PRONOUNS]
             cop = next((i for i in range(len(words) - 1, -1, -1) if words[i] in _COPULAS), None)
@@ -680,20 +694,24 @@ class _Sentence:
                 self.disc.mark_person(s)
             if (verb, prep) in _CONVERSE:  # "X was sold to Y", "Z sold X to Y": Y acquired X
                 self.rel(target, _CONVERSE[verb, prep], s if frame.passive else frame.obj)
+                if target:  # Y is "the buyer"
+                    self.disc.event(_CONVERSE[verb, prep], target, s if frame.passive else frame.obj)
                 frame.verb = _CONVERSE[verb, prep]  # and "in 2015" is then the year acquired
             elif frame.passive and prep == "by":
                 self.rel(target, verb, s)  # "X was acquired by Y" is "Y acquired X"
                 if target:
-                    self.disc.event(verb, target)
+                    self.disc.event(verb, target, s)
             elif prep == "with" and frame.co and frame.obj:
                 self.rel(target, verb, frame.obj)  # "co-founded X with Y": Y founded X too
+                if target:
+                    self.disc.event(verb, target, frame.obj)
             elif prep is None:
                 self.rel(s, verb, target)  # direct object
                 frame.obj_unknown = frame.obj_unknown or target is None
                 if target and not frame.passive:
                     frame.obj = frame.obj or target
                     if s:
-                        self.disc.event(verb, s)
+                        self.disc.event(verb, s, target)
             elif frame.obj and prep in ("in", "at") and not frame.stative:
                 self.rel(frame.obj, f"{verb} {prep}", target)  # "staged Turandot in the Forbidden City"
             else:

@@ -95,6 +95,19 @@ def test_definite_descriptions():
     assert ("Halvard Group", "based in", "Oslo") in t  # "the acquirer": the agent of the acquisition
 
 
+def test_possessives_roles_and_buyers():
+    t = facts("Paolo Ferrante founded Brennero Trasporti in 1992. His company merged with Tirol Cargo in 2009. "
+              "Tirol Cargo is a haulage company. Its founder, Greta Moser, was born in Salzburg. "
+              "Moser sold her stake to Danube Equity in 2014. The buyer, a private equity firm based in Vienna, "
+              "later acquired Lago Freight.")
+    assert {("Brennero Trasporti", "merged with", "Tirol Cargo"), ("Brennero Trasporti", "year merged", "2009"),
+            ("Greta Moser", "founded", "Tirol Cargo"), ("Greta Moser", "born in", "Salzburg"),
+            ("Danube Equity", "based in", "Vienna"), ("Danube Equity", "acquired", "Lago Freight")} <= t
+    # she sold a stake, not herself and not a company: no edge between her and the buyer
+    assert not any({s, o} == {"Greta Moser", "Danube Equity"} for s, _, o in t)
+    assert not any(s == "Greta Moser" and o == "2014" for s, _, o in t)
+
+
 def test_surname_mentions_and_ambiguity_left_unresolved():
     t = facts("Clara Anselm founded Anselm Holdings. Her brother Jonas Anselm joined it in 1990. "
               "Anselm chairs the board of the Hamburg Maritime Museum. Serafin Ruiz founded Kestrel Lines. "

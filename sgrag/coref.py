@@ -6,7 +6,7 @@ subject) and resolves the next anaphoric mention to the most recent *compatible*
 
 * he/she/his/her/him -> a person (or an entity that may be one) of a compatible gender;
 * it/its -> something that is not a person, place or year;
-* they/their -> the last group of coordinated entities, else as "it";
+* they/their -> left unresolved (which members of a group act is not guessed);
 * "the company", "the university", "the acquirer" -> an entity whose class or name has that
   head noun (company ~ firm ~ business), or for role nouns the agent of the last such event;
 * a lone surname or name word -> the one entity it can abbreviate.
@@ -111,7 +111,6 @@ class Discourse:
         self._first_names: dict[str, set[str]] = {}
         self._events: dict[str, str] = {}  # verb -> agent label of its latest mention
         self._works: dict[str, list[str]] = {}  # agent -> what it founded, acquired, ... (in order)
-        self.group: tuple[str, ...] = ()
 
     # ---- what the text says ------------------------------------------------------------------
     def mention(self, label: str, sentence: int, subject: bool, pos: int = 0) -> None:
@@ -183,10 +182,6 @@ class Discourse:
                     or (noun in ("company", "firm") and r.person is False and not r.place
                         and r.label.split()[-1].lower() in ORG_WORDS))
 
-    def is_person(self, label: str) -> bool:
-        ref = self.entities.get(label)
-        return bool(ref and ref.person)
-
     # ---- resolving -----------------------------------------------------------------------
     def resolve_alias(self, word: str) -> str | None:
         """The one entity ``word`` (a surname, a first name word) abbreviates, else None."""
@@ -205,8 +200,8 @@ class Discourse:
     def resolve_pronoun(self, word: str, sentence: int, before: int | None = None) -> str | None:
         """The antecedent of a personal pronoun, or None when none or two fit equally."""
         w = word.lower()
-        if w in _PLURAL and len(self.group) > 1:
-            return None  # "they" is a group: relations to each member are not guessed
+        if w in _PLURAL:
+            return None  # "they" is a group: which members, and whether all, is not guessed
         if w in _MALE or w in _FEMALE:
             gender = "m" if w in _MALE else "f"
             fits = [r for r in self._recent(sentence, before) if r.gender in ("", gender) and

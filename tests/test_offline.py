@@ -125,8 +125,10 @@ def test_surnames_that_look_like_demonyms_still_count():
 
 
 def test_two_equally_likely_people_leave_a_pronoun_unresolved():
-    t = facts("Marcus Feld met Owen Achterberg at Leiden University in 2001. He later founded Feldspar Capital.")
-    assert not any(o == "Feldspar Capital" for _, _, o in t) and not any(s == "Feldspar Capital" for s, _, _ in t)
+    t = facts("Marcus Feld met Owen Achterberg at Leiden University in 2001. He later founded Feldspar Capital. "
+              "Nuvola Labs hired Feld and Achterberg. They founded Ferro Robotics.")
+    for firm in ("Feldspar Capital", "Ferro Robotics"):
+        assert not any(firm in (s, o) for s, _, o in t)  # not guessed, and "they" is not Nuvola Labs
 
 
 def test_discourse_prefers_people_for_surnames_and_rejects_ties():

@@ -200,6 +200,9 @@ def _print_answer(trace) -> None:
         if qg.answer_type:
             print(f"Answer type: {qg.answer_type}")
     print(a.explanation)
+    for e in trace.answer_evidence():
+        if e.sentence:
+            print(f"  {e.src_label} -[{e.relation}]-> {e.dst_label}: \"{e.sentence}\" ({e.source})")
     for i, r in enumerate(a.ranked[:5], 1):
         print(f"  {i}. {r.label}  score {r.score:.3f}  satisfies {len(r.satisfied)}/{len(r.satisfied) + len(r.missing)}")
     print(f"({trace.timings_ms.get('total', 0):.1f} ms, index {trace.index_version})")

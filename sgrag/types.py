@@ -183,6 +183,13 @@ class QueryTrace:
     def to_json(self) -> dict[str, Any]:
         return to_jsonable(self)
 
+    def answer_evidence(self) -> tuple[MatchedEdge, ...]:
+        """The evidence edges of the match that binds the answer (empty if none does)."""
+        a, qg = self.answer, self.query_graph
+        if a is None or qg is None or a.node_id is None:
+            return ()
+        return next((m.edges for m in self.matches if m.binding.get(qg.target) == a.node_id), ())
+
 
 def to_jsonable(obj: Any) -> Any:
     """Dataclasses/tuples/dicts -> JSON-ready structures."""

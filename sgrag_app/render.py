@@ -203,14 +203,8 @@ def render_answer(trace: QueryTrace) -> None:
 def evidence_source_lines(trace: QueryTrace) -> list[str]:
     """Escaped Markdown per evidence edge of the answer that a document sentence supports:
     the edge, the sentence quoted under it, and where it was read."""
-    a, qg = trace.answer, trace.query_graph
-    if a is None or qg is None or a.node_id is None:
-        return []
-    match = next((m for m in trace.matches if m.binding.get(qg.target) == a.node_id), None)
-    if match is None:
-        return []
     return [f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**  \n"
-            f"> “{md(e.sentence)}” ({md(e.source)})" for e in match.edges if e.sentence]
+            f"> “{md(e.sentence)}” ({md(e.source)})" for e in trace.answer_evidence() if e.sentence]
 
 
 def candidate_constraint_table(trace: QueryTrace) -> pd.DataFrame:

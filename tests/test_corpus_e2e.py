@@ -9,6 +9,7 @@ import dataclasses
 import pytest
 
 from sgrag import Engine, Workspace, ingest
+from sgrag.cli import main as cli_main
 from sgrag.eval import norm_answer, read_questions
 from sgrag.extract import sentence_span
 from sgrag_app.render import evidence_source_lines
@@ -49,12 +50,11 @@ def test_at_least_90_percent_right_and_no_wrong_exact_answer(outcomes):
 def test_answers_come_from_the_documents_with_their_source_sentences(outcomes):
     q, gold, trace = next(o for o in outcomes if o[0].startswith("Which company was acquired by Halvard Group in 2019"))
     assert trace.answer.text == gold == "Nuvola Labs" and trace.answer.exact
-    match = next(m for m in trace.matches if m.binding[trace.query_graph.target] == trace.answer.node_id)
-    sentences = {e.sentence for e in match.edges}
-    assert "In 2019 the company was acquired by Halvard Group." in sentences  # "the company" resolved
-    assert all(sentence_span(e.source) for e in match.edges)  # document, chunk, sentence offsets
+    edges = trace.answer_evidence()
+    assert "In 2019 the company was acquired by Halvard Group." in {e.sentence for e in edges}  # "the company"
+    assert all(sentence_span(e.source) for e in edges)  # document, chunk, sentence offsets
     lines = evidence_source_lines(trace)
-    assert len(lines) == len(match.edges) and any("In 2019 the company was acquired" in ln for ln in lines)
+    assert len(lines) == len(edges) and any("In 2019 the company was acquired" in ln for ln in lines)
 
 
 def test_who_questions_answer_people(outcomes):
@@ -69,3 +69,9 @@ def test_source_sentences_render_escaped(outcomes):
     bad = dataclasses.replace(match, edges=tuple(dataclasses.replace(e, sentence=evil) for e in match.edges))
     lines = evidence_source_lines(dataclasses.replace(trace, matches=[bad]))
     assert lines and all("<script>" not in ln and "&lt;script&gt;" in ln and "\\*\\*bold" in ln for ln in lines)
+
+
+def test_cli_ask_prints_the_source_sentences(engine, capsys):
+    assert cli_main(["ask", "-w", str(engine.workspace.path), "Which company was acquired by Halvard Group in 2019?"]) == 0
+    out = capsys.readouterr().out
+    assert "Answer: Nuvola Labs" in out and '"In 2019 the company was acquired by Halvard Group."' in out

@@ -38,7 +38,8 @@ PERSON_NOUNS = frozenset("""person man woman chemist engineer economist physicis
 mathematician founder co-founder cofounder entrepreneur executive director officer chairman
 chairwoman chair president rector professor lecturer teacher author writer poet novelist journalist
 painter artist architect actor actress singer composer musician politician lawyer banker doctor physician
-surgeon nurse student researcher historian philosopher designer programmer manager
+surgeon nurse student researcher historian philosopher designer programmer manager trader analyst
+broker consultant accountant adviser advisor employee
 brother sister son daughter wife husband father mother child heir widow minister mayor governor king queen
 prince princess emperor explorer inventor athlete player coach diplomat economist""".split())
 """Head nouns of classes whose members are people ("a British *chemist*", "its chief *executive*")."""
@@ -63,7 +64,8 @@ ROLE_NOUNS = {"acquirer": "acquired", "buyer": "acquired", "purchaser": "acquire
               "author": "wrote", "director": "directed", "owner": "owned"}
 """Role nouns that name the agent of an event told just before ("The *acquirer* is ...")."""
 
-_CREATED = {"founded", "acquired", "owned", "built", "designed", "created", "merged"}
+CREATED = {"founded", "acquired", "owned", "built", "designed", "created", "merged", "started", "sold",
+           "staged", "published", "released", "rebuilt", "produced", "directed", "wrote", "listed"}
 """Verbs whose object is never a person."""
 _MALE = {"he", "him", "his", "himself"}
 _FEMALE = {"she", "her", "hers", "herself"}
@@ -163,7 +165,7 @@ class Discourse:
         if patient:
             self._works.setdefault(agent, []).append(patient)
             ref = self.entities.get(patient)
-            if ref is not None and ref.person is None and verb in _CREATED:
+            if ref is not None and ref.person is None and verb in CREATED:
                 ref.person = False
 
     def resolve_possessed(self, owner: str | None, noun: str, sentence: int, before: int | None = None) -> str | None:

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from .coref import CREATED as _CREATED
 from .coref import PERSON_VERBS, PRONOUNS, ROLE_NOUNS, Discourse, is_person_noun, name_kind
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Table
@@ -52,7 +53,8 @@ _STOP_START = {"the", "a", "an", "in", "on", "at", "it", "he", "she", "his", "he
                "and", "when", "after", "before", "during", "since", "from", "there", "here",
                "while", "although", "as", "by", "for", "with", "of", "to", "if", "we", "our",
                "you", "your", "i", "my", "some", "many", "most", "visitors", "construction", "both",
-               "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several"}
+               "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several",
+               "meanwhile", "moreover", "furthermore", "separately", "earlier", "yesterday", "recently"}
 _COPULAS = {"is", "was", "are", "were", "be", "been", "being", "became", "becomes", "remains", "remained"}
 _AUX = _COPULAS | {"has", "had", "have", "having", "will", "would", "did", "does", "do"}
 _VERBS = {"born", "died", "won", "wrote", "made", "built", "founded", "married", "hosted",
@@ -65,7 +67,8 @@ _VERBS = {"born", "died", "won", "wrote", "made", "built", "founded", "married",
           "elected", "appointed", "held", "left", "sold", "bought", "operates", "operate", "teach",
           "teaches", "chairs", "employs", "runs", "manages", "heads", "serves", "sits", "invests",
           "funds", "backs", "supplies", "produces", "hosts", "acquires", "founds", "reach", "reaches",
-          "contain", "include", "join", "leads", "moved", "headquartered", "based", "situated"}
+          "contain", "include", "join", "leads", "moved", "headquartered", "based", "situated", "raised",
+          "said", "says", "announced", "told", "added", "stated"}
 _CANON = {"written": "wrote", "writes": "wrote", "begun": "began", "acquires": "acquired", "founds": "founded",
           "owns": "owned", "directs": "directed", "wins": "won", "plays": "played", "stars": "starred",
           "starring": "starred", "leads": "led", "teaches": "taught", "teach": "taught", "sold": "sold",
@@ -74,6 +77,8 @@ _CANON = {"written": "wrote", "writes": "wrote", "begun": "began", "acquires": "
 """Surface verb forms -> one relation name (active and passive use the same one)."""
 _GENERIC_HEADERS = {"name", "title", "id", "label", "item", "key", "entity", "no", "number", "row"}
 """First-column headers that name no class ("Name"), unlike "Company" or "University"."""
+_REPORTING = {"said", "says", "announced", "reported", "told", "added", "stated", "confirmed"}
+"""Verbs of reported speech: "..., the companies said on Monday" relates nothing."""
 _CONVERSE = {("sold", "to"): "acquired"}
 """(verb, preposition) whose object is the agent of another relation, reversed."""
 _STATIVE = {"born", "based", "headquartered", "located", "situated", "died", "lies", "lived", "known",
@@ -112,10 +117,13 @@ _COPULA_CLASS = re.compile(r"^\s+(?:is|was|are|were|became|becomes|remains|remai
                            r"for|with|by|who|which|that|whose|and|based)\b))")
 _APPOSITION_CLASS = re.compile(r"^\s*,\s*(?:a|an)\s+" + _CLASS_WORDS +
                                r"(?=\s*(?:[,.;:)]|$|\s+(?:\w+ed|born|in|at|of|on|from|near|for|with|by)\b))")
-_PREFIX_CLASS = re.compile(r"(?:^|\s)(?:[Tt]he|[Aa]n?)\s+((?:(?!(?:the|an?)\s)[a-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+$")
+_PREFIX_CLASS = re.compile(r"(?:^|\s)(?:[Tt]he|[Aa]n?)\s+((?:(?!(?:the|an?)\s)[A-Za-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+$")
 _PLACE_BEFORE = re.compile(r"\b(?:born|based|headquartered|located|situated|died|lives|lived|grew up)\s+"
                            r"(?:in|near)\s+(?:the\s+)?$")
 _PERSON_AFTER = re.compile(r"^,?\s+(?:(?:was|is|had|has|also|later)\s+)*(?:born|studied|died|married|graduated)\b")
+_NAME_CLASSES = {"bank", "university", "college", "museum", "institute", "school", "hospital", "foundation",
+                 "company", "corporation", "airline", "stadium", "palace", "church", "cathedral"}
+"""Last words of a name that say what it is."""
 _ANAPHORS = ("pronoun", "description", "possessed")
 _MAX_RELATION_WORDS = 5
 _DESC_CHARS = 300
@@ -193,7 +201,7 @@ def _name_spans(sentence: str) -> list[_Span]:
         numbered = tok[0].isdigit() and i + 1 < len(toks) and toks[i + 1].group()[0].isupper() \
             and sentence[toks[i].end():toks[i + 1].start()] == " " and \
             not (i and toks[i - 1].group().lower() in _PREPS)  # "2022 Winter Olympics", not "in 2019 Halvard"
-        if not (tok[0].isupper() or numbered):
+        if not (tok[0].isupper() or numbered) or tok.lower().endswith("-based"):  # "Riga-based X"
             i += 1
             continue
         j = i
@@ -243,6 +251,8 @@ def _words(text: str) -> list[str]:
 
 
 def _is_verb(w: str) -> bool:
+    if "-" in w and not w.startswith("co-"):
+        return False  # "Riga-based", "family-owned" describe a name
     return w in _VERBS or (w.endswith("ed") and len(w) > 4 and w not in _NOT_VERBS) or \
         (w.startswith("co-") and _is_verb(w[3:]))
 
@@ -355,7 +365,7 @@ class OfflineExtractor:
                               sentence, span)
                 continue
             if sentence[-1] not in ".!?\"”)'’" and not any(_is_verb(w) or w in _COPULAS for w in _words(sentence)):
-                self.heading(sentence, disc, found, n)  # a title or table cell: names, no relations
+                self.heading(sentence, disc, found, n, span)  # a title or table cell: names, no relations
                 continue
             _Sentence(self, disc, found, n, sentence, span).run()
         for label, ref in disc.entities.items():
@@ -366,12 +376,12 @@ class OfflineExtractor:
                 found.entity(r.target, "class")
         return ChunkExtraction("", "", tuple(found.entities.values()), tuple(found.relations.values()), self.name)
 
-    def heading(self, line: str, disc: Discourse, found: _Found, n: int) -> None:
+    def heading(self, line: str, disc: Discourse, found: _Found, n: int, span: tuple[int, int]) -> None:
         """A line without a verb: its names are entities (and antecedents), nothing relates them."""
         for sp in self.mention_spans(line):
             if sp.kind in ("name", "known", "quoted") or (sp.kind == "name-start" and " " in sp.label):
                 disc.mention(sp.label, n, False, sp.start)
-                found.entity(sp.label, line[:_DESC_CHARS])
+                found.entity(sp.label, line[:_DESC_CHARS], span)
 
     def mention_spans(self, sentence: str) -> list[_Span]:
         """Names, known labels, quoted titles and years of one sentence (not yet resolved)."""
@@ -518,6 +528,8 @@ class _Sentence:
             after, before = self.s[sp.end:], self.s[:sp.start]
             m = _COPULA_CLASS.match(after) or _APPOSITION_CLASS.match(after)
             phrases = [m.group(1)] if m else []
+            if sp.kind in ("name", "known") and sp.label.split()[-1].lower() in _NAME_CLASSES:
+                phrases.append(sp.label.split()[-1].lower())  # "Nordvik Bank" is a bank
             p = _PREFIX_CLASS.search(before) if sp.kind not in _ANAPHORS else None
             if p and not (set(p.group(1).split()) & (_PREPS | _DETS | _FILLER | _COPULAS)):
                 phrases.append(p.group(1))
@@ -540,6 +552,7 @@ class _Sentence:
         lead = _words(re.split(r"[,;]", self.s[:items[subject_at].start])[-1])
         if any(_is_verb(w) or w in _COPULAS for w in lead):
             items[subject_at] = dataclasses.replace(items[subject_at], label=None)  # an object: "Visitors reach X"
+        self.modifier(items, subject_at)
         subjects = first_subjects = [items[subject_at].label]
         pending_years = [sp for sp in items[:subject_at] if sp.kind == "year"]
         frame = _Frame()
@@ -569,6 +582,12 @@ class _Sentence:
                 continue
             if appos is not None and "," in between:
                 appos = None
+            whose = re.match(r"^\s*,\s*whose\s+((?:[a-z][\w-]*\s+){1,3})(?:is|was)\s+$", between)
+            if whose and prev.label and sp.label:  # "Nordvik Bank, whose chief executive is Elin Sandberg, ..."
+                self.rel(sp.label, f"{whose.group(1).strip()} of", prev.label)
+                self._person_role(sp.label, whose.group(1).strip())
+                appos, prev = prev.label, sp
+                continue
             if appos is None and prev is not items[subject_at] and prev.label is not None:
                 m = re.match(r"^\s*,\s*(?:(?:a|an|the)\s+|(which|who|that)\b|(?=\w+ing\b))", between)
                 if m:  # an apposition, relative or participle clause: its own frame, about ``prev``
@@ -587,6 +606,25 @@ class _Sentence:
             prev = sp
         for y in pending_years:  # "In 2019 the company was acquired by ...": the first clause's year
             self.year(first_subjects, first_frame or frame, y.label)
+
+    def modifier(self, items: list[_Span], subject_at: int) -> None:
+        """ "Riga-based Ambra Pay", "Vilnius start-up Lino Ledger": a place before a company
+        noun and a name is where the named company is, and the name is the subject."""
+        sp = items[subject_at]
+        m = re.match(r"\s*([A-Z][\w'’]+)-based\s+$", self.s[:sp.start])
+        if m and sp.label:
+            self.rel(sp.label, "based in", m.group(1))
+            self.found.entity(m.group(1), self.desc, self.span)
+            return
+        nxt = items[subject_at + 1] if subject_at + 1 < len(items) else None
+        noun = re.fullmatch(r"\s+([a-z][\w-]*)\s+", self.s[sp.end:nxt.start]) if nxt and nxt.kind != "year" else None
+        if noun and sp.label and nxt.label and noun.group(1) in _DESCRIPTION_NOUNS | _COMPANY_HEADS:
+            for cls in class_names(noun.group(1)):
+                self.rel(nxt.label, IS_A, cls)
+                self.disc.add_class(nxt.label, cls)
+            self.rel(nxt.label, "based in", sp.label)
+            self.disc.mark_place(sp.label)
+            del items[subject_at]
 
     def _mark_subject(self, sp: _Span) -> None:
         if sp.label is not None:
@@ -661,8 +699,8 @@ class _Sentence:
                 content = [w for w in words[cop + 1:] if w not in _FILLER and w not in PRONOUNS]
             if content and content[0] in ("a", "an") or appositive:
                 content = [w for w in content if w not in _DETS]
-                if prep in ("in", "near", "at") and sp.kind != "year":
-                    name = f"located {prep}"  # "a palace in Santo Domingo"
+                if prep in ("in", "near", "at") and sp.kind != "year" and not is_person_noun(" ".join(content[:-1])):
+                    name = f"located {prep}"  # "a palace in Santo Domingo", not "a trader at Citadel"
                 elif prep:
                     name = f"{content[-2] if len(content) > 1 else ''} {prep}".strip()
                 else:
@@ -688,6 +726,8 @@ class _Sentence:
         verb, prep, target = frame.verb, frame.prep, sp.label
         if sp.kind == "year":
             self.year(subjects, frame, target)
+            return
+        if verb in _REPORTING:
             return
         for s in subjects:
             if s is not None and verb in PERSON_VERBS:
@@ -724,7 +764,7 @@ class _Sentence:
         and "Y acquired X in 2019" both give X -[year acquired]-> 2019."""
         if frame.verb is None or (frame.obj_unknown and not frame.obj and not frame.passive):
             return  # "Keith founded the press in 1994" with "the press" unresolved: not Keith's year
-        holder = frame.obj if frame.obj and not frame.passive else None
+        holder = frame.obj if frame.obj and not frame.passive and frame.verb.split()[0] in _CREATED else None
         for s in ([holder] if holder else subjects):
             self.rel(s, f"year {frame.verb.split()[0]}", year)
 

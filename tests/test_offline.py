@@ -108,6 +108,22 @@ def test_possessives_roles_and_buyers():
     assert not any(s == "Greta Moser" and o == "2014" for s, _, o in t)
 
 
+def test_news_style_modifiers_relatives_and_reported_speech():
+    text = ("Riga-based Ambra Pay has been bought by the Swedish lender Nordvik Bank, the companies said on Monday. "
+            "Nordvik Bank, whose chief executive is Elin Sandberg, also owns Kvarts Lending. Sandberg joined the "
+            "bank in 2012. Meanwhile Vilnius start-up Lino Ledger raised money from Baltic Seed Fund. "
+            "The start-up was founded by Ruta Kairyte.")
+    t = triples(text)
+    assert {("Ambra Pay", "based in", "Riga"), ("Nordvik Bank", "acquired", "Ambra Pay"),
+            ("Nordvik Bank", IS_A, "lender"), ("Nordvik Bank", IS_A, "bank"),
+            ("Elin Sandberg", "chief executive of", "Nordvik Bank"), ("Nordvik Bank", "owned", "Kvarts Lending"),
+            ("Elin Sandberg", "joined", "Nordvik Bank"), ("Elin Sandberg", "year joined", "2012"),
+            ("Lino Ledger", "based in", "Vilnius"), ("Lino Ledger", IS_A, "start-up"),
+            ("Ruta Kairyte", "founded", "Lino Ledger")} <= t
+    labels = {x for s, _, o in t for x in (s, o)}
+    assert "Monday" not in labels and "Meanwhile Vilnius" not in labels and "Riga-based Ambra Pay" not in labels
+
+
 def test_surname_mentions_and_ambiguity_left_unresolved():
     t = facts("Clara Anselm founded Anselm Holdings. Her brother Jonas Anselm joined it in 1990. "
               "Anselm chairs the board of the Hamburg Maritime Museum. Serafin Ruiz founded Kestrel Lines. "

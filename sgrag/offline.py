@@ -72,7 +72,8 @@ _VERBS = {"born", "died", "won", "wrote", "made", "built", "founded", "married",
 _CANON = {"written": "wrote", "writes": "wrote", "begun": "began", "acquires": "acquired", "founds": "founded",
           "owns": "owned", "directs": "directed", "wins": "won", "plays": "played", "stars": "starred",
           "starring": "starred", "leads": "led", "teaches": "taught", "teach": "taught", "sold": "sold",
-          "bought": "acquired", "purchased": "acquired", "established": "founded", "co-founded": "founded", "operate": "operates", "contain": "contains",
+          "bought": "acquired", "purchased": "acquired", "established": "founded", "co-founded": "founded",
+          "operate": "operates", "contain": "contains",
           "include": "includes", "join": "joined", "hosts": "hosted", "features": "featured"}
 """Surface verb forms -> one relation name (active and passive use the same one)."""
 _GENERIC_HEADERS = {"name", "title", "id", "label", "item", "key", "entity", "no", "number", "row"}
@@ -117,13 +118,16 @@ _COPULA_CLASS = re.compile(r"^\s+(?:is|was|are|were|became|becomes|remains|remai
                            r"for|with|by|who|which|that|whose|and|based)\b))")
 _APPOSITION_CLASS = re.compile(r"^\s*,\s*(?:a|an)\s+" + _CLASS_WORDS +
                                r"(?=\s*(?:[,.;:)]|$|\s+(?:\w+ed|born|in|at|of|on|from|near|for|with|by)\b))")
-_PREFIX_CLASS = re.compile(r"(?:^|\s)(?:[Tt]he|[Aa]n?)\s+((?:(?!(?:the|an?)\s)[A-Za-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+$")
+_PREFIX_CLASS = re.compile(r"(?:^|\s)(?:[Tt]he|[Aa]n?)\s+"
+                           r"((?:(?!(?:the|an?)\s)[A-Za-z][\w'’-]*\s+){0,3}[a-z][\w'’-]*)\s+$")
 _PLACE_BEFORE = re.compile(r"\b(?:born|based|headquartered|located|situated|died|lives|lived|grew up)\s+"
                            r"(?:in|near)\s+(?:the\s+)?$")
 _PERSON_AFTER = re.compile(r"^,?\s+(?:(?:was|is|had|has|also|later)\s+)*(?:born|studied|died|married|graduated)\b")
 _NAME_CLASSES = {"bank", "university", "college", "museum", "institute", "school", "hospital", "foundation",
                  "company", "corporation", "airline", "stadium", "palace", "church", "cathedral"}
 """Last words of a name that say what it is."""
+_DETERMINED = re.compile(r"\b([Tt]he|[Tt]his|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+(?:([a-z][\w-]*)\s+)?([a-z][\w-]*)\b")
+"""A determiner and one or two lowercase words: a possible definite description."""
 _ANAPHORS = ("pronoun", "description", "possessed")
 _MAX_RELATION_WORDS = 5
 _DESC_CHARS = 300
@@ -465,7 +469,7 @@ class _Sentence:
         def free(a: int, b: int) -> bool:
             return all(b <= x or a >= y for x, y in taken)
 
-        for m in re.finditer(r"\b([Tt]he|[Tt]his|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+(?:([a-z][\w-]*)\s+)?([a-z][\w-]*)\b", s):
+        for m in _DETERMINED.finditer(s):
             end, noun = m.end(), m.group(3)
             # "his company" is a company; "its founder" is no description but a role (possessives)
             known = (_DESCRIPTION_NOUNS | self.disc.nouns()) - (set(ROLE_NOUNS) if m.group(1).lower() not in (

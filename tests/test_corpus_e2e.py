@@ -72,6 +72,7 @@ def test_source_sentences_render_escaped(outcomes):
 
 
 def test_cli_ask_prints_the_source_sentences(engine, capsys):
-    assert cli_main(["ask", "-w", str(engine.workspace.path), "Which company was acquired by Halvard Group in 2019?"]) == 0
+    question = "Which company was acquired by Halvard Group in 2019?"
+    assert cli_main(["ask", "-w", str(engine.workspace.path), question]) == 0
     out = capsys.readouterr().out
     assert "Answer: Nuvola Labs" in out and '"In 2019 the company was acquired by Halvard Group."' in out

@@ -241,7 +241,8 @@ def test_coordinated_subjects_and_co_agents():
 
 def test_years_and_places_are_their_own_edges():
     t = facts("In 1998 Zhang Yimou staged Turandot in the Forbidden City. "
-              "The Alcázar de Colón was built by Diego Colón, the son of Christopher Columbus, between 1510 and 1514.")
+              "The Alcázar de Colón was built by Diego Colón, the son of Christopher Columbus, "
+              "between 1510 and 1514.")
     assert {("Zhang Yimou", "staged", "Turandot"), ("Turandot", "year staged", "1998"),
             ("Turandot", "staged in", "Forbidden City"), ("Diego Colón", "built", "Alcázar de Colón"),
             ("Diego Colón", "son of", "Christopher Columbus"), ("Alcázar de Colón", "year built", "1510"),

@@ -258,6 +258,9 @@ def _print_answer(trace) -> None:
         if qg.answer_type:
             print(f"Answer type: {qg.answer_type}")
     print(a.explanation)
+    for e in trace.answer_evidence():
+        if e.sentence:
+            print(f"  {e.src_label} -[{e.relation}]-> {e.dst_label}: \"{e.sentence}\" ({e.source})")
     if a.tie_break:
         print(a.tie_break)
     if a.exact_size > 1:

@@ -4,25 +4,18 @@ Two extractors share one output type (``ChunkExtraction``):
 
 * ``LLMExtractor`` sends the paper's text-to-graph prompt, continues a cut-off answer
   (gleaning) and parses the records; unparseable output falls back to another extractor.
-* ``OfflineExtractor`` is rule-based and needs no model: entity spans are known graph labels
-  (longest match), capitalised name sequences, quoted titles and years; the relation is the
-  verb phrase between the sentence subject and each other entity; "He/She/It/The stadium"
-  carry the previous sentence's subject. Example::
-
-      >>> ex = OfflineExtractor().extract_text("Ada Lovelace was an English mathematician "
-      ...     "born in London. She worked with Charles Babbage on the Analytical Engine.")
-      >>> sorted((r.source, r.relation, r.target) for r in ex.relations)  # doctest: +NORMALIZE_WHITESPACE
-      [('Ada Lovelace', 'born in', 'London'), ('Ada Lovelace', 'worked on', 'Analytical Engine'),
-       ('Ada Lovelace', 'worked with', 'Charles Babbage')]
+* ``sgrag.offline.OfflineExtractor`` is rule-based and needs no model (coreference, types,
+  canonical relations, records and tables; see that module).
 
 Entities merge across chunks by folded label (``merge_into_graph``); every node and edge
-records the chunk ids (``<doc_id>:p<page>:c<i>``) that support it.
+records the chunk ids (``<doc_id>:p<page>:c<i>``) that support it, and an edge read from a
+sentence also its character span in the chunk (``<chunk id>@<start>-<end>``, see
+``edge_source``), so an answer can show the sentence behind each evidence edge.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import re
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +30,7 @@ from .io.documents import Chunk
 from .llm import ChatClient
 from .parse import is_complete, parse_graph_records
 from .prompts import PromptSet, continuation_messages, default_prompts, extraction_messages
-from .textnorm import fold, fold_with_offsets
+from .textnorm import fold
 
 DOC_NODE_PREFIX = "doc:"
 """Node id prefix of entities first seen in documents (``doc:`` + folded label)."""
@@ -60,6 +53,9 @@ class ExtractedRelation:
     target: str
     relation: str
     description: str = ""
+    start: int = -1
+    """Character span of the source sentence in the chunk text (-1: not recorded)."""
+    end: int = -1
 
 
 @dataclass(frozen=True)
@@ -87,311 +83,19 @@ def source_doc_id(source: str) -> str:
     return source.split(":", 1)[0]
 
 
-# ---- offline extractor ----------------------------------------------------------------------
-_ABBREV = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "etc", "no", "inc", "ltd", "co", "prof",
-           "gen", "col", "lt", "mt", "ft", "e.g", "i.e", "approx", "dept", "univ", "u.s", "u.k"}
-_SENT_END = re.compile(r"[.!?]+[\"'”’)]*(?=\s+[\"'“‘(]?[A-Z0-9À-Ý])|\n\s*")
-_TOKEN = re.compile(r"\w[\w'’\-]*|&")
-_CONNECTORS = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van", "der", "den",
-               "da", "di", "the", "&", "y", "for"}
-_STOP_START = {"the", "a", "an", "in", "on", "at", "it", "he", "she", "his", "her", "its", "they",
-               "their", "this", "that", "these", "those", "today", "however", "also", "but",
-               "and", "when", "after", "before", "during", "since", "from", "there", "here",
-               "while", "although", "as", "by", "for", "with", "of", "to", "if", "we", "our",
-               "you", "your", "i", "my", "some", "many", "most", "visitors", "construction"}
-_PRONOUNS = {"he", "she", "it", "they", "his", "her", "its", "their", "him", "them"}
-_SUBJECT_PRONOUNS = {"he", "she", "it", "they", "his", "her", "its", "their"}
-_COPULAS = {"is", "was", "are", "were", "be", "been", "being", "became", "becomes", "remains",
-            "remained"}
-_VERBS = {"born", "died", "won", "wrote", "made", "built", "founded", "married", "hosted",
-          "directed", "produced", "starred", "starring", "designed", "located", "lies", "lived",
-          "worked", "works", "studied", "taught", "led", "played", "sang", "released", "published",
-          "created", "contains", "includes", "houses", "staged", "joined", "became", "owns", "owned",
-          "features", "featured", "stars", "directs", "writes", "wins", "plays", "leads", "begun",
-          "began", "named", "known", "called", "rebuilt",
-          "used", "visited", "attended", "graduated", "competed", "composed", "performed",
-          "listed", "acquired", "merged", "opened", "closed", "elected", "appointed", "held"}
-_RELATION_NOUNS = {"part", "member", "son", "daughter", "capital", "wife", "husband", "home"}
-"""Nouns that head a relation phrase like a verb does ("part of", "son of")."""
-_NOT_VERBS = {"united", "red", "bed", "need", "speed", "seed", "feed", "hundred", "sacred", "naked"}
-_DETS = {"a", "an", "the", "this", "that", "these", "those", "its", "his", "her", "their", "some"}
-_FILLER = {"and", "or", "but", "also", "as", "well", "then", "later", "often", "now", "still",
-           "which", "who", "whom", "that", "both", "together", "first", "once", "further"}
-_RELATIVE = re.compile(r"^\s*,\s*(?:which|who|that|whose)\b|^\s*,\s*\w+ing\b|^\s*\(")
-_APPOSITIVE = re.compile(r"^\s*,\s*(?:the|a|an|its|his|her|their)?\s*((?:[a-z]+\s+){0,2}?[a-z]+)\s+"
-                         r"(of|in|for|at|to|by)\s*(?:the)?\s*$")
-_DEMONYM = re.compile(r"(?:ish|ese|ian|ean|can|man|ic|ch)$")  # "English", "German" + lowercase noun
-_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_QUOTED = re.compile(r"[\"“]([^\"”\n]{2,80})[\"”]")
-_MAX_RELATION_WORDS = 5
+def edge_source(chunk_id: str, rel: ExtractedRelation) -> str:
+    """An edge's provenance entry: the chunk id, plus ``@start-end`` when the extractor
+    recorded the character span of the sentence in the chunk text."""
+    return f"{chunk_id}@{rel.start}-{rel.end}" if rel.start >= 0 else chunk_id
 
 
-@dataclass(frozen=True)
-class _Span:
-    start: int
-    end: int
-    label: str
-    kind: str  # known | name | quoted | year | pronoun
-
-
-def split_sentences(text: str) -> list[tuple[int, str]]:
-    """(offset, sentence) pairs; abbreviations and initials ("J. R. R.") do not end a sentence."""
-    out: list[tuple[int, str]] = []
-    start = 0
-    for m in _SENT_END.finditer(text):
-        if m.group().startswith((".", "!", "?")):
-            word = re.search(r"([\w.]+)$", text[start:m.start()])
-            w = word.group(1).lower() if word else ""
-            if w in _ABBREV or (len(w) == 1 and w.isalpha()):
-                continue
-        piece = text[start:m.end()]
-        if piece.strip():
-            out.append((start + len(piece) - len(piece.lstrip()), piece.strip()))
-        start = m.end()
-    if text[start:].strip():
-        rest = text[start:]
-        out.append((start + len(rest) - len(rest.lstrip()), rest.strip()))
-    return out
-
-
-class _LabelMatcher:
-    """Longest known-label matches on folded text (Aho-Corasick), mapped back to offsets."""
-
-    def __init__(self, labels: Iterable[str]):
-        import ahocorasick
-        self._auto = ahocorasick.Automaton()
-        for label in labels:
-            key = fold(label)
-            if len(key) >= 2 and label[:1] and not label[0].islower() and not key.isdigit():
-                self._auto.add_word(key, (key, label))
-        self.empty = len(self._auto) == 0
-        if not self.empty:
-            self._auto.make_automaton()
-
-    def spans(self, sentence: str) -> list[_Span]:
-        if self.empty:
-            return []
-        folded, offsets = fold_with_offsets(sentence)
-        out = []
-        for end, (key, label) in self._auto.iter(folded):
-            start = end - len(key) + 1
-            if (start > 0 and folded[start - 1] != " ") or (end + 1 < len(folded) and folded[end + 1] != " "):
-                continue
-            s, e = offsets[start], offsets[end] + 1
-            if sentence[s].islower():
-                continue
-            out.append(_Span(s, e, label, "known"))
-        return out
-
-
-def _name_spans(sentence: str) -> list[_Span]:
-    """Capitalised word sequences ("Herzog & de Meuron", "University of Michigan")."""
-    toks = list(_TOKEN.finditer(sentence))
-    spans: list[_Span] = []
-    i = 0
-    while i < len(toks):
-        tok = toks[i].group()
-        numbered = tok[0].isdigit() and i + 1 < len(toks) and toks[i + 1].group()[0].isupper() \
-            and sentence[toks[i].end():toks[i + 1].start()] == " "  # "2022 Winter Olympics"
-        if not (tok[0].isupper() or numbered):
-            i += 1
-            continue
-        j = i
-        while j + 1 < len(toks) and sentence[toks[j].end():toks[j + 1].start()].strip() == "":
-            nxt = toks[j + 1].group()
-            if nxt[0].isupper():
-                j += 1
-                continue
-            k = j + 1  # connectors only count when a capitalised word follows them
-            while k < len(toks) and toks[k].group().lower() in _CONNECTORS and \
-                    sentence[toks[k - 1].end():toks[k].start()].strip() == "":
-                k += 1
-            if k > j + 1 and k < len(toks) and toks[k].group()[0].isupper() and \
-                    sentence[toks[k - 1].end():toks[k].start()].strip() == "":
-                j = k
-                continue
-            break
-        words = toks[i:j + 1]
-        while words and words[0].group().lower() in _STOP_START and len(words) > 1:
-            words = words[1:]
-        if words and not (len(words) == 1 and words[0].group().lower() in _STOP_START):
-            first, last = words[0], words[-1]
-            single = len(words) == 1
-            at_start = sentence[:first.start()].strip(" \"'“‘(") == ""
-            follower = toks[j + 1].group() if j + 1 < len(toks) else ""
-            demonym = single and _DEMONYM.search(first.group()) and follower[:1].islower()
-            if not demonym:
-                spans.append(_Span(first.start(), last.end(), sentence[first.start():last.end()],
-                                   "name-start" if (single and at_start) else "name"))
-        i = j + 1
-    return spans
-
-
-def _pick(spans: list[_Span]) -> list[_Span]:
-    """Non-overlapping spans, longest first (known labels win ties), in text order."""
-    rank = {"known": 0, "quoted": 1, "name": 2, "name-start": 3, "year": 4}
-    chosen: list[_Span] = []
-    for sp in sorted(spans, key=lambda s: (-(s.end - s.start), rank[s.kind], s.start)):
-        if all(sp.end <= c.start or sp.start >= c.end for c in chosen):
-            chosen.append(sp)
-    return sorted(chosen, key=lambda s: s.start)
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z][a-z'’\-]*|\d+", text.lower())
-
-
-def _verb_follows(sentence: str, pos: int) -> bool:
-    """Whether the word after ``pos`` is a verb ("Hobbiton is ...", "Lovelace wrote ...")."""
-    nxt = _words(sentence[pos:pos + 40])[:1]
-    if not nxt or not sentence[pos:].startswith(" "):
-        return False
-    w = nxt[0]
-    return (w in _COPULAS or w in _VERBS or w in ("has", "had", "have") or
-            (w.endswith("ed") and w not in _NOT_VERBS) or (w.endswith("s") and not w.endswith("ss")))
-
-
-def _relation(between: str) -> tuple[str, str | None]:
-    """(relation phrase, verb it is built on) from the text between two entities."""
-    words = _words(between)
-    verb_at = next((i for i in range(len(words) - 1, -1, -1) if words[i] in _VERBS | _RELATION_NOUNS or (
-        words[i].endswith("ed") and len(words[i]) > 4 and words[i] not in _NOT_VERBS)), None)
-    if verb_at is not None:
-        phrase = [w for w in words[verb_at:] if w not in _DETS and w not in _FILLER]
-        return " ".join(phrase[:_MAX_RELATION_WORDS]), words[verb_at]
-    cop_at = next((i for i in range(len(words) - 1, -1, -1) if words[i] in _COPULAS), None)
-    if cop_at is not None:
-        after = [w for w in words[cop_at + 1:] if w not in _DETS and w not in _FILLER]
-        before = [w for w in words[:cop_at] if w not in _DETS and w not in _FILLER]
-        phrase = after or before or [words[cop_at]]
-        return " ".join(phrase[:_MAX_RELATION_WORDS]), None
-    rest = [w for w in words if w not in _DETS and w not in _FILLER and w not in _PRONOUNS]
-    return " ".join(rest[:_MAX_RELATION_WORDS]), None
-
-
-class OfflineExtractor:
-    """Rule-based extraction for encyclopedic prose; no model, deterministic.
-
-    Args:
-        known_labels: labels of the existing graph; matched first (longest match) so
-            documents link to the nodes they mention, even lowercase-insensitive.
-    """
-
-    VERSION = "offline-v1"
-
-    def __init__(self, known_labels: Iterable[str] = ()):
-        labels = sorted(set(known_labels))
-        self._matcher = _LabelMatcher(labels)
-        digest = hashlib.sha256("\x00".join(labels).encode()).hexdigest()[:8]
-        self.name = f"{self.VERSION}:{digest}"
-
-    def extract(self, chunk: Chunk) -> ChunkExtraction:
-        found = self.extract_text(chunk.text)
-        return dataclasses.replace(found, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id)
-
-    def extract_text(self, text: str) -> ChunkExtraction:
-        """Entities and relations of a plain text (sentence by sentence)."""
-        entities: dict[str, ExtractedEntity] = {}
-        relations: dict[tuple[str, str, str], ExtractedRelation] = {}
-        aliases: dict[str, str] = {}
-        last_subject: str | None = None
-        for _, sentence in split_sentences(text):
-            spans = self._entity_spans(sentence, entities, aliases)
-            desc = sentence[:_DESC_CHARS]
-            for sp in spans:
-                if sp.kind != "pronoun" and sp.label not in entities:
-                    entities[sp.label] = ExtractedEntity(sp.label, "year" if sp.kind == "year" else desc)
-            subject = self._subject(sentence, spans, last_subject)
-            if subject is not None:
-                last_subject = subject.label
-                for src, rel, dst in self._relations(sentence, spans, subject):
-                    if src != dst and rel:
-                        relations.setdefault((src, rel, dst), ExtractedRelation(src, dst, rel, desc))
-        return ChunkExtraction("", "", tuple(entities.values()), tuple(relations.values()), self.name)
-
-    def _entity_spans(self, sentence: str, seen: dict[str, ExtractedEntity],
-                      aliases: dict[str, str]) -> list[_Span]:
-        spans = self._matcher.spans(sentence) + _name_spans(sentence)
-        spans += [_Span(m.start(1), m.end(1), m.group(1).strip(), "quoted")
-                  for m in _QUOTED.finditer(sentence) if m.group(1)[:1].isupper() or m.group(1)[:1].isdigit()]
-        spans += [_Span(m.start(), m.end(), m.group(), "year") for m in _YEAR.finditer(sentence)]
-        out = []
-        for sp in _pick(spans):
-            if sp.label.lower() in _STOP_START:  # "It", "Her" are graph labels, and pronouns
-                continue
-            if sp.kind in ("name", "name-start") and " " not in sp.label:
-                # a lone surname or first word of an entity named earlier refers to it
-                ref = aliases.get(sp.label)
-                if ref is not None:
-                    sp = dataclasses.replace(sp, label=ref, kind="name")
-                elif sp.kind == "name-start" and not _verb_follows(sentence, sp.end):
-                    continue  # a capitalised first word is usually just a sentence start
-            out.append(sp)
-            if sp.kind in ("name", "known", "quoted") and " " in sp.label:
-                for part in (sp.label.split()[0], sp.label.split()[-1]):
-                    if part[:1].isupper() and part.lower() not in _STOP_START:
-                        aliases.setdefault(part, sp.label)
-        return out + self._pronoun_spans(sentence, out)
-
-    @staticmethod
-    def _pronoun_spans(sentence: str, spans: list[_Span]) -> list[_Span]:
-        """Subject pronouns, and a sentence-initial "The <noun>" (e.g. "The stadium")."""
-        m = re.match(r"\s*(?:[A-Z]\w*(?:\s+\d+)?\s*,\s*)?(?:(The)\s+([a-z]\w+)|(\w+))\b", sentence)
-        if not m:
-            return []
-        if m.group(1):
-            start, end = m.start(1), m.end(2)
-        elif m.group(3).lower() in _SUBJECT_PRONOUNS:
-            start, end = m.start(3), m.end(3)
-        else:
-            first = next((w for w in _TOKEN.finditer(sentence) if w.group().lower() in ("he", "she", "they")), None)
-            if first is None or (spans and spans[0].start < first.start() and spans[0].kind != "year"):
-                return []
-            start, end = first.start(), first.end()
-        if any(s.start < end and start < s.end for s in spans):
-            return []
-        return [_Span(start, end, "", "pronoun")]
-
-    @staticmethod
-    def _subject(sentence: str, spans: list[_Span], last_subject: str | None) -> _Span | None:
-        """The pronoun's antecedent, else the first entity that is not a year."""
-        ordered = sorted(spans, key=lambda s: s.start)
-        if ordered and ordered[0].kind == "pronoun" and last_subject:
-            return dataclasses.replace(ordered[0], label=last_subject)
-        return next((sp for sp in ordered if sp.kind not in ("pronoun", "year")), None)
-
-    @staticmethod
-    def _relations(sentence: str, spans: list[_Span], subject: _Span) -> list[tuple[str, str, str]]:
-        """(source, relation, target) for each entity related to the subject or its neighbour."""
-        items = sorted((s for s in spans if s.kind != "pronoun" or s is subject or s.start == subject.start),
-                       key=lambda s: s.start)
-        out: list[tuple[str, str, str]] = []
-        verb: str | None = None
-        prev = subject
-        for sp in items:
-            if sp.start == subject.start or sp.kind == "pronoun":
-                continue
-            if sp.end <= subject.start:  # e.g. "In 1998 he staged ..."
-                phrase = " ".join(w for w in _words(sentence[:sp.start])[-1:] if w not in _DETS)
-                out.append((subject.label, phrase or "related to", sp.label))
-                continue
-            between = sentence[prev.end:sp.start]
-            apposition = _APPOSITIVE.match(between)
-            if prev is not subject and _RELATIVE.match(between):
-                phrase, _ = _relation(between)
-                out.append((prev.label, phrase or "related to", sp.label))
-            elif prev is not subject and apposition and not (
-                    set(apposition.group(1).split()) & (_VERBS | _COPULAS | {"which", "who", "whom", "that"})):
-                out.append((prev.label, f"{apposition.group(1)} {apposition.group(2)}", sp.label))
-            else:
-                phrase, found_verb = _relation(between)
-                if found_verb is not None:
-                    verb = found_verb
-                elif verb is not None:
-                    phrase = f"{verb} {phrase}".strip()
-                out.append((subject.label, phrase or "related to", sp.label))
-            prev = sp
-        return out
+def sentence_span(source: str) -> tuple[str, int, int] | None:
+    """(chunk id, start, end) of a provenance entry made by ``edge_source``, else None."""
+    chunk_id, at, span = source.rpartition("@")[0], "@" in source, source.rpartition("@")[2]
+    start, _, end = span.partition("-")
+    if not at or not start.isdigit() or not end.isdigit():
+        return None
+    return chunk_id, int(start), int(end)
 
 
 # ---- LLM extractor --------------------------------------------------------------------------
@@ -601,7 +305,7 @@ def merge_into_graph(base: KnowledgeGraph | None, extractions: Iterable[ChunkExt
             if s and t and node_of[s] != node_of[t]:
                 b.add_node(node_of[s], label_of(s), sources=src)
                 b.add_node(node_of[t], label_of(t), sources=src)
-                b.add_edge(node_of[s], node_of[t], rel.relation, rel.description, src)
+                b.add_edge(node_of[s], node_of[t], rel.relation, rel.description, (edge_source(ex.chunk_id, rel),))
     graph = b.build()
     if base is not None:
         _mark_imported(base, graph)

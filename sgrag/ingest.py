@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Iterable
 
 from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
-from .errors import LLMError, ParseError, SgragError
+from .errors import InputFormatError, LLMError, ParseError, SgragError
 from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import GraphBuilder, KnowledgeGraph
 from .io import kg as kg_io
-from .io.documents import Document, chunk_document, load_documents
+from .io.documents import Document, chunk_document, load_documents, read_tables
 from .types import Progress, ProgressFn, no_progress
 from .workspace import Workspace
 
@@ -178,7 +178,8 @@ def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations
 
 def _make_extractor(kind: str, llm: ChatClient | None, cfg: SgragConfig,
                     graph: KnowledgeGraph | None) -> Extractor:
-    from .extract import LLMExtractor, OfflineExtractor
+    from .extract import LLMExtractor
+    from .offline import OfflineExtractor
     offline = OfflineExtractor(graph.label_vocab if graph is not None else ())
     if kind == "offline":
         return offline
@@ -224,6 +225,7 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
                    extractor: str, llm: ChatClient | None, progress: ProgressFn, embedder) -> IngestReport:
     from .extract import (ExtractionCache, extract_chunks, extraction_from_json, extraction_to_json,
                           merge_into_graph)
+    from .offline import table_extractions
     reg = _Registry(workspace)
     base = workspace.source_graph()
     ext = _make_extractor(extractor, llm, cfg, base)
@@ -256,7 +258,8 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
 
         try:
             found = extract_chunks(chunks, ext, cache, workers, on_chunk)
-        except (LLMError, ParseError) as exc:
+            found += table_extractions(doc.doc_id, read_tables(stored), ext.name)
+        except (LLMError, ParseError, InputFormatError) as exc:
             reg.update(doc.doc_id, status="failed", error=str(exc))
             reports[doc.path] = FileReport(doc.path, doc.doc_id, "failed", str(exc), doc.title, len(chunks))
             progress(Progress("ingest", k + 1, total, f"{doc.title}: failed: {exc}"))

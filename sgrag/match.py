@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .extract import sentence_span
 from .gnn import DominanceEncoder
 from .graph import KnowledgeGraph
 from .index import PathIndex, PathQuery, SearchStats, query_signature
@@ -192,8 +193,11 @@ class Matcher:
         out = []
         for e in edge_ids[:3]:
             s, t = int(g.src[e]), int(g.dst[e])
+            spans = [x for x in g.edge_sources.get(e, ()) if sentence_span(x)]
+            desc = g.edge_description(e)
             out.append(MatchedEdge((qu, qv), g.node_ids[s], g.node_ids[t], g.labels[s], g.labels[t],
-                                   g.relations[int(g.rel[e])], g.edge_description(e)))
+                                   g.relations[int(g.rel[e])], desc, spans[0] if spans else "",
+                                   desc if spans else ""))
         return out
 
     # ---- the whole σ+δ for one query graph ------------------------------------------------

@@ -121,6 +121,10 @@ class MatchedEdge:
     dst_label: str
     relation: str
     description: str
+    source: str = ""
+    """Where a document said it: provenance ``<doc>:p<page>:c<chunk>@<start>-<end>`` ("" if imported)."""
+    sentence: str = ""
+    """The sentence it was read from (offline extraction records it; "" otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,13 @@ class QueryTrace:
 
     def to_json(self) -> dict[str, Any]:
         return to_jsonable(self)
+
+    def answer_evidence(self) -> tuple[MatchedEdge, ...]:
+        """The evidence edges of the match that binds the answer (empty if none does)."""
+        a, qg = self.answer, self.query_graph
+        if a is None or qg is None or a.node_id is None:
+            return ()
+        return next((m.edges for m in self.matches if m.binding.get(qg.target) == a.node_id), ())
 
 
 def to_jsonable(obj: Any) -> Any:

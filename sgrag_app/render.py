@@ -194,8 +194,17 @@ def render_answer(trace: QueryTrace) -> None:
             st.warning("No subgraph satisfies every constraint. Gave up: " + ", ".join(md(r) for r in a.relaxed))
         if a.explanation:
             st.markdown(md(a.explanation))
+        for line in evidence_source_lines(trace):
+            st.markdown(line)
     for note in trace.notes:
         st.caption(md(note))
+
+
+def evidence_source_lines(trace: QueryTrace) -> list[str]:
+    """Escaped Markdown per evidence edge of the answer that a document sentence supports:
+    the edge, the sentence quoted under it, and where it was read."""
+    return [f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**  \n"
+            f"> “{md(e.sentence)}” ({md(e.source)})" for e in trace.answer_evidence() if e.sentence]
 
 
 def candidate_constraint_table(trace: QueryTrace) -> pd.DataFrame:

@@ -7,11 +7,11 @@ from openai_stub import stub_server  # noqa: F401  (fixture)
 
 from sgrag.errors import ParseError
 from sgrag.extract import (IMPORTED, ChunkExtraction, ExtractedEntity, ExtractedRelation,
-                           ExtractionCache, LLMExtractor, OfflineExtractor, extract_chunks,
-                           merge_into_graph, split_sentences)
+                           ExtractionCache, LLMExtractor, extract_chunks, merge_into_graph)
 from sgrag.graph import GraphBuilder
 from sgrag.io.documents import Document, chunk_document
 from sgrag.llm import OpenAICompatibleClient
+from sgrag.offline import OfflineExtractor
 
 
 def triples(found: ChunkExtraction) -> set[tuple[str, str, str]]:
@@ -20,64 +20,6 @@ def triples(found: ChunkExtraction) -> set[tuple[str, str, str]]:
 
 def chunk(text: str, doc_id: str = "doc1"):
     return chunk_document(Document(doc_id, f"{doc_id}.txt", doc_id, (text,), "txt"))[0]
-
-
-# ---- offline --------------------------------------------------------------------------------
-def test_offline_ada_paragraph():
-    found = OfflineExtractor().extract_text(
-        "Ada Lovelace was an English mathematician born in London. "
-        "She worked with Charles Babbage on the Analytical Engine.")
-    assert triples(found) == {("Ada Lovelace", "born in", "London"),
-                              ("Ada Lovelace", "worked with", "Charles Babbage"),
-                              ("Ada Lovelace", "worked on", "Analytical Engine")}
-    assert "English" not in {e.label for e in found.entities}  # a demonym, not an entity
-    ada = next(e for e in found.entities if e.label == "Ada Lovelace")
-    assert "mathematician" in ada.description
-
-
-def test_known_labels_longest_match_and_case_folding():
-    ex = OfflineExtractor(["The Lord of the Rings", "The Lord of the Rings: The Fellowship of the Ring",
-                           "New Zealand", "Peter Jackson"])
-    found = ex.extract_text("Hobbiton is a film set. The set was built in NEW ZEALAND for The Lord of the "
-                            "Rings: The Fellowship of the Ring, which was directed by Peter Jackson.")
-    labels = {e.label for e in found.entities}
-    assert "The Lord of the Rings: The Fellowship of the Ring" in labels and "The Lord of the Rings" not in labels
-    assert "New Zealand" in labels  # the graph's spelling, whatever the text's case
-    t = triples(found)
-    assert ("The Lord of the Rings: The Fellowship of the Ring", "directed by", "Peter Jackson") in t
-    assert ("Hobbiton", "built in", "New Zealand") in t
-
-
-def test_subject_carry_over_apposition_and_years():
-    found = OfflineExtractor().extract_text(
-        "The Alcázar de Colón is a palace in Santo Domingo, the capital of the Dominican Republic. "
-        "It was built by Diego Colón, the son of Christopher Columbus, in 1514. "
-        "The palace houses a museum.")
-    t = triples(found)
-    assert ("Alcázar de Colón", "palace in", "Santo Domingo") in t
-    assert ("Santo Domingo", "capital of", "Dominican Republic") in t
-    assert ("Alcázar de Colón", "built by", "Diego Colón") in t
-    assert ("Diego Colón", "son of", "Christopher Columbus") in t
-    assert any(s == "Alcázar de Colón" and o == "1514" for s, _, o in t)
-    assert "It" not in {e.label for e in found.entities}
-
-
-def test_coordination_reuses_the_verb_and_surname_alias():
-    found = OfflineExtractor().extract_text(
-        "Zhang Yimou directed House of Flying Daggers and Hero. Yimou was born in Xi'an.")
-    t = triples(found)
-    assert {("Zhang Yimou", "directed", "House of Flying Daggers"), ("Zhang Yimou", "directed", "Hero"),
-            ("Zhang Yimou", "born in", "Xi'an")} <= t
-
-
-def test_sentence_split_keeps_abbreviations_and_initials():
-    parts = [s for _, s in split_sentences("Dr. Smith met J. R. R. Tolkien in Oxford. He left.\nNext line")]
-    assert parts == ["Dr. Smith met J. R. R. Tolkien in Oxford.", "He left.", "Next line"]
-
-
-def test_offline_name_depends_on_known_labels():
-    assert OfflineExtractor(["A"]).name != OfflineExtractor(["B"]).name
-    assert OfflineExtractor(["A", "B"]).name == OfflineExtractor(["B", "A"]).name
 
 
 # ---- LLM ------------------------------------------------------------------------------------
@@ -122,7 +64,7 @@ def test_garbage_output_falls_back_or_raises(stub_server):
     llm = llm_client(stub_server)
     text = chunk("Ada Lovelace was born in London.")
     found = LLMExtractor(llm, gleanings=0, fallback=OfflineExtractor()).extract(text)
-    assert "->offline" in found.extractor and triples(found) == {("Ada Lovelace", "born in", "London")}
+    assert "->offline" in found.extractor and ("Ada Lovelace", "born in", "London") in triples(found)
     assert "no usable graph records" in found.dropped[0][1]
     with pytest.raises(ParseError):
         LLMExtractor(llm, gleanings=0).extract(text)

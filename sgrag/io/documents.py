@@ -132,7 +132,7 @@ def _read_md(data: bytes, path: Path) -> tuple[str, list[str]]:
 class _HTMLText(HTMLParser):
     """Visible text of an HTML page; script/style contents are dropped, never executed."""
     _SKIP = {"script", "style", "noscript", "template", "svg", "head"}
-    _BLOCK = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section",
+    _BLOCK = {"p", "div", "br", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "section",
               "article", "blockquote", "pre", "table", "ul", "ol", "dd", "dt", "header", "footer"}
 
     def __init__(self) -> None:
@@ -398,3 +398,94 @@ def chunk_document(doc: Document, chunk_chars: int = 1200, overlap: int = 200) -
                 nxt = space + 1 if space >= 0 else nxt
             start = max(nxt, start + 1)
     return chunks
+
+
+# ---- tables -----------------------------------------------------------------------------
+MAX_TABLE_ROWS = 5000
+"""Rows read per table (a bigger table is cut: the rest is still in the text)."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a document: its header row and data rows, cell text only."""
+    index: int
+    """Position among the document's tables (0-based): the provenance of its rows."""
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+class _HTMLTables(HTMLParser):
+    """Cells of the outermost tables of an HTML page (a nested table's cells join its cell)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: list[list[list[str]]] = []
+        self._depth = 0
+        self._skip = 0
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        if tag in _HTMLText._SKIP:
+            self._skip += 1
+        elif tag == "table":
+            self._depth += 1
+            if self._depth == 1:
+                self.tables.append([])
+        elif self._depth == 1 and tag == "tr" and len(self.tables[-1]) < MAX_TABLE_ROWS + 1:
+            self.tables[-1].append([])
+        elif self._depth == 1 and tag in ("td", "th") and self.tables[-1]:
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HTMLText._SKIP:
+            self._skip = max(0, self._skip - 1)
+        elif tag == "table":
+            self._depth = max(0, self._depth - 1)
+        elif self._depth == 1 and tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None and not self._skip:
+            self._cell.append(data)
+
+
+def _as_table(index: int, rows: list[list[str]]) -> Table | None:
+    """The first row is the header; a table needs one data row and two columns."""
+    rows = [r for r in rows if any(c.strip() for c in r)]
+    if len(rows) < 2 or len(rows[0]) < 2:
+        return None
+    return Table(index, tuple(rows[0]), tuple(tuple(r) for r in rows[1:MAX_TABLE_ROWS + 1]))
+
+
+def read_tables(path: str | os.PathLike) -> list[Table]:
+    """The tables of an HTML or DOCX file, header row first ([] for other formats).
+
+    CSV, JSON and JSONL files are tables already: their loaders write one ``key: value;``
+    line per row, which the extractor reads the same way.
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in (".html", ".htm", ".docx"):
+        return []
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputFormatError(str(p), None, f"cannot read: {exc.strerror or exc}") from exc
+    if suffix == ".docx":
+        import zipfile
+
+        import docx
+        from docx.opc.exceptions import PackageNotFoundError
+        try:
+            found = [[[c.text.strip() for c in row.cells] for row in t.rows]
+                     for t in docx.Document(io.BytesIO(data)).tables]
+        except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+            raise InputFormatError(str(p), None, f"unreadable .docx: {exc}") from exc
+    else:
+        parser = _HTMLTables()
+        parser.feed(decode_bytes(data, p))
+        parser.close()
+        found = parser.tables
+    tables = (_as_table(i, rows) for i, rows in enumerate(found))
+    return [t for t in tables if t is not None]

@@ -87,9 +87,9 @@ class Matcher:
             options = [p for p in paths if n.qid in p.qids and p.qids[0] in label_sets]
             if not options:
                 continue
+            found = self._search(options, [self._query(qg, p, label_sets, relaxed=False) for p in options])
             best = None
-            for p in options:
-                rows, st = self._search(p, self._query(qg, p, label_sets, relaxed=False))
+            for p, (rows, st) in zip(options, found):
                 searched[p.qids] = (rows, st)
                 if best is None or rows.size < best[1].size:
                     best = (p, rows)
@@ -103,24 +103,31 @@ class Matcher:
                                                        for i in order[:50]), int(labels.size), p.qids))
         return label_sets, report, searched
 
-    def _search(self, path: QueryPath, q: PathQuery):
-        return self.indexes[len(path.qids) - 1].search(q)
+    def _search(self, paths: list[QueryPath], queries: list[PathQuery]) -> list[tuple[np.ndarray, SearchStats]]:
+        """The paths' index searches, batched per path length (one exact filter per index)."""
+        out: list = [None] * len(paths)
+        for length in {len(p.qids) for p in paths}:
+            at = [i for i, p in enumerate(paths) if len(p.qids) == length]
+            for i, res in zip(at, self.indexes[length - 1].search_many([queries[i] for i in at])):
+                out[i] = res
+        return out
 
     # ---- σ retrieval --------------------------------------------------------------------
     def retrieve(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
                  relaxed: bool = False, reuse: Searched | None = None) -> Retrieval:
         """Candidate rows per path; ``reuse`` holds ψ4's searches with the same keys (not relaxed)."""
         tables, stats = [], []
-        reuse = reuse or {}
+        reuse = dict(reuse or {})
+        todo = [p for p in paths if p.qids not in reuse]
+        reuse.update((p.qids, res) for p, res in zip(todo, self._search(
+            todo, [self._query(qg, p, label_sets, relaxed) for p in todo])))
         for p in paths:
             idx = self.indexes[len(p.qids) - 1]
-            if p.qids in reuse:  # searched in ψ4 with the same keys; the label sets only narrow it
-                rows, st = reuse[p.qids]
+            rows, st = reuse[p.qids]
+            if p not in todo:  # searched in ψ4 with the same keys; the label sets only narrow it
                 for pos, q in enumerate(p.qids):
                     if label_sets.get(q) is not None:
                         rows = rows[np.isin(idx.labels[rows, pos], label_sets[q])]
-            else:
-                rows, st = idx.search(self._query(qg, p, label_sets, relaxed))
             tables.append((p.qids, idx.paths[rows]))
             stats.append(PathMatches(p.qids, st.scanned, st.semantic, st.dominance, int(rows.size)))
         return Retrieval(tables, stats)

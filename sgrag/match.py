@@ -205,9 +205,8 @@ class Matcher:
 
     # ---- the whole σ+δ for one query graph ------------------------------------------------
     def match(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
-              searched: Searched | None = None) -> tuple[list[Match], Retrieval, list[FunnelStep]]:
+              searched: Searched | None = None) -> tuple["ExactMatches", Retrieval, list[FunnelStep]]:
         """All verified exact matches (every one is ranked; the trace keeps the best)."""
-        g = self.graph
         retrieval = self.retrieve(qg, paths, label_sets, reuse=searched)
         funnel = [FunnelStep("index entries scanned", sum(s.visited_leaves for s in retrieval.stats)),
                   FunnelStep("after semantic filter", sum(s.semantic_hits for s in retrieval.stats)),
@@ -215,20 +214,9 @@ class Matcher:
         cols, rows = self.assemble(qg, retrieval)
         funnel.append(FunnelStep("joined bindings", rows.shape[0]))
         ok, slots = self.verify(qg, cols, rows)
-        rows = rows[ok]
-        per_edge = []  # per query edge: (flat edge ids, offsets) of the first three evidence edges of each row
-        for lo, hi in slots:
-            lo, hi = lo[ok], hi[ok]
-            n = np.minimum(hi - lo, 3)
-            per_edge.append((g.slot_edges(expand_ranges(lo, lo + n)[0]).tolist(), np.r_[0, np.cumsum(n)].tolist()))
-        all_q = tuple(n.qid for n in qg.constraints)
-        ids = g.node_ids
-        matches = []
-        for i, r in enumerate(rows.tolist()):
-            edges = [e for (u, v), (flat, at) in zip(qg.edges, per_edge) for e in self.evidence(u, v, flat[at[i]:at[i + 1]])]
-            matches.append(Match({q: ids[x] for q, x in zip(cols, r)}, tuple(edges), all_q, (), True))
-        funnel.append(FunnelStep("verified exact matches", len(matches)))
-        return matches, retrieval, funnel
+        exact = ExactMatches(self, qg, cols, rows[ok], [(lo[ok], hi[ok]) for lo, hi in slots])
+        funnel.append(FunnelStep("verified exact matches", len(exact)))
+        return exact, retrieval, funnel
 
     def partial(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
                 limit: int) -> tuple[list[Match], dict[int, dict[str, int]]]:
@@ -289,6 +277,46 @@ class Matcher:
             who, first = np.unique(owner[hit], return_index=True)
             for i, u in zip(who.tolist(), nbr[hit][first].tolist()):
                 sats[i][n.qid] = u
+
+
+
+@dataclass
+class ExactMatches:
+    """The verified exact bindings, column-wise; ``Match`` objects (with evidence) only on demand.
+
+    Thousands of bindings are cheap to hold and rank; building every one's evidence is not,
+    and only the best ``match.max_matches`` are shown.
+    """
+    matcher: Matcher
+    qg: QueryGraph
+    cols: list[str]
+    rows: np.ndarray  # (bindings, len(cols)) graph nodes, verified
+    slots: list[tuple[np.ndarray, np.ndarray]]  # per query edge: CSR slots [lo, hi) of its graph edges
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    def candidates(self, target: str) -> dict[int, dict[str, int]]:
+        """UNK node -> {constraint qid: bound node} (a node bound several ways keeps its last binding)."""
+        qids = [n.qid for n in self.qg.constraints]
+        columns = [self.rows[:, self.cols.index(q)].tolist() for q in qids]
+        return {x: dict(zip(qids, bound)) for x, *bound in zip(self.rows[:, self.cols.index(target)].tolist(), *columns)}
+
+    def matches(self, first: list[str] | None = None, limit: int | None = None) -> list[Match]:
+        """Matches with evidence: those whose target is in ``first`` (node ids) in that order, then the rest."""
+        g = self.matcher.graph
+        rank = {g.index_of[nid]: i for i, nid in enumerate(first or ())}
+        target = self.rows[:, self.cols.index(self.qg.target)].tolist()
+        order = np.argsort(np.array([rank.get(x, len(rank)) for x in target], dtype=np.int64), kind="stable")[:limit]
+        all_q = tuple(n.qid for n in self.qg.constraints)
+        out = []
+        for i in order.tolist():
+            edges = []
+            for (u, v), (lo, hi) in zip(self.qg.edges, self.slots):
+                edges.extend(self.matcher.evidence(u, v, g.slot_edges(np.arange(lo[i], min(hi[i], lo[i] + 3))).tolist()))
+            out.append(Match({q: g.node_ids[x] for q, x in zip(self.cols, self.rows[i].tolist())}, tuple(edges),
+                             all_q, (), True))
+        return out
 
 
 def _join(left: np.ndarray, lpos: list[int], right: np.ndarray, rpos: list[int], npos: list[int]) -> np.ndarray:

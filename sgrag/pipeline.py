@@ -164,14 +164,13 @@ class Engine:
             label_sets, trace.label_completion, searched = self.matcher.complete_labels(
                 mq, trace.paths, known, cfg.query.max_label_candidates)
         with timer.stage("σ+δ retrieval + assembly"):
-            matches, retrieval, funnel = self.matcher.match(mq, trace.paths, label_sets, searched)
+            exact, retrieval, funnel = self.matcher.match(mq, trace.paths, label_sets, searched)
         trace.path_matches = retrieval.stats
         trace.funnel = funnel
-        trace.exact_count = len(matches)
+        trace.exact_count = len(exact)
         target = qg.target
-        if matches:
-            candidates = {self.graph.index_of[m.binding[target]]:
-                          {q: self.graph.index_of[m.binding[q]] for q in m.satisfied} for m in matches}
+        if exact:
+            candidates = exact.candidates(target)
         else:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
@@ -181,6 +180,8 @@ class Engine:
             if hard and soft:
                 self.matcher.add_soft_support(candidates, soft)
             ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5)
+            if exact:  # evidence only for the matches the trace keeps
+                matches = exact.matches([r.node_id for r in ranked], cfg.match.max_matches)
             order = {r.node_id: i for i, r in enumerate(ranked)}
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)

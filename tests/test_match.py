@@ -54,7 +54,9 @@ def test_exact_matches_equal_the_oracle_and_verify(engine):
         qg = build_query_graph("Which entity?", mentions, "entity")
         paths = decompose(qg, 1)
         sets, _, searched = engine.matcher.complete_labels(qg, paths, engine.matcher.known_label_sets(qg), 10**6)
-        matches, _, _ = engine.matcher.match(qg, paths, sets, searched)
+        exact, _, _ = engine.matcher.match(qg, paths, sets, searched)
+        matches = exact.matches()
+        assert len(matches) == len(exact)
         got = {g.index_of[m.binding[qg.target]] for m in matches}
         want = oracle(g, [g.labels[c] for c in cons])
         assert x in got, "a true match was dropped"

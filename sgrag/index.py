@@ -102,8 +102,8 @@ def query_signature(graph: KnowledgeGraph, nodes: list[int], words: int) -> np.n
     """Bits a data star must hold to contain neighbours with the labels of ``nodes``."""
     sig = np.zeros(words, dtype=np.uint64)
     if nodes:
-        for b in signature_bits(graph.label_id[np.asarray(nodes)], words * 64).tolist():
-            sig[b // 64] |= np.uint64(1) << np.uint64(b % 64)
+        b = signature_bits(graph.label_id[np.asarray(nodes)], words * 64)
+        np.bitwise_or.at(sig, b // 64, np.left_shift(np.uint64(1), (b % 64).astype(np.uint64)))
     return sig
 
 
@@ -258,9 +258,8 @@ class PathIndex:
         semantic = np.bincount(owner[ok], minlength=nq)
         cand, owner = cand[ok], owner[ok]
         ok = (self.deg[cand] >= np.stack([q.deg_min for q in queries])[owner]).all(axis=1)
-        ok &= (self.dom[cand] >= np.stack([q.dom_min for q in queries])[owner]).all(axis=(1, 2))
         cand, owner = cand[ok], owner[ok]
-        if self.node_sig is not None and any(q.sig_min is not None for q in queries):
+        if self.node_sig is not None and any(q.sig_min is not None for q in queries):  # prunes most: first
             zero = np.zeros((self.length + 1, self.node_sig.shape[1]), dtype=np.uint64)
             need_all = np.stack([zero if q.sig_min is None else q.sig_min for q in queries])
             for p in range(self.length + 1):
@@ -268,6 +267,8 @@ class PathIndex:
                     need = need_all[owner, p]
                     keep = ((self.node_sig[self.paths[cand, p]] & need) == need).all(axis=1)
                     cand, owner = cand[keep], owner[keep]
+        ok = (self.dom[cand] >= np.stack([q.dom_min for q in queries])[owner]).all(axis=(1, 2))
+        cand, owner = cand[ok], owner[ok]
         counts = np.bincount(owner, minlength=nq)
         out = []
         for st, rows, sem, dom in zip(stats, np.split(cand, np.cumsum(counts)[:-1]), semantic.tolist(), counts.tolist()):

@@ -160,26 +160,20 @@ class Matcher:
             cols += new
         if rest:
             return cols, np.zeros((0, len(cols)), dtype=np.int64)
-        injective = np.ones(rows.shape[0], dtype=bool)
-        for a in range(len(cols)):
-            for b in range(a + 1, len(cols)):
-                injective &= rows[:, a] != rows[:, b]
-        rows = rows[injective]
+        rows = rows[_injective(rows)]
         _, first = np.unique(rows, axis=0, return_index=True)
         return cols, rows[np.sort(first)]
 
-    def verify(self, qg: QueryGraph, cols: list[str], rows: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    def verify(self, qg: QueryGraph, cols: list[str],
+               rows: np.ndarray) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
         """Which bindings satisfy every query edge and label in the graph, edge by edge.
 
         Returns the mask of verified rows and, per query edge, the CSR slots [lo, hi) of the
         graph edges that satisfy it (``graph.edge_slots``), for the evidence.
         """
         g = self.graph
-        ok = np.ones(rows.shape[0], dtype=bool)
+        ok = _injective(rows)
         where = {q: i for i, q in enumerate(cols)}
-        for a in range(len(cols)):
-            for b in range(a + 1, len(cols)):
-                ok &= rows[:, a] != rows[:, b]
         for n in qg.constraints:
             nodes = g.nodes_by_label.get(n.label)
             if n.qid not in where or not nodes:
@@ -319,13 +313,24 @@ class ExactMatches:
         return out
 
 
+
+def _injective(rows: np.ndarray) -> np.ndarray:
+    """Rows binding every query node to a different graph node."""
+    ok = np.ones(rows.shape[0], dtype=bool)
+    for a in range(rows.shape[1]):
+        for b in range(a + 1, rows.shape[1]):
+            ok &= rows[:, a] != rows[:, b]
+    return ok
+
 def _join(left: np.ndarray, lpos: list[int], right: np.ndarray, rpos: list[int], npos: list[int]) -> np.ndarray:
     """Rows of ``left`` extended by the ``npos`` columns of every ``right`` row agreeing on the shared columns.
 
     Left rows keep their order, each followed by its partners in ``right``'s order (as a
     nested-loop join lists them); at most MAX_JOIN_ROWS rows come out.
     """
-    if lpos:
+    if len(lpos) == 1:  # one shared query node (a star's UNK): its graph node is the key
+        lkey, rkey = left[:, lpos[0]], right[:, rpos[0]]
+    elif lpos:
         keys = np.unique(np.concatenate([left[:, lpos], right[:, rpos]]), axis=0, return_inverse=True)[1].reshape(-1)
         lkey, rkey = keys[:left.shape[0]], keys[left.shape[0]:]
     else:  # nothing shared: every pair

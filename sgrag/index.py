@@ -220,7 +220,8 @@ class PathIndex:
             st.scanned = int(cands[-1].size)
             stats.append(st)
         owner = np.repeat(np.arange(len(queries)), [c.size for c in cands])
-        return self._exact_filter(np.concatenate(cands) if cands else np.zeros(0, np.int64), owner, queries, stats)
+        cand = np.concatenate(cands) if cands else np.zeros(0, np.int64)
+        return self._exact_filter(cand, owner, queries, stats, first_checked=True)
 
     def _candidates(self, q: PathQuery, stats: SearchStats) -> np.ndarray:
         """Rows of the query's first-label groups: a tree's orthant hits, or the whole block."""
@@ -243,12 +244,15 @@ class PathIndex:
         return np.concatenate(rows) if rows else np.zeros(0, np.int64)
 
     def _exact_filter(self, cand: np.ndarray, owner: np.ndarray, queries: list[PathQuery],
-                      stats: list[SearchStats]) -> list[tuple[np.ndarray, SearchStats]]:
-        """Keep ``cand[i]`` if it meets query ``owner[i]`` exactly: labels, degrees, dominance, signatures."""
+                      stats: list[SearchStats], first_checked: bool = False) -> list[tuple[np.ndarray, SearchStats]]:
+        """Keep ``cand[i]`` if it meets query ``owner[i]`` exactly: labels, degrees, dominance, signatures.
+
+        ``first_checked``: the rows come from their query's first-label groups, so position 0 holds.
+        """
         nq = len(queries)
         ok = np.ones(cand.size, dtype=bool)
         width = self._label_width
-        for p in range(self.length + 1):
+        for p in range(1 if first_checked else 0, self.length + 1):
             sets = [q.label_sets[p] for q in queries]
             if all(s is None for s in sets):
                 continue

@@ -124,8 +124,8 @@ class Matcher:
         for p in paths:
             idx = self.indexes[len(p.qids) - 1]
             rows, st = reuse[p.qids]
-            if p not in todo:  # searched in ψ4 with the same keys; the label sets only narrow it
-                for pos, q in enumerate(p.qids):
+            if p not in todo:  # searched in ψ4 with the same keys (first labels too); the later sets narrow it
+                for pos, q in enumerate(p.qids[1:], start=1):
                     if label_sets.get(q) is not None:
                         rows = rows[np.isin(idx.labels[rows, pos], label_sets[q])]
             tables.append((p.qids, idx.paths[rows]))

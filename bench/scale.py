@@ -132,13 +132,13 @@ def main(argv=None):
         known = mt.known_label_sets(qg)
         label_sets, _, searched = mt.complete_labels(qg, paths, known, eng.config.query.max_label_candidates)
         t1 = time.perf_counter()
-        matches, _, _ = mt.match(qg, paths, label_sets, searched)
-        exact = len(matches)
+        found_exact, _, _ = mt.match(qg, paths, label_sets, searched)
+        exact = len(found_exact)
         t2 = time.perf_counter()
         t_plan.append((t1 - t0) * 1000)
         t_match.append((t2 - t1) * 1000)
         n_exact.append(exact)
-        got = {m.binding["q0"] for m in matches}
+        got = {g.node_ids[x] for x in found_exact.candidates("q0")}
         if g.node_ids[x] in got:
             found += 1
         else:

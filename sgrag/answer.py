@@ -14,11 +14,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
-from .graph import KnowledgeGraph
+from .graph import KnowledgeGraph, expand_ranges
 from .prompts import default_prompts
 from .prompts import relation_paragraph as prompt_relation_paragraph
 from .query import STOPWORDS
@@ -26,8 +27,8 @@ from .textnorm import tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 UNABLE = "Unable to determine"
-WEIGHTS = {"coverage": 3.24, "soft": 2.60, "type": 4.90, "relation": 2.74, "relation_words": 3.93, "prior": 2.92,
-           "likelihood": 3.56}
+WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
+           "likelihood": 3.64}
 
 
 def _is_type_relation(relation: str, type_relations: frozenset[str]) -> bool:
@@ -95,12 +96,14 @@ class EvidenceModel:
         return cls(z["type_vocab"].tolist(), z["type_vecs"], z["node_type_ptr"], z["node_type_ids"],
                    z["text_vocab"].tolist(), z["text_vecs"], z["edge_text"])
 
-    def types_of(self, v: int) -> np.ndarray:
-        return self.node_type_ids[self.node_type_ptr[v]:self.node_type_ptr[v + 1]]
-
 
 class Ranker:
-    """Scores UNK candidates; all features in [0, 1] so weights are comparable."""
+    """Scores UNK candidates; all features in [0, 1] so weights are comparable.
+
+    Features are computed column-wise over the candidate arrays (CSR edge lookups, one
+    embedding product per distinct relation text or type phrase), and only for the tiers
+    that can reach the output: the whole top tier, then lower tiers while the list is short.
+    """
 
     def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0):
         self.graph, self.model, self.embed = graph, model, embed
@@ -109,22 +112,26 @@ class Ranker:
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
 
+    @cached_property
+    def _log_deg(self) -> np.ndarray:
+        """log1p(degree) per node, by ``math.log1p`` over the distinct degrees (numpy's may differ in the last bit)."""
+        uniq, inv = np.unique(self.graph.degree, return_inverse=True)
+        return np.array([math.log1p(float(d)) for d in uniq.tolist()], dtype=np.float64)[inv.reshape(-1)]
+
+    @cached_property
+    def _type_phrases_with(self) -> dict[str, np.ndarray]:
+        """Singular word -> ids of the type phrases holding it (the word share of ``type``)."""
+        out: dict[str, list[int]] = {}
+        for i, phrase in enumerate(self.model.type_vocab):
+            for w in {_singular(w) for w in phrase.split()}:
+                out.setdefault(w, []).append(i)
+        return {w: np.asarray(ids, dtype=np.int64) for w, ids in out.items()}
+
     def _text_words(self, t: int) -> set[str]:
         words = self._words_cache.get(t)
         if words is None:
             words = self._words_cache[t] = {_singular(w) for w in tokens(self.model.text_vocab[t])}
         return words
-
-    def _type_score(self, type_vec: np.ndarray | None, type_words: set[str], v: int) -> float:
-        """Best of: embedding similarity to a type phrase, share of type words the node's types contain."""
-        ids = self.model.types_of(v)
-        if type_vec is None or ids.size == 0:
-            return 0.0
-        best = float((self.model.type_vecs[ids] @ type_vec).max())
-        if type_words:
-            words = {_singular(w) for i in ids for w in self.model.type_vocab[i].split()}
-            best = max(best, len(type_words & words) / len(type_words))
-        return max(0.0, best)
 
     def _relation_words(self, r: int) -> frozenset[str]:
         words = self._relation_words_cache.get(r)
@@ -132,6 +139,85 @@ class Ranker:
             parts = re.split(r"[/._\s]+", self.graph.relations[r].lower())
             words = self._relation_words_cache[r] = frozenset(_singular(w) for w in parts if len(w) > 2)
         return words
+
+    def _type_scores(self, type_vec: np.ndarray | None, type_words: set[str], nodes: np.ndarray) -> np.ndarray:
+        """Per node, best of: embedding similarity to one of its type phrases, share of type words its types hold."""
+        m = self.model
+        out = np.zeros(nodes.size, dtype=np.float64)
+        if type_vec is None or not nodes.size:
+            return out
+        pos, owner = expand_ranges(m.node_type_ptr[nodes], m.node_type_ptr[nodes + 1])
+        if not pos.size:
+            return out
+        ids = m.node_type_ids[pos]
+        uniq, inv = np.unique(ids, return_inverse=True)
+        rows, best = _segment_max((m.type_vecs[uniq] @ type_vec)[inv.reshape(-1)].astype(np.float64), owner)
+        if type_words:
+            held = np.zeros(nodes.size, dtype=np.int64)
+            for w in type_words:
+                phrases = self._type_phrases_with.get(w)
+                if phrases is not None:
+                    held[np.unique(owner[np.isin(ids, phrases)])] += 1
+            best = np.maximum(best, held[rows] / len(type_words))
+        out[rows] = np.maximum(0.0, best)
+        return out
+
+    def _columns(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> dict[str, np.ndarray]:
+        """The features of candidates ``nodes``; ``sat[i, j]``: node bound to constraint j (-1: none)."""
+        g, m = self.graph, self.model
+        cons = qg.constraints
+        n = nodes.size
+        has = sat >= 0
+        total_conf = sum(c.confidence for c in cons) or 1.0
+        soft_cols = [j for j, c in enumerate(cons) if c.confidence < self.soft_below]
+        phrases = dict(zip((c.qid for c in cons), qg.relation_phrases))
+        texts = [qg.answer_type] + [phrases.get(c.qid, "") for c in cons]
+        vecs = self.embed([t or "-" for t in texts])
+        type_vec = vecs[0] if qg.answer_type else None
+        type_words = {_singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
+        question_words = sorted({_singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS})
+        coverage, log_mult, rel_sum = (np.zeros(n, dtype=np.float64) for _ in range(3))
+        rel_n = np.zeros(n, dtype=np.int64)
+        words_hit = np.zeros((n, len(question_words)), dtype=bool)
+        for j, c in enumerate(cons):
+            coverage = coverage + np.where(has[:, j], c.confidence, 0.0)
+            rows = np.flatnonzero(has[:, j])
+            lo, hi = g.edge_slots(nodes[rows], sat[rows, j])
+            counts = hi - lo
+            logs = np.array([0.0] + [math.log(x) for x in range(1, int(counts.max(initial=0)) + 1)])
+            log_mult[rows] += logs[counts]  # a pair without an edge adds 0.0, as if skipped
+            slots, owner = expand_ranges(lo, hi)
+            if not slots.size:
+                continue
+            eids = g.slot_edges(slots)
+            if question_words:  # question words in the relation paths joining the pair
+                rels, rinv = np.unique(g.rel[eids], return_inverse=True)
+                hits = np.array([[w in self._relation_words(r) for w in question_words] for r in rels.tolist()])
+                for w in np.flatnonzero(hits.any(axis=0)):
+                    words_hit[rows[np.unique(owner[hits[rinv.reshape(-1), w]])], w] = True
+            phrase = phrases.get(c.qid)
+            if phrase:  # the constraint's phrase vs the relation texts of its edges (best edge)
+                words = {_singular(w) for w in tokens(phrase) if len(w) > 2 and w not in STOPWORDS}
+                tids, tinv = np.unique(m.edge_text[eids], return_inverse=True)
+                sem = (m.text_vecs[tids] @ vecs[j + 1]).astype(np.float64)
+                lex = np.array([len(words & self._text_words(t)) / len(words) if words else 0.0 for t in tids.tolist()])
+                pairs, best = _segment_max((0.5 * np.maximum(0.0, sem) + 0.5 * lex)[tinv.reshape(-1)], owner)
+                rel_sum[rows[pairs]] += best
+                rel_n[rows[pairs]] += 1
+        log_deg = self._log_deg[nodes]
+        lmax = self._log_max_deg
+        k = np.maximum(has.sum(axis=1), 1)
+        # Specificity: if the question's constraints were drawn from the answer's neighbours,
+        # they are likelier to come from a small star than from a hub's (P(q|x) ~ 1/C(deg, k)).
+        prior = 1.0 - log_deg / lmax if lmax else np.zeros(n)
+        likelihood = 1.0 + (log_mult - k * log_deg) / (k * lmax) if lmax else np.zeros(n)
+        return {"coverage": coverage / total_conf,
+                "soft": has[:, soft_cols].sum(axis=1) / len(soft_cols) if soft_cols else np.ones(n),
+                "type": self._type_scores(type_vec, type_words, nodes),
+                "relation": np.divide(rel_sum, rel_n, out=np.zeros(n), where=rel_n > 0),
+                "relation_words": np.minimum(words_hit.sum(axis=1), 10) / 10,
+                "prior": prior,
+                "likelihood": np.clip(likelihood, 0.0, 1.0)}
 
     def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
         """Per candidate: the features ``rank`` weighs (all in [0, 1]).
@@ -143,77 +229,82 @@ class Ranker:
         won", "influenced by"); prior: specificity; likelihood: how probable it is to draw these
         constraints from the candidate's edges (edges to a constraint / degree, per constraint).
         """
-        g = self.graph
-        cons = qg.constraints
-        conf = {n.qid: n.confidence for n in cons}
-        total_conf = sum(conf.values()) or 1.0
-        soft = {q for q, c in conf.items() if c < self.soft_below}
-        phrases = dict(zip((n.qid for n in cons), qg.relation_phrases))
-        texts = [qg.answer_type] + [phrases.get(n.qid, "") for n in cons]
-        vecs = self.embed([t or "-" for t in texts])
-        type_vec = vecs[0] if qg.answer_type else None
-        type_words = {_singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
-        phrase_vec = {n.qid: (vecs[i + 1] if phrases.get(n.qid) else None) for i, n in enumerate(cons)}
-        phrase_words = {n.qid: {_singular(w) for w in tokens(phrases.get(n.qid, ""))
-                                if len(w) > 2 and w not in STOPWORDS} for n in cons}
-        question_words = {_singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS}
-        out = {}
-        for v, sat in candidates.items():
-            coverage = sum(conf[q] for q in sat) / total_conf
-            rel_scores, rel_words, log_mult = [], set(), 0.0
-            for q, c in sat.items():
-                eids = g.edges_between(v, c)
-                if not eids:
-                    continue
-                log_mult += math.log(len(eids))
-                for e in eids:
-                    rel_words |= self._relation_words(int(g.rel[e]))
-                pv = phrase_vec.get(q)
-                if pv is None:
-                    continue
-                tids = self.model.edge_text[eids]
-                sems = self.model.text_vecs[tids] @ pv
-                words = phrase_words[q]
-                best = 0.0
-                for t, sem in zip(tids.tolist(), sems.tolist()):
-                    lex = len(words & self._text_words(t)) / len(words) if words else 0.0
-                    best = max(best, 0.5 * max(0.0, sem) + 0.5 * lex)
-                rel_scores.append(best)
-            log_deg = math.log1p(float(g.degree[v]))
-            # Specificity: if the question's constraints were drawn from the answer's neighbours,
-            # they are likelier to come from a small star than from a hub's (P(q|x) ~ 1/C(deg, k)).
-            prior = 1.0 - log_deg / self._log_max_deg if self._log_max_deg else 0.0
-            k = max(len(sat), 1)
-            likelihood = 1.0 + (log_mult - k * log_deg) / (k * self._log_max_deg) if self._log_max_deg else 0.0
-            out[v] = {"coverage": coverage,
-                      "soft": len(soft.intersection(sat)) / len(soft) if soft else 1.0,
-                      "type": self._type_score(type_vec, type_words, v),
-                      "relation": float(np.mean(rel_scores)) if rel_scores else 0.0,
-                      "relation_words": min(len(rel_words & question_words), 10) / 10,
-                      "prior": prior,
-                      "likelihood": min(max(likelihood, 0.0), 1.0)}
-        return out
+        nodes, sat = _candidate_arrays(qg, candidates)
+        cols = {name: col.tolist() for name, col in self._columns(qg, nodes, sat).items()}
+        return {v: {name: cols[name][i] for name in FEATURES} for i, v in enumerate(nodes.tolist())}
 
-    def rank(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], max_answers: int) -> list[RankedAnswer]:
+    def rank(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], limit: int) -> list[RankedAnswer]:
         """``candidates``: UNK node -> {constraint qid: bound graph node}.
 
         Candidates satisfying more of the firmly linked (hard) constraints always come first,
         so a partial match never loses to one satisfying fewer; the weighted evidence orders
-        the rest.
+        the rest. Returns the whole top tier (every candidate with the best firm coverage, the
+        exact set), then lower tiers up to ``limit`` answers in all; only those are scored.
         """
+        if not candidates:
+            return []
         g = self.graph
-        hard = {n.qid: n.confidence for n in qg.constraints if n.confidence >= self.soft_below}
-        keyed = []
-        for v, feats in self.features(qg, candidates).items():
-            sat = candidates[v]
-            score = sum(WEIGHTS[name] * value for name, value in feats.items())
-            missing = tuple(n.qid for n in qg.constraints if n.qid not in sat)
-            tier = round(sum(c for q, c in hard.items() if q in sat), 6)
-            keyed.append((-tier, -score, g.labels[v],
-                          RankedAnswer(g.node_ids[v], g.labels[v], round(score, 6), tuple(sat), missing,
-                                       {name: round(value, 4) for name, value in feats.items()})))
-        keyed.sort(key=lambda k: k[:3])
-        return [k[3] for k in keyed[:max_answers]]
+        cons = qg.constraints
+        nodes, sat = _candidate_arrays(qg, candidates)
+        tier = np.zeros(nodes.size, dtype=np.float64)
+        for j, c in enumerate(cons):
+            if c.confidence >= self.soft_below:
+                tier = tier + np.where(sat[:, j] >= 0, c.confidence, 0.0)
+        tier = np.array(_rounded(tier, 6))
+        levels = np.unique(tier)[::-1]
+        take = tier == levels[0]
+        top = count = int(take.sum())
+        for level in levels[1:]:
+            if count >= limit:
+                break
+            more = tier == level
+            take |= more
+            count += int(more.sum())
+        idx = np.flatnonzero(take)
+        nodes, sat, tier = nodes[idx], sat[idx], tier[idx]
+        cols = self._columns(qg, nodes, sat)
+        score = np.zeros(nodes.size, dtype=np.float64)
+        for name in FEATURES:
+            score = score + WEIGHTS[name] * cols[name]
+        labels = [g.labels[v] for v in nodes.tolist()]
+        order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
+        shown = zip(*(_rounded(cols[name][order], 4) for name in FEATURES))
+        missing: dict[tuple[str, ...], tuple[str, ...]] = {}
+        out = []
+        for r, v, score_r, feats in zip(order.tolist(), nodes[order].tolist(), _rounded(score[order], 6), shown):
+            have = tuple(candidates[v])
+            if have not in missing:
+                missing[have] = tuple(c.qid for c in cons if c.qid not in have)
+            out.append(RankedAnswer(g.node_ids[v], labels[r], score_r, have, missing[have], dict(zip(FEATURES, feats))))
+        return out
+
+
+FEATURES = tuple(WEIGHTS)
+
+
+def _candidate_arrays(qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate nodes and, per constraint (column), the node each is bound to (-1: not satisfied)."""
+    nodes = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
+    sats = list(candidates.values())
+    sat = np.empty((nodes.size, len(qg.constraints)), dtype=np.int64)
+    for j, c in enumerate(qg.constraints):
+        sat[:, j] = [s.get(c.qid, -1) for s in sats]
+    return nodes, sat
+
+
+def _segment_max(values: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Max of ``values`` per run of equal ``owner`` (sorted): (owners, maxima)."""
+    if not owner.size:
+        return owner, values
+    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    return owner[starts], np.maximum.reduceat(values, starts)
+
+
+def _rounded(values: np.ndarray, digits: int) -> list[float]:
+    """Python's ``round`` (correctly rounded, unlike ``np.round``) over the distinct values only."""
+    uniq, inv = np.unique(values, return_inverse=True)
+    done = [round(x, digits) for x in uniq.tolist()]
+    return [done[i] for i in inv.reshape(-1).tolist()]
 
 
 def _singular(word: str) -> str:

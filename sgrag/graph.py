@@ -141,6 +141,32 @@ class KnowledgeGraph:
         lo, hi = np.searchsorted(nb, v, "left"), np.searchsorted(nb, v, "right")
         return [int(e) for e in self.incident_edges(u)[lo:hi]]
 
+    @cached_property
+    def _pair_keys(self) -> np.ndarray:
+        """``end * n + other`` per CSR slot: sorted, so all (u, v) pairs are one binary search away."""
+        indptr, nbr, _ = self._csr
+        ends = np.repeat(np.arange(self.num_nodes, dtype=np.int64), np.diff(indptr))
+        return ends * self.num_nodes + nbr
+
+    def edge_slots(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised ``edges_between``: CSR slots [lo, hi) of the edges joining u[i] and v[i].
+
+        The slots are u's, in the order ``edges_between(u[i], v[i])`` lists them; ``hi > lo``
+        means the pair is adjacent. ``slot_edges`` turns slots into edge ids.
+        """
+        keys = np.asarray(u, dtype=np.int64) * self.num_nodes + np.asarray(v, dtype=np.int64)
+        order = np.argsort(keys)  # sorted needles search several times faster
+        pk, sk = self._pair_keys, keys[order]
+        lo, hi = np.empty_like(keys), np.empty_like(keys)
+        lo[order], hi[order] = np.searchsorted(pk, sk, "left"), np.searchsorted(pk, sk, "right")
+        return lo, hi
+
+    def slot_edges(self, slots: np.ndarray) -> np.ndarray:
+        return self._csr[2][slots]
+
+    def slot_neighbors(self, slots: np.ndarray) -> np.ndarray:
+        return self._csr[1][slots]
+
     def has_edge_between(self, u: int, v: int) -> bool:
         nb = self.neighbors(u)
         i = np.searchsorted(nb, v)
@@ -299,3 +325,11 @@ class GraphBuilder:
             node_sources={k: list(v) for k, v in self._node_src.items()},
             edge_sources={k: list(v) for k, v in self._edge_src.items()},
         )
+
+
+def expand_ranges(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All positions of the ranges [lo[i], hi[i]) concatenated, and the range i of each."""
+    lens = np.maximum(np.asarray(hi, dtype=np.int64) - lo, 0)
+    owner = np.repeat(np.arange(lens.size), lens)
+    starts = np.cumsum(lens) - lens
+    return np.asarray(lo, dtype=np.int64)[owner] + (np.arange(owner.size) - starts[owner]), owner

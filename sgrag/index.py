@@ -7,6 +7,8 @@ vectors never enter a tree). Inside a group the key of a path is, per position, 
 ``TREE_MIN`` get an R*-tree (``rtree``, RT_Star, bulk-loaded from arrays); the orthant query
 ``key >= query key`` then visits only leaves that can hold a dominating path. Smaller groups
 are one contiguous block scanned with numpy, which is what a leaf is anyway.
+The paths of one query star are searched together (``search_many``): one exact filter over
+all their candidate rows instead of one per path.
 
 All coordinates are integers held exactly in float64, so the tree never rounds a true match
 away; the exact test at the leaves is done again on the integer arrays.
@@ -25,7 +27,10 @@ from .errors import BuildError
 from .graph import KnowledgeGraph
 from .types import Progress, ProgressFn, no_progress
 
-TREE_MIN = 512  # groups with more paths than this get their own R*-tree
+# Groups with more paths than this get their own R*-tree. Below it a numpy scan of the group's
+# block is faster: over FB15k-237 (largest group 6,952 paths, ~19 key dimensions) an R*-tree
+# query took 3x the time of scanning the block, for the same rows (bench/RESULTS.md, section 1).
+TREE_MIN = 16384
 
 
 def count_paths(graph: KnowledgeGraph, length: int) -> int:
@@ -97,8 +102,8 @@ def query_signature(graph: KnowledgeGraph, nodes: list[int], words: int) -> np.n
     """Bits a data star must hold to contain neighbours with the labels of ``nodes``."""
     sig = np.zeros(words, dtype=np.uint64)
     if nodes:
-        for b in signature_bits(graph.label_id[np.asarray(nodes)], words * 64).tolist():
-            sig[b // 64] |= np.uint64(1) << np.uint64(b % 64)
+        b = signature_bits(graph.label_id[np.asarray(nodes)], words * 64)
+        np.bitwise_or.at(sig, b // 64, np.left_shift(np.uint64(1), (b % 64).astype(np.uint64)))
     return sig
 
 
@@ -124,12 +129,14 @@ class PathIndex:
 
     def __init__(self, length: int, paths: np.ndarray, labels: np.ndarray, deg: np.ndarray,
                  dom: np.ndarray, group_labels: np.ndarray, group_ptr: np.ndarray,
-                 leaf_capacity: int = 64, node_sig: np.ndarray | None = None):
+                 leaf_capacity: int = 64, node_sig: np.ndarray | None = None, tree_min: int = TREE_MIN):
         self.length = length
+        self.tree_min = tree_min
         self.node_sig = node_sig
         self.paths, self.labels, self.deg, self.dom = paths, labels, deg, dom
         self.group_labels, self.group_ptr = group_labels, group_ptr
         self.leaf_capacity = leaf_capacity
+        self._label_width = int(labels.max()) + 1 if labels.size else 1
         self._trees: dict[int, rindex.Index] = {}
         self._build_trees()
 
@@ -137,7 +144,7 @@ class PathIndex:
     @classmethod
     def build(cls, graph: KnowledgeGraph, node_dom: np.ndarray, length: int, budget: int,
               leaf_capacity: int = 64, progress: ProgressFn = no_progress,
-              node_sig: np.ndarray | None = None) -> "PathIndex":
+              node_sig: np.ndarray | None = None, tree_min: int = TREE_MIN) -> "PathIndex":
         t0 = time.perf_counter()
         total = count_paths(graph, length)
         progress(Progress("paths", 0, max(total, 1), f"enumerating {total:,} paths of length {length}"))
@@ -154,8 +161,8 @@ class PathIndex:
         progress(Progress("paths", total, max(total, 1), f"{total:,} paths in {group_labels.size:,} label groups",
                           metrics={"seconds": time.perf_counter() - t0}))
         progress(Progress("rtree", 0, 1, "bulk-loading R*-trees"))
-        idx = cls(length, paths, labels, deg, dom, group_labels, group_ptr, leaf_capacity, node_sig)
-        progress(Progress("rtree", 1, 1, f"{len(idx._trees)} R*-trees over groups > {TREE_MIN} paths",
+        idx = cls(length, paths, labels, deg, dom, group_labels, group_ptr, leaf_capacity, node_sig, tree_min)
+        progress(Progress("rtree", 1, 1, f"{len(idx._trees)} R*-trees over groups > {tree_min} paths",
                           metrics={"trees": len(idx._trees)}))
         return idx
 
@@ -168,7 +175,7 @@ class PathIndex:
 
     def _build_trees(self) -> None:
         sizes = np.diff(self.group_ptr)
-        for g in np.flatnonzero(sizes > TREE_MIN):
+        for g in np.flatnonzero(sizes > self.tree_min):
             lo, hi = int(self.group_ptr[g]), int(self.group_ptr[g + 1])
             keys = self._keys(lo, hi)
             p = rindex.Property()
@@ -202,7 +209,22 @@ class PathIndex:
 
     def search(self, q: PathQuery) -> tuple[np.ndarray, SearchStats]:
         """Row ids of paths whose labels match and whose keys dominate the query's, exactly."""
-        stats = SearchStats()
+        return self.search_many([q])[0]
+
+    def search_many(self, queries: list[PathQuery]) -> list[tuple[np.ndarray, SearchStats]]:
+        """``search`` for several queries (the paths of a star) with one exact filter over all their rows."""
+        cands, stats = [], []
+        for q in queries:
+            st = SearchStats()
+            cands.append(self._candidates(q, st))
+            st.scanned = int(cands[-1].size)
+            stats.append(st)
+        owner = np.repeat(np.arange(len(queries)), [c.size for c in cands])
+        cand = np.concatenate(cands) if cands else np.zeros(0, np.int64)
+        return self._exact_filter(cand, owner, queries, stats, first_checked=True)
+
+    def _candidates(self, q: PathQuery, stats: SearchStats) -> np.ndarray:
+        """Rows of the query's first-label groups: a tree's orthant hits, or the whole block."""
         first = q.label_sets[0]
         if first is None:
             raise ValueError("the first position of a query path must have known labels")
@@ -219,33 +241,49 @@ class PathIndex:
                 rows.append(np.sort(ids))
             else:
                 rows.append(np.arange(lo, hi, dtype=np.int64))
-        cand = np.concatenate(rows) if rows else np.zeros(0, np.int64)
-        stats.scanned = int(cand.size)
-        return self._exact_filter(cand, q, stats)
+        return np.concatenate(rows) if rows else np.zeros(0, np.int64)
 
-    def _exact_filter(self, cand: np.ndarray, q: PathQuery, stats: SearchStats) -> tuple[np.ndarray, SearchStats]:
+    def _exact_filter(self, cand: np.ndarray, owner: np.ndarray, queries: list[PathQuery],
+                      stats: list[SearchStats], first_checked: bool = False) -> list[tuple[np.ndarray, SearchStats]]:
+        """Keep ``cand[i]`` if it meets query ``owner[i]`` exactly: labels, degrees, dominance, signatures.
+
+        ``first_checked``: the rows come from their query's first-label groups, so position 0 holds.
+        """
+        nq = len(queries)
         ok = np.ones(cand.size, dtype=bool)
-        for p, s in enumerate(q.label_sets):
-            if s is not None:
-                ok &= np.isin(self.labels[cand, p], s)
-        stats.semantic = int(ok.sum())
-        cand = cand[ok]
-        ok = (self.deg[cand] >= q.deg_min[None, :]).all(axis=1)
-        ok &= (self.dom[cand] >= q.dom_min[None, :, :]).all(axis=(1, 2))
-        cand = cand[ok]
-        if q.sig_min is not None and self.node_sig is not None:
-            for p in range(q.sig_min.shape[0]):
-                need = q.sig_min[p]
-                if need.any():
-                    have = self.node_sig[self.paths[cand, p]]
-                    cand = cand[((have & need) == need).all(axis=1)]
-        stats.dominance = int(cand.size)
-        return cand, stats
+        width = self._label_width
+        for p in range(1 if first_checked else 0, self.length + 1):
+            sets = [q.label_sets[p] for q in queries]
+            if all(s is None for s in sets):
+                continue
+            allowed = np.concatenate([i * width + s.astype(np.int64) for i, s in enumerate(sets) if s is not None])
+            free = np.array([s is None for s in sets])
+            ok &= free[owner] | np.isin(owner * width + self.labels[cand, p], allowed)
+        semantic = np.bincount(owner[ok], minlength=nq)
+        cand, owner = cand[ok], owner[ok]
+        ok = (self.deg[cand] >= np.stack([q.deg_min for q in queries])[owner]).all(axis=1)
+        cand, owner = cand[ok], owner[ok]
+        if self.node_sig is not None and any(q.sig_min is not None for q in queries):  # prunes most: first
+            zero = np.zeros((self.length + 1, self.node_sig.shape[1]), dtype=np.uint64)
+            need_all = np.stack([zero if q.sig_min is None else q.sig_min for q in queries])
+            for p in range(self.length + 1):
+                if need_all[:, p].any():
+                    need = need_all[owner, p]
+                    keep = ((self.node_sig[self.paths[cand, p]] & need) == need).all(axis=1)
+                    cand, owner = cand[keep], owner[keep]
+        ok = (self.dom[cand] >= np.stack([q.dom_min for q in queries])[owner]).all(axis=(1, 2))
+        cand, owner = cand[ok], owner[ok]
+        counts = np.bincount(owner, minlength=nq)
+        out = []
+        for st, rows, sem, dom in zip(stats, np.split(cand, np.cumsum(counts)[:-1]), semantic.tolist(), counts.tolist()):
+            st.semantic, st.dominance = sem, dom
+            out.append((rows, st))
+        return out
 
     def scan(self, q: PathQuery) -> tuple[np.ndarray, SearchStats]:
         """Brute force over every stored path (the baseline and the test oracle)."""
-        stats = SearchStats(scanned=int(self.paths.shape[0]))
-        return self._exact_filter(np.arange(self.paths.shape[0], dtype=np.int64), q, stats)
+        cand = np.arange(self.paths.shape[0], dtype=np.int64)
+        return self._exact_filter(cand, np.zeros(cand.size, np.int64), [q], [SearchStats(scanned=cand.size)])[0]
 
     def visited_leaf_entries(self, q: PathQuery) -> int:
         """Entries in tree leaves whose MBR meets the query box (what the tree really reads)."""
@@ -283,6 +321,11 @@ class PathIndex:
         return int(self.paths.shape[0])
 
 
+# A question's few phrases are searched on one thread: OpenMP's start-up and spinning cost more
+# than they save (14k labels, 3 queries on a busy 2-core machine: 18 ms on 2 threads, 2.7 ms on 1).
+FEW_QUERIES = 64
+
+
 class LabelIndex:
     """FAISS inner-product index over L2-normalised embeddings of the distinct labels."""
 
@@ -296,7 +339,14 @@ class LabelIndex:
         """(scores, label ids) of the k nearest labels per query row (cosine similarity)."""
         k = max(1, min(k, self.vectors.shape[0]))
         q = np.ascontiguousarray(queries, dtype=np.float32)
-        return self.index.search(q, k)
+        if q.shape[0] >= FEW_QUERIES:
+            return self.index.search(q, k)
+        threads = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(1)
+        try:
+            return self.index.search(q, k)
+        finally:
+            faiss.omp_set_num_threads(threads)
 
     def save(self, path: Path) -> None:
         faiss.write_index(self.index, str(path))

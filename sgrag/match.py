@@ -15,7 +15,7 @@ import numpy as np
 
 from .extract import sentence_span
 from .gnn import DominanceEncoder
-from .graph import KnowledgeGraph
+from .graph import KnowledgeGraph, expand_ranges
 from .index import PathIndex, PathQuery, SearchStats, query_signature
 from .types import FunnelStep, LabelCompletion, Match, MatchedEdge, PathMatches, QueryGraph, QueryPath
 
@@ -88,9 +88,9 @@ class Matcher:
             options = [p for p in paths if n.qid in p.qids and p.qids[0] in label_sets]
             if not options:
                 continue
+            found = self._search(options, [self._query(qg, p, label_sets, relaxed=False) for p in options])
             best = None
-            for p in options:
-                rows, st = self._search(p, self._query(qg, p, label_sets, relaxed=False))
+            for p, (rows, st) in zip(options, found):
                 searched[p.qids] = (rows, st)
                 if best is None or rows.size < best[1].size:
                     best = (p, rows)
@@ -104,89 +104,90 @@ class Matcher:
                                                        for i in order[:50]), int(labels.size), p.qids))
         return label_sets, report, searched
 
-    def _search(self, path: QueryPath, q: PathQuery):
-        return self.indexes[len(path.qids) - 1].search(q)
+    def _search(self, paths: list[QueryPath], queries: list[PathQuery]) -> list[tuple[np.ndarray, SearchStats]]:
+        """The paths' index searches, batched per path length (one exact filter per index)."""
+        out: list = [None] * len(paths)
+        for length in {len(p.qids) for p in paths}:
+            at = [i for i, p in enumerate(paths) if len(p.qids) == length]
+            for i, res in zip(at, self.indexes[length - 1].search_many([queries[i] for i in at])):
+                out[i] = res
+        return out
 
     # ---- σ retrieval --------------------------------------------------------------------
     def retrieve(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
                  relaxed: bool = False, reuse: Searched | None = None) -> Retrieval:
         """Candidate rows per path; ``reuse`` holds ψ4's searches with the same keys (not relaxed)."""
         tables, stats = [], []
-        reuse = reuse or {}
+        reuse = dict(reuse or {})
+        todo = [p for p in paths if p.qids not in reuse]
+        reuse.update((p.qids, res) for p, res in zip(todo, self._search(
+            todo, [self._query(qg, p, label_sets, relaxed) for p in todo])))
         for p in paths:
             idx = self.indexes[len(p.qids) - 1]
-            if p.qids in reuse:  # searched in ψ4 with the same keys; the label sets only narrow it
-                rows, st = reuse[p.qids]
-                for pos, q in enumerate(p.qids):
+            rows, st = reuse[p.qids]
+            if p not in todo:  # searched in ψ4 with the same keys (first labels too); the later sets narrow it
+                for pos, q in enumerate(p.qids[1:], start=1):
                     if label_sets.get(q) is not None:
                         rows = rows[np.isin(idx.labels[rows, pos], label_sets[q])]
-            else:
-                rows, st = idx.search(self._query(qg, p, label_sets, relaxed))
             tables.append((p.qids, idx.paths[rows]))
             stats.append(PathMatches(p.qids, st.scanned, st.semantic, st.dominance, int(rows.size)))
         return Retrieval(tables, stats)
 
     # ---- δ assembly ---------------------------------------------------------------------
-    def assemble(self, qg: QueryGraph, retrieval: Retrieval) -> list[dict[str, int]]:
-        """Hash-join the candidate tables on shared query nodes; injective bindings only."""
+    def assemble(self, qg: QueryGraph, retrieval: Retrieval) -> tuple[list[str], np.ndarray]:
+        """Join the candidate tables on shared query nodes (sort-merge in numpy).
+
+        Returns the query node of each column and the injective, distinct bindings (rows),
+        in the order a nested-loop join over the tables would list them.
+        """
         tables = sorted(retrieval.tables, key=lambda t: t[1].shape[0])
         if not tables:
-            return []
+            return [], np.zeros((0, 0), dtype=np.int64)
         common = set.intersection(*(set(q) for q, _ in tables))
-        for q in common:  # semi-join on a query node all paths share (UNK of a star): numpy, not dicts
+        for q in common:  # semi-join on a query node all paths share (UNK of a star) first
             vals = tables[0][1][:, tables[0][0].index(q)]
             for qids, data in tables[1:]:
                 vals = np.intersect1d(vals, data[:, qids.index(q)])
             tables = [(qids, data[np.isin(data[:, qids.index(q)], vals)]) for qids, data in tables]
-        cols, rows = list(tables[0][0]), [tuple(r) for r in tables[0][1].tolist()]
+        cols, rows = list(tables[0][0]), tables[0][1].astype(np.int64)
         rest = tables[1:]
-        while rest:
+        while rest and rows.size:
             k = next((i for i, (q, _) in enumerate(rest) if set(q) & set(cols)), 0)
             qids, data = rest.pop(k)
             shared = [q for q in qids if q in cols]
             new = [q for q in qids if q not in cols]
-            pos_l = [cols.index(q) for q in shared]
-            pos_r = [qids.index(q) for q in shared]
-            pos_n = [qids.index(q) for q in new]
-            bucket: dict[tuple, list[tuple]] = {}
-            for r in data.tolist():
-                bucket.setdefault(tuple(r[i] for i in pos_r), []).append(tuple(r[i] for i in pos_n))
-            joined = []
-            for r in rows:
-                for ext in bucket.get(tuple(r[i] for i in pos_l), ()):
-                    joined.append(r + ext)
-                    if len(joined) >= MAX_JOIN_ROWS:
-                        break
+            rows = _join(rows, [cols.index(q) for q in shared], data.astype(np.int64),
+                         [qids.index(q) for q in shared], [qids.index(q) for q in new])
             cols += new
-            rows = joined
-            if not rows:
-                return []
-        out, seen = [], set()
-        for r in rows:
-            if len(set(r)) != len(r) or r in seen:
-                continue
-            seen.add(r)
-            out.append(dict(zip(cols, r)))
-        return out
+        if rest:
+            return cols, np.zeros((0, len(cols)), dtype=np.int64)
+        rows = rows[_injective(rows)]
+        _, first = np.unique(rows, axis=0, return_index=True)
+        return cols, rows[np.sort(first)]
 
-    def verify(self, qg: QueryGraph, binding: dict[str, int]) -> list[MatchedEdge] | None:
-        """The evidence edges if ``binding`` satisfies every query edge and label, else None."""
+    def verify(self, qg: QueryGraph, cols: list[str],
+               rows: np.ndarray) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+        """Which bindings satisfy every query edge and label in the graph, edge by edge.
+
+        Returns the mask of verified rows and, per query edge, the CSR slots [lo, hi) of the
+        graph edges that satisfy it (``graph.edge_slots``), for the evidence.
+        """
         g = self.graph
-        if len(set(binding.values())) != len(binding):
-            return None
+        ok = _injective(rows)
+        where = {q: i for i, q in enumerate(cols)}
         for n in qg.constraints:
-            v = binding.get(n.qid)
-            if v is None or g.labels[v] != n.label:
-                return None
-        edges = []
+            nodes = g.nodes_by_label.get(n.label)
+            if n.qid not in where or not nodes:
+                return np.zeros(rows.shape[0], dtype=bool), []
+            ok &= g.label_id[rows[:, where[n.qid]]] == g.label_id[nodes[0]]
+        slots = []
         for u, v in qg.edges:
-            if u not in binding or v not in binding:
-                return None
-            found = g.edges_between(binding[u], binding[v])
-            if not found:
-                return None
-            edges.extend(self.evidence(u, v, found))
-        return edges
+            if u not in where or v not in where:
+                return np.zeros(rows.shape[0], dtype=bool), []
+            lo, hi = g.edge_slots(rows[:, where[u]], rows[:, where[v]])
+            ok &= hi > lo
+            slots.append((lo, hi))
+        return ok, slots
 
     def evidence(self, qu: str, qv: str, edge_ids: list[int]) -> list[MatchedEdge]:
         g = self.graph
@@ -202,22 +203,18 @@ class Matcher:
 
     # ---- the whole σ+δ for one query graph ------------------------------------------------
     def match(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
-              searched: Searched | None = None) -> tuple[list[Match], Retrieval, list[FunnelStep]]:
+              searched: Searched | None = None) -> tuple["ExactMatches", Retrieval, list[FunnelStep]]:
         """All verified exact matches (every one is ranked; the trace keeps the best)."""
         retrieval = self.retrieve(qg, paths, label_sets, reuse=searched)
         funnel = [FunnelStep("index entries scanned", sum(s.visited_leaves for s in retrieval.stats)),
                   FunnelStep("after semantic filter", sum(s.semantic_hits for s in retrieval.stats)),
                   FunnelStep("after dominance filter", sum(s.dominance_hits for s in retrieval.stats))]
-        bindings = self.assemble(qg, retrieval)
-        funnel.append(FunnelStep("joined bindings", len(bindings)))
-        matches = []
-        all_q = tuple(n.qid for n in qg.constraints)
-        for b in bindings:
-            ev = self.verify(qg, b)
-            if ev is not None:
-                matches.append(Match({q: self.graph.node_ids[v] for q, v in b.items()}, tuple(ev), all_q, (), True))
-        funnel.append(FunnelStep("verified exact matches", len(matches)))
-        return matches, retrieval, funnel
+        cols, rows = self.assemble(qg, retrieval)
+        funnel.append(FunnelStep("joined bindings", rows.shape[0]))
+        ok, slots = self.verify(qg, cols, rows)
+        exact = ExactMatches(self, qg, cols, rows[ok], [(lo[ok], hi[ok]) for lo, hi in slots])
+        funnel.append(FunnelStep("verified exact matches", len(exact)))
+        return exact, retrieval, funnel
 
     def partial(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
                 limit: int) -> tuple[list[Match], dict[int, dict[str, int]]]:
@@ -259,12 +256,93 @@ class Matcher:
         return out
 
     def add_soft_support(self, candidates: dict[int, dict[str, int]], soft: list) -> None:
-        """Record which soft constraints each candidate also satisfies (checked in the graph)."""
+        """Record which soft constraints each candidate also satisfies (checked in the graph).
+
+        A candidate's bound node is its smallest neighbour with the constraint's label.
+        """
         g = self.graph
+        if not candidates:
+            return
+        xs = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
+        slots, owner = expand_ranges(g.indptr[xs], g.indptr[xs + 1])
+        nbr = g.slot_neighbors(slots)  # each candidate's neighbours, ascending
+        sats = list(candidates.values())
         for n in soft:
-            label_nodes = set(g.nodes_by_label.get(n.label, ()))
-            for x, sat in candidates.items():
-                for u in g.neighbor_sets[x].tolist():
-                    if u in label_nodes:
-                        sat[n.qid] = u
-                        break
+            nodes = g.nodes_by_label.get(n.label)
+            if not nodes:
+                continue
+            hit = g.label_id[nbr] == g.label_id[nodes[0]]
+            who, first = np.unique(owner[hit], return_index=True)
+            for i, u in zip(who.tolist(), nbr[hit][first].tolist()):
+                sats[i][n.qid] = u
+
+
+
+@dataclass
+class ExactMatches:
+    """The verified exact bindings, column-wise; ``Match`` objects (with evidence) only on demand.
+
+    Thousands of bindings are cheap to hold and rank; building every one's evidence is not,
+    and only the best ``match.max_matches`` are shown.
+    """
+    matcher: Matcher
+    qg: QueryGraph
+    cols: list[str]
+    rows: np.ndarray  # (bindings, len(cols)) graph nodes, verified
+    slots: list[tuple[np.ndarray, np.ndarray]]  # per query edge: CSR slots [lo, hi) of its graph edges
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    def candidates(self, target: str) -> dict[int, dict[str, int]]:
+        """UNK node -> {constraint qid: bound node} (a node bound several ways keeps its last binding)."""
+        qids = [n.qid for n in self.qg.constraints]
+        columns = [self.rows[:, self.cols.index(q)].tolist() for q in qids]
+        return {x: dict(zip(qids, bound)) for x, *bound in zip(self.rows[:, self.cols.index(target)].tolist(), *columns)}
+
+    def matches(self, first: list[str] | None = None, limit: int | None = None) -> list[Match]:
+        """Matches with evidence: those whose target is in ``first`` (node ids) in that order, then the rest."""
+        g = self.matcher.graph
+        rank = {g.index_of[nid]: i for i, nid in enumerate(first or ())}
+        target = self.rows[:, self.cols.index(self.qg.target)].tolist()
+        order = np.argsort(np.array([rank.get(x, len(rank)) for x in target], dtype=np.int64), kind="stable")[:limit]
+        all_q = tuple(n.qid for n in self.qg.constraints)
+        out = []
+        for i in order.tolist():
+            edges = []
+            for (u, v), (lo, hi) in zip(self.qg.edges, self.slots):
+                edges.extend(self.matcher.evidence(u, v, g.slot_edges(np.arange(lo[i], min(hi[i], lo[i] + 3))).tolist()))
+            out.append(Match({q: g.node_ids[x] for q, x in zip(self.cols, self.rows[i].tolist())}, tuple(edges),
+                             all_q, (), True))
+        return out
+
+
+
+def _injective(rows: np.ndarray) -> np.ndarray:
+    """Rows binding every query node to a different graph node."""
+    ok = np.ones(rows.shape[0], dtype=bool)
+    for a in range(rows.shape[1]):
+        for b in range(a + 1, rows.shape[1]):
+            ok &= rows[:, a] != rows[:, b]
+    return ok
+
+def _join(left: np.ndarray, lpos: list[int], right: np.ndarray, rpos: list[int], npos: list[int]) -> np.ndarray:
+    """Rows of ``left`` extended by the ``npos`` columns of every ``right`` row agreeing on the shared columns.
+
+    Left rows keep their order, each followed by its partners in ``right``'s order (as a
+    nested-loop join lists them); at most MAX_JOIN_ROWS rows come out.
+    """
+    if len(lpos) == 1:  # one shared query node (a star's UNK): its graph node is the key
+        lkey, rkey = left[:, lpos[0]], right[:, rpos[0]]
+    elif lpos:
+        keys = np.unique(np.concatenate([left[:, lpos], right[:, rpos]]), axis=0, return_inverse=True)[1].reshape(-1)
+        lkey, rkey = keys[:left.shape[0]], keys[left.shape[0]:]
+    else:  # nothing shared: every pair
+        lkey, rkey = np.zeros(left.shape[0], np.int64), np.zeros(right.shape[0], np.int64)
+    order = np.argsort(rkey, kind="stable")
+    lo = np.searchsorted(rkey[order], lkey, "left")
+    hi = np.searchsorted(rkey[order], lkey, "right")
+    before = np.cumsum(hi - lo) - (hi - lo)
+    hi = lo + np.clip(MAX_JOIN_ROWS - before, 0, hi - lo)
+    pos, owner = expand_ranges(lo, hi)
+    return np.concatenate([left[owner], right[order[pos]][:, npos]], axis=1)

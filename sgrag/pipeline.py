@@ -144,15 +144,15 @@ class Engine:
             trace.answer = Answer(UNABLE, None, False, 0.0, (), (), (), trace.notes[-1])
             trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
             return trace
-        mq, matches, known = self._match_firm(qg, trace, timer)
+        mq, exact, known = self._match_firm(qg, trace, timer)
         types = [n for n in mq.constraints if n.mention is not None and n.mention.role == "type"]
-        if not matches and types and len(types) < len(mq.constraints):
+        if not exact and types and len(types) < len(mq.constraints):
             # the answer-type words were a statistical guess at a class: they give way first, one at a
             # time (the last word, the head, first), then all together
             for give in [{n.qid} for n in reversed(types)][: 3 if len(types) > 1 else 0] + [{n.qid for n in types}]:
                 tried = _demoted(qg, give, cfg.query.soft_below)
-                mq, matches, known = self._match_firm(tried, trace, timer)
-                if matches:
+                mq, exact, known = self._match_firm(tried, trace, timer)
+                if exact:
                     break
             qg = tried
             trace.query_graph = qg
@@ -164,9 +164,8 @@ class Engine:
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
                                + ", ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft))
         target = qg.target
-        if matches:
-            candidates = {self.graph.index_of[m.binding[target]]:
-                          {q: self.graph.index_of[m.binding[q]] for q in m.satisfied} for m in matches}
+        if exact:
+            candidates = exact.candidates(target)
         else:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
@@ -175,9 +174,10 @@ class Engine:
         with timer.stage("γ answer"):
             if soft and len(soft) < len(qg.constraints):
                 self.matcher.add_soft_support(candidates, soft)
-            # exact: every candidate satisfies every firm constraint, and the whole set is the answer
-            limit = len(candidates) if trace.exact_count else max(cfg.answer.max_answers, 1) * 5
-            ranked = self.ranker.rank(qg, candidates, limit)
+            # rank() returns the whole top tier: with exact matches, the whole exact set
+            ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5)
+            if exact:  # evidence only for the matches the trace keeps
+                matches = exact.matches([r.node_id for r in ranked], cfg.match.max_matches)
             order = {r.node_id: i for i, r in enumerate(ranked)}
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)
@@ -202,10 +202,10 @@ class Engine:
             label_sets, trace.label_completion, searched = self.matcher.complete_labels(
                 mq, trace.paths, known, cfg.query.max_label_candidates)
         with timer.stage("σ+δ retrieval + assembly"):
-            matches, retrieval, trace.funnel = self.matcher.match(mq, trace.paths, label_sets, searched)
+            exact, retrieval, trace.funnel = self.matcher.match(mq, trace.paths, label_sets, searched)
         trace.path_matches = retrieval.stats
-        trace.exact_count = len(matches)
-        return mq, matches, known
+        trace.exact_count = len(exact)
+        return mq, exact, known
 
     def _llm_answer(self, question: str, offline: Answer, trace: QueryTrace) -> Answer:
         """Ask the LLM with the paper's answer prompt; keep the offline answer if it fails."""

@@ -1,6 +1,9 @@
 """γ ranking: tie-breaking evidence among exact matches, and partial matches ordered by coverage."""
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -76,3 +79,81 @@ def test_partial_candidates_rank_by_constraints_satisfied_first(olympics_engine,
     ranked = eng.ranker.rank(qg, candidates, 10)
     counts = [len(r.satisfied) for r in ranked]
     assert counts == sorted(counts, reverse=True)
+
+
+def brute_features(ranker, qg, candidates):
+    """The features one candidate and one edge at a time (the definition the column-wise code must equal)."""
+    from sgrag.answer import _singular
+    from sgrag.query import STOPWORDS
+    from sgrag.textnorm import tokens
+    g, m = ranker.graph, ranker.model
+    cons = qg.constraints
+    conf = {n.qid: n.confidence for n in cons}
+    soft = {q for q, c in conf.items() if c < ranker.soft_below}
+    phrases = dict(zip((n.qid for n in cons), qg.relation_phrases))
+    vecs = ranker.embed([t or "-" for t in [qg.answer_type] + [phrases.get(n.qid, "") for n in cons]])
+    type_words = {_singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
+    qwords = {_singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS}
+    lmax = math.log1p(float(g.degree.max()))
+    out = {}
+    for v, sat in candidates.items():
+        rel_scores, rel_words, log_mult = [], set(), 0.0
+        for q, c in sat.items():
+            eids = g.edges_between(v, c)
+            log_mult += math.log(len(eids)) if eids else 0.0
+            for e in eids:
+                rel_words |= ranker._relation_words(int(g.rel[e]))
+            j = next(i for i, n in enumerate(cons) if n.qid == q)
+            if eids and phrases.get(q):
+                words = {_singular(w) for w in tokens(phrases[q]) if len(w) > 2 and w not in STOPWORDS}
+                rel_scores.append(max(0.5 * max(0.0, float(m.text_vecs[m.edge_text[e]] @ vecs[j + 1]))
+                                      + 0.5 * (len(words & ranker._text_words(int(m.edge_text[e]))) / len(words)
+                                               if words else 0.0) for e in eids))
+        ids = m.node_type_ids[m.node_type_ptr[v]:m.node_type_ptr[v + 1]]
+        typ = 0.0
+        if qg.answer_type and ids.size:
+            typ = max(float(m.type_vecs[i] @ vecs[0]) for i in ids)
+            if type_words:
+                held = {_singular(w) for i in ids for w in m.type_vocab[i].split()}
+                typ = max(typ, len(type_words & held) / len(type_words))
+            typ = max(0.0, typ)
+        log_deg, k = math.log1p(float(g.degree[v])), max(len(sat), 1)
+        out[v] = {"coverage": sum(conf[q] for q in sat) / sum(conf.values()),
+                  "soft": len(soft & set(sat)) / len(soft) if soft else 1.0, "type": typ,
+                  "relation": sum(rel_scores) / len(rel_scores) if rel_scores else 0.0,
+                  "relation_words": min(len(rel_words & qwords), 10) / 10, "prior": 1.0 - log_deg / lmax,
+                  "likelihood": min(max(1.0 + (log_mult - k * log_deg) / (k * lmax), 0.0), 1.0)}
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 15), st.sets(st.integers(0, 3))), min_size=1, max_size=12),
+       st.integers(1, 6), st.floats(0.0, 1.0), st.sampled_from(["country", "olympic countries", "person", "", "film"]))
+def test_column_wise_ranking_equals_scoring_each_candidate(olympics_engine, picks, limit, soft_below, answer_type):
+    """Features equal the one-candidate-at-a-time definition; ``rank`` returns the whole top tier,
+    then lower tiers up to ``limit``, ordered by (tier, weighted score, label)."""
+    from sgrag.answer import WEIGHTS, Ranker
+    eng = olympics_engine
+    ranker = Ranker(eng.graph, eng.evidence, eng.ranker.embed, soft_below)
+    question = ("Which country contains Paris, is the nationality of Jean Reno, and won medals at the 2008 "
+                "and 2012 Summer Olympics?")
+    qg = replace(build_query_graph(question, *eng.linker.link(question)), answer_type=answer_type)
+    g, cons = eng.graph, qg.constraints
+    candidates = {}
+    for v, sat in picks:  # any node, bound to any constraint (edges or not)
+        if v not in candidates and v not in {g.index_of[c.node_id] for c in cons}:
+            candidates[v] = {cons[j].qid: g.index_of[cons[j].node_id] for j in sorted(sat)}
+    want = brute_features(ranker, qg, candidates)
+    got = ranker.features(qg, candidates)
+    assert got.keys() == want.keys()
+    for v in want:
+        assert got[v] == pytest.approx(want[v], abs=1e-6)
+    hard = {n.qid: n.confidence for n in cons if n.confidence >= soft_below}
+    tier = {v: round(sum(c for q, c in hard.items() if q in sat), 6) for v, sat in candidates.items()}
+    score = {v: sum(WEIGHTS[k] * x for k, x in f.items()) for v, f in want.items()}
+    top = {v for v in tier if tier[v] == max(tier.values())}
+    ranked = [g.index_of[r.node_id] for r in ranker.rank(qg, candidates, limit)]
+    assert len(ranked) == min(len(candidates), max(len(top), limit)) and top <= set(ranked)
+    want_order = sorted(candidates, key=lambda v: (-tier[v], -score[v], g.labels[v]))
+    for v, w in zip(ranked, want_order):  # the same order, up to float noise between equal scores
+        assert tier[v] == tier[w] and score[v] == pytest.approx(score[w], abs=1e-6)

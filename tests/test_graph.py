@@ -50,3 +50,20 @@ def test_save_load_round_trip(tmp_path_factory, edges):
     assert h.edge_sources == g.edge_sources
     for v in range(g.num_nodes):
         assert np.array_equal(h.neighbor_sets[v], g.neighbor_sets[v])
+
+
+@settings(max_examples=60, deadline=None)
+@given(edges_st, st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)), max_size=30))
+def test_edge_slots_list_the_edges_between_each_pair(edges, pairs):
+    """The vectorised lookup returns, pair by pair, exactly ``edges_between`` in its order."""
+    b = GraphBuilder()
+    for i in range(15):
+        b.add_node(str(i))
+    for s, t, r in edges:
+        b.add_edge(str(s), str(t), r)
+    g = b.build()
+    u = np.array([p[0] for p in pairs], dtype=np.int64)
+    v = np.array([p[1] for p in pairs], dtype=np.int64)
+    lo, hi = g.edge_slots(u, v)
+    for i, (a, c) in enumerate(pairs):
+        assert g.slot_edges(np.arange(lo[i], hi[i])).tolist() == g.edges_between(a, c)

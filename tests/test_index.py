@@ -6,7 +6,7 @@ from sgrag.config import GNNConfig
 from sgrag.embed import HashEmbedder
 from sgrag.errors import BuildError
 from sgrag.gnn import train_dominance
-from sgrag.index import (TREE_MIN, PathIndex, PathQuery, count_paths, enumerate_paths, label_signatures,
+from sgrag.index import (PathIndex, PathQuery, count_paths, enumerate_paths, label_signatures,
                          query_signature)
 from test_gnn import random_graph
 
@@ -16,7 +16,8 @@ def setup():
     g = random_graph(11, 1500, 5000, 1400)  # the hub's group is big enough for an R*-tree
     x = HashEmbedder(16).embed(g.labels)
     enc = train_dominance(g, x, GNNConfig(dim=3, hidden=8, epochs=30, pairs_per_epoch=512), 4096.0)
-    return g, enc, PathIndex.build(g, enc.node_dom, 1, 10**7, leaf_capacity=16, node_sig=label_signatures(g, 128))
+    return g, enc, PathIndex.build(g, enc.node_dom, 1, 10**7, leaf_capacity=16, node_sig=label_signatures(g, 128),
+                                   tree_min=512)
 
 
 def test_both_orientations_of_every_edge_are_indexed(setup):
@@ -30,7 +31,7 @@ def test_both_orientations_of_every_edge_are_indexed(setup):
 
 def test_tree_search_equals_brute_force_and_keeps_true_matches(setup):
     g, enc, idx = setup
-    assert idx._trees, f"expected at least one group over {TREE_MIN} paths"
+    assert idx._trees, "expected at least one group over 512 paths"
     rng = np.random.default_rng(5)
     used_tree = 0
     for trial in range(300):

@@ -180,7 +180,8 @@ class Linker:
             entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
             if key not in entries:
                 entries[key] = entry
-            elif self.is_class[entry.nodes[0]] and not self.is_class[entries[key].nodes[0]]:
+            elif self.is_class[entry.nodes[0]]:
+                # "action": the class Action Film, if the name Action is no class; else two classes, unclear
                 self._class_alias[key] = entry
         for key in weakened & entries.keys():
             # "actor from Great Britain" names the "Actor-GB" profession, rarely the country: a weak link
@@ -309,9 +310,12 @@ class Linker:
         for start, end, key in self._spans(folded):
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
-            entry = self.entries[key]
+            entry, unclear = self.entries[key], False
             if key in self._class_alias and text[s:e].islower() and not synthetic:
-                entry = self._class_alias[key]  # a lowercase word names the class rather than the proper name
+                if self.is_class[entry.nodes[0]]:
+                    unclear = True  # two classes answer to this word: it may rank, not filter
+                else:
+                    entry = self._class_alias[key]  # a lowercase word names the class rather than the proper name
             top = entry.nodes[0]
             is_class = bool(self.is_class[top]) and fold(text[s:e]) not in self.lexicon.loose_type_words
             confidence, role = weight, "entity"
@@ -326,7 +330,7 @@ class Linker:
                     confidence = 0.7  # a modifier that is no class ("comedy film") is a weaker constraint
             if synthetic and fold(text) != key:
                 continue
-            score = entry.score * confidence
+            score = entry.score * confidence * (0.5 if unclear else 1.0)
             if text[s:e].islower() and not synthetic and not is_class and any(ch.isupper() for ch in self.graph.labels[top]) \
                     and (" " not in key or key.startswith("the ")):
                 score *= 0.5  # a lowercase common word ("film", "music") matching a name: often not a constraint
@@ -360,6 +364,8 @@ class Linker:
             inner = [m for m in out if start <= m.start and m.end <= end]
             if any(m.start == start and m.end == end for m in inner):
                 continue
+            if any(m.start < end and start < m.end and m not in inner for m in out):
+                continue  # the tail of a longer linked name ("Writers Guild of [America Award for ...]")
             texts = [question[start:end]]
             head = next((m for m in inner if m.start == start), None)
             if head is not None:

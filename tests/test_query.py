@@ -162,3 +162,31 @@ def test_belief_adjective_links_its_religion_softly():
 def test_coordinated_titles_share_their_head():
     got = confidences(_award_linker(), "Which film won the Academy Award for Best Director and Best Actor?")
     assert got == {"Academy Award for Best Director": 1.0, "Academy Award for Best Actor": 1.0}
+
+
+def test_a_title_inside_a_longer_linked_name_is_not_linked_again():
+    b = GraphBuilder()
+    for nid, label in [("wga", "Writers Guild of America Award for Best Adapted Screenplay"),
+                       ("aacta", "AACTA Award for Best Adapted Screenplay"), ("sav", "Savages"), ("x", "Oliver Stone")]:
+        b.add_node(nid, label)
+    for nid in ("wga", "aacta", "sav"):
+        b.add_edge("x", nid, "/r", "r")
+    got = confidences(Linker(b.build()), 'Which filmmaker made "Savages" and was nominated for the Writers Guild '
+                                         "of America Award for Best Adapted Screenplay?")
+    assert "Writers Guild of America Award for Best Adapted Screenplay" in got
+    assert "AACTA Award for Best Adapted Screenplay" not in got  # "America Award for ..." is its tail, not a title
+
+
+def test_lowercase_word_naming_two_classes_only_ranks():
+    """'action' is both the TV genre Action and the film genre Action Film: a firm link would be a guess."""
+    b = GraphBuilder()
+    b.add_node("act", "Action")
+    b.add_node("actf", "Action Film")
+    b.add_node("en", "Edward Norton")
+    for i in range(30):
+        b.add_node(f"f{i}", f"Film {i}")
+        b.add_edge(f"f{i}", "act" if i % 2 else "actf", "/film/film/genre", "genre")
+    b.add_edge("f0", "en", "/film/film/starring", "starring")
+    got = confidences(Linker(b.build()), "Which film starring Edward Norton is known for its action scenes?")
+    assert got["Edward Norton"] == 1.0
+    assert max(v for k, v in got.items() if k.startswith("Action")) < 0.75

@@ -5,7 +5,7 @@ from sgrag_app import state as K
 from sgrag_app.jobs import Job
 from sgrag_app.render import (eval_rows_frame, live_job, render_eval_summary, render_job_outcome, render_stages,
                               render_trace, wait_briefly)
-from sgrag_app.runtime import DEMO_QUESTIONS, guard, job_registry, page_setup
+from sgrag_app.runtime import DEMO_QUESTIONS, guard, is_demo_workspace, job_registry, page_setup
 from sgrag_app.tasks import run_eval, save_upload
 
 ctx = page_setup("Evaluate")
@@ -14,7 +14,7 @@ engine = ctx.engine_or_stop()
 reg = job_registry()
 
 SAMPLE, UPLOAD = "Demo sample questions", "Upload a CSV"
-sources = ([SAMPLE] if DEMO_QUESTIONS.exists() else []) + [UPLOAD]
+sources = ([SAMPLE] if is_demo_workspace(engine) else []) + [UPLOAD]  # the demo's questions fit only its graph
 c1, c2 = st.columns([3, 1])
 source = c1.radio("Questions", sources, horizontal=True, key=K.EVAL_SOURCE)
 limit = c2.number_input("Questions (0 = all)", 0, 100_000, 25, step=25, key=K.EVAL_LIMIT)
@@ -31,6 +31,7 @@ if b1.button("Run evaluation", type="primary", icon=":material/play_arrow:",
         n = int(limit) or None
         job = reg.start("eval", ctx.key, lambda j: run_eval(engine, path, n, j), label="evaluation")
         wait_briefly(job, 0.5)
+        st.rerun()  # redraw the buttons: Run disabled, Cancel enabled
 if b2.button("Cancel", icon=":material/stop:", disabled=not (job and job.active)):
     job.cancel()
 

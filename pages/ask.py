@@ -10,10 +10,7 @@ ctx = page_setup("Ask")
 ctx.require_workspace()
 engine = ctx.engine_or_stop()
 
-if render_llm_status(engine):
-    reset_endpoint(engine.llm.base_url)
-    st.rerun()
-
+banner = st.container()  # filled after asking: a failure during this question shows at once
 if K.ASK_PREFILL in st.session_state:  # from Explore's "open in Ask"
     st.session_state[K.QUESTION] = st.session_state.pop(K.ASK_PREFILL)
 
@@ -49,6 +46,11 @@ def _ask(question: str, overrides: dict[str, str]) -> None:
 if asked:
     with guard("answering"):
         _ask(st.session_state.get(K.QUESTION, ""), {})
+
+with banner:
+    if render_llm_status(engine):
+        reset_endpoint(engine.llm.base_url)
+        st.rerun()
 
 trace = st.session_state.get(K.TRACE)
 if trace is not None and st.session_state.get(K.TRACE_ID) != ctx.identity:

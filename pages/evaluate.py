@@ -30,6 +30,7 @@ if b1.button("Run evaluation", type="primary", icon=":material/play_arrow:",
         path = DEMO_QUESTIONS if source == SAMPLE else save_upload(ws, upload.name, upload.getvalue(), sub="uploads/eval")
         n = int(limit) or None
         job = reg.start("eval", ctx.key, lambda j: run_eval(engine, path, n, j), label="evaluation")
+        job.extra["identity"] = ctx.identity
         wait_briefly(job, 0.5)
         st.rerun()  # redraw the buttons: Run disabled, Cancel enabled
 if b2.button("Cancel", icon=":material/stop:", disabled=not (job and job.active)):
@@ -56,11 +57,14 @@ with guard("showing the report"):
     render_eval_summary(summary)
     if summary.get("failures"):
         st.caption("Outcomes: " + ", ".join(f"{k}: {v}" for k, v in summary["failures"].items()))
+    current = job.extra.get("identity") == ctx.identity
+    if not current:
+        st.info("This evaluation ran on an earlier index of this workspace; run it again for the current one.")
     df = eval_rows_frame(report.rows)
     only_wrong = st.toggle("Only wrong answers", key=K.EVAL_FILTER)
     view = df[~df["hit"]] if only_wrong else df
     st.dataframe(view, hide_index=True, width="stretch", height=300)
-    if report.traces and not view.empty:
+    if report.traces and not view.empty and current:  # a trace is drawn against the index it came from
         st.markdown("##### Drill down")
         pick = st.selectbox("Question", list(view["#"]), key=K.EVAL_ROW,
                             format_func=lambda i: f"{i}. {'✓' if df.loc[i - 1, 'hit'] else '✗'} {df.loc[i - 1, 'query']}")

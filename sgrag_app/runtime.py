@@ -222,6 +222,9 @@ def _select_workspace(names: list[str]) -> None:
         st.session_state[K.DELETE_WS_CONFIRM] = False
     elif K.WORKSPACE in st.session_state and st.session_state[K.WORKSPACE] not in names:
         st.session_state[K.WORKSPACE] = names[0] if names else None
+    elif K.WORKSPACE not in st.query_params and st.session_state.get(K.WORKSPACE_KEPT) in names[1:]:
+        # a page change that dropped ?ws= (e.g. to the default page): stay on the session's workspace
+        st.session_state[K.WORKSPACE] = st.session_state[K.WORKSPACE_KEPT]
 
 
 def _sidebar(root: Path) -> "sgrag.Workspace | None":
@@ -238,6 +241,7 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
             # refreshes all stay on the workspace the user chose.
             name = st.selectbox("Workspace", names, key=K.WORKSPACE, bind="query-params",
                                 persist_state="session", help=f"Workspaces are directories under {root}")
+            st.session_state[K.WORKSPACE_KEPT] = name
             ws = sgrag.Workspace(root / (name or names[0]))
             with guard("reading the workspace"):
                 render_workspace_status(ws)
@@ -264,7 +268,7 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
                         if job_registry().active_for(str(ws.path)):
                             raise sgrag.SgragError("a job is running in this workspace; cancel it first")
                         engine_cache().clear(str(ws.path))
-                        ws.delete()
+                        ws.delete()  # TODO(merge): the workspace write-lock / safe delete of sgrag.workspace
                         st.session_state[K.WORKSPACE_NEXT] = None
                         flash("success", f"Deleted workspace '{ws.path.name}'.")
                         st.rerun()

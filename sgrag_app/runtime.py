@@ -208,23 +208,30 @@ def page_setup(title: str) -> PageContext:
 
 
 def workspace_names(root: Path) -> list[str]:
-    """Workspace names, the default one first (it is the selector's default: no URL parameter)."""
+    """Workspace names, the default one first."""
     names = [p.name for p in sgrag.list_workspaces(root)]
     default = default_workspace().name
     return ([default] if default in names else []) + [n for n in names if n != default]
 
 
 def _select_workspace(names: list[str]) -> None:
-    """Apply a pending choice (create/delete) and drop a choice that no longer exists."""
-    if K.WORKSPACE_NEXT in st.session_state:  # chosen by create/delete on the previous run
-        nxt = st.session_state.pop(K.WORKSPACE_NEXT)
-        st.session_state[K.WORKSPACE] = nxt if nxt in names else (names[0] if names else None)
-        st.session_state[K.DELETE_WS_CONFIRM] = False
-    elif K.WORKSPACE in st.session_state and st.session_state[K.WORKSPACE] not in names:
-        st.session_state[K.WORKSPACE] = names[0] if names else None
-    elif K.WORKSPACE not in st.query_params and st.session_state.get(K.WORKSPACE_KEPT) in names[1:]:
-        # a page change that dropped ?ws= (e.g. to the default page): stay on the session's workspace
-        st.session_state[K.WORKSPACE] = st.session_state[K.WORKSPACE_KEPT]
+    """Decide this run's workspace before the selector is drawn, in order: a choice made by
+    create/delete on the previous run; the session's own choice (page changes and "Open in Ask"
+    keep it, whatever they do to the URL); for a new session (refresh, deep link) ``?ws=``; the default.
+    """
+    ss = st.session_state
+    if K.WORKSPACE_NEXT in ss:  # chosen by create/delete on the previous run
+        ss[K.WORKSPACE_KEPT] = ss.pop(K.WORKSPACE_NEXT)
+        ss[K.DELETE_WS_CONFIRM] = False
+    elif K.WORKSPACE_KEPT not in ss:
+        ss[K.WORKSPACE_KEPT] = st.query_params.get(K.WORKSPACE)
+    if ss.get(K.WORKSPACE_KEPT) not in names:
+        ss[K.WORKSPACE_KEPT] = names[0] if names else None
+    ss[K.WORKSPACE] = ss[K.WORKSPACE_KEPT]
+
+
+def _workspace_chosen() -> None:
+    st.session_state[K.WORKSPACE_KEPT] = st.session_state[K.WORKSPACE]
 
 
 def _sidebar(root: Path) -> "sgrag.Workspace | None":
@@ -237,15 +244,14 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
         _select_workspace(names)
         ws = None
         if names:
-            # Bound to the URL (?ws=name) and kept for the session: page changes, deep links and
-            # refreshes all stay on the workspace the user chose.
-            name = st.selectbox("Workspace", names, key=K.WORKSPACE, bind="query-params",
-                                persist_state="session", help=f"Workspaces are directories under {root}")
-            st.session_state[K.WORKSPACE_KEPT] = name
-            ws = sgrag.Workspace(root / (name or names[0]))
+            name = st.selectbox("Workspace", names, key=K.WORKSPACE, on_change=_workspace_chosen,
+                                help=f"Workspaces are directories under {root}")
+            st.query_params[K.WORKSPACE] = name  # in the URL: a refresh or a shared link opens the same one
+            ws = sgrag.Workspace(root / name)
             with guard("reading the workspace"):
                 render_workspace_status(ws)
         else:
+            st.query_params.pop(K.WORKSPACE, None)
             st.info(f"No workspace in {root} yet.")
         with st.popover("New workspace", width="stretch"):
             st.text_input("Name", key=K.NEW_WS_NAME, placeholder="my-graph")

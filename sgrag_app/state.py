@@ -51,7 +51,7 @@ SETTINGS_FORM = "settings.form"
 BUILD_POLLING = "build.polling"
 INGEST_POLLING = "ingest.polling"
 EVAL_POLLING = "eval.polling"
-WORKSPACE_KEPT = "sg.workspace_kept"  # the session's workspace, restored when a page change drops ?ws=
+WORKSPACE_KEPT = "sg.workspace_kept"  # the session's workspace (the selector's own state is per page)
 WORKSPACE_NEXT = "sg.workspace_next"  # workspace to select on the next run (set after create/delete)
 DEMO_POLLING = "demo.polling"
 LOAD_POLLING = "load.polling"

@@ -95,8 +95,17 @@ def wait_page(page, title: str) -> None:
     heading(page, title).wait_for()
 
 
+def settle(page, timeout_ms: int = 15_000) -> None:
+    """Let the script run that the last action started finish (best effort: live panels rerun)."""
+    try:
+        page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden", timeout=timeout_ms)
+    except Exception:  # noqa: BLE001 - a polling panel keeps it busy; the callers wait on conditions anyway
+        pass
+
+
 def nav(page, title: str) -> None:
     """Go to a page through the sidebar navigation (as a user does)."""
+    settle(page)
     page.locator("[data-testid='stSidebarNav']").get_by_text(title, exact=True).click()
     page.wait_for_url(re.compile(rf"/{title.lower()}(\?|$)") if title != "Ask" else re.compile(r".*"))
     wait_page(page, title)
@@ -118,6 +127,7 @@ def select_workspace(page, name: str) -> None:
     page.get_by_role("option", name=name, exact=True).click()
     wait_workspace(page, name)
     page.wait_for_url(re.compile(rf"[?&]ws={re.escape(name)}\b"))
+    settle(page)
 
 
 def ask(page, question: str) -> None:

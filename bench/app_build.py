@@ -13,14 +13,16 @@ config, empty caches), then times
   ..." (the job's own start-to-result time); ``--mode poller`` starts the same ``ProcessJob`` in
   this process while a thread reads its progress every ``LIVE_POLL_S`` as the page does.
 
-Prints both times and the ratio app / CLI (the issue's target: within 10%). Run the two modes on
-a quiet machine: the builds use every core.
+Prints both times and the ratio app / CLI (the issue's target: within 10%), and the CPU seconds
+each used (the app's include its worker, and in browser mode the server and Chromium), with the
+load average at each start: on a shared machine the CPU ratio is the steadier figure.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -47,10 +49,23 @@ def fresh_workspace(path: Path) -> Path:
     return path
 
 
+def children_cpu() -> float:
+    """CPU seconds of this process's finished children (and theirs): the builds, the app server, Chromium."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def measured(build, ws: Path, *args) -> tuple[float, float, float]:
+    """(wall or job seconds, children CPU seconds, 1-min load average at the start) of one build."""
+    load, cpu = os.getloadavg()[0], children_cpu()
+    secs = build(ws, *args)
+    return secs, children_cpu() - cpu, load
+
+
 def cli_build(ws: Path) -> float:
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "sgrag", "build", "--workspace", str(ws)], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - t0
 
 
@@ -112,15 +127,20 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="sgrag-bench-app-") as d:
         for r in range(args.rounds):
             a, b = fresh_workspace(Path(d) / f"cli{r}"), fresh_workspace(Path(d) / f"app{r}")
-            cli.append(cli_build(a))
-            print(f"round {r + 1}: CLI build {cli[-1]:.1f} s", flush=True)
-            app.append(browser_build(b, Path(d) / "streamlit.log") if args.mode == "browser" else poller_build(b))
-            print(f"round {r + 1}: app build ({args.mode}) {app[-1]:.1f} s", flush=True)
+            cli.append(measured(cli_build, a))
+            print(f"round {r + 1}: CLI build {cli[-1][0]:.1f} s, CPU {cli[-1][1]:.1f} s, load {cli[-1][2]:.1f}",
+                  flush=True)
+            app.append(measured(browser_build, b, Path(d) / "streamlit.log") if args.mode == "browser"
+                       else measured(poller_build, b))
+            print(f"round {r + 1}: app build ({args.mode}) {app[-1][0]:.1f} s, CPU {app[-1][1]:.1f} s, "
+                  f"load {app[-1][2]:.1f}", flush=True)
             shutil.rmtree(a, ignore_errors=True)
             shutil.rmtree(b, ignore_errors=True)
-    best_cli, best_app = min(cli), min(app)
+    best_cli, best_app = min(c[0] for c in cli), min(a[0] for a in app)
     print(f"demo graph build: CLI {best_cli:.1f} s, app ({args.mode}, page polling every {LIVE_POLL_S:g} s) "
-          f"{best_app:.1f} s, ratio app/CLI {best_app / best_cli:.3f} (best of {args.rounds})")
+          f"{best_app:.1f} s, ratio app/CLI {best_app / best_cli:.3f} (best of {args.rounds}); CPU seconds "
+          f"app/CLI {min(a[1] for a in app) / min(c[1] for c in cli):.3f} (app: worker"
+          f"{' + server + Chromium' if args.mode == 'browser' else ''})")
     return 0
 
 

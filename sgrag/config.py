@@ -113,9 +113,9 @@ class LLMConfig:
     down (``down_for_s``), so the other calls of the same question skip it at once and one
     question waits at most this long for a silent endpoint."""
     down_for_s: float = 60.0
-    """After a call fails (endpoint unreachable, timing out or 5xx), calls to that endpoint fail at
-    once for this long instead of waiting again (circuit breaker; 0 = off). A successful
-    "Test connection" or ``reset_endpoint`` closes it early."""
+    """After a call finds the endpoint unreachable or silent (connection error, timeout), calls to
+    it fail at once for this long instead of waiting again (circuit breaker; 0 = off). A
+    successful "Test connection" or ``reset_endpoint`` closes it early."""
     concurrency: int = 4
     """Concurrent requests at most."""
     temperature: float = 0.0

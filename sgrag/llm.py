@@ -180,8 +180,9 @@ class OpenAICompatibleClient:
     def _call(self, purpose: str, request: Callable[[openai.Timeout], object], probe: bool = False) -> object:
         """Run ``request(timeout)`` with retries on transient failures, within ``deadline_s``.
 
-        A transient failure that survives the retries marks the endpoint down; while it is
-        down, calls raise ``EndpointDown`` without a request (``probe`` calls go through).
+        An unreachable or silent endpoint (connection error or timeout after the retries) is
+        marked down; while it is down, calls raise ``EndpointDown`` without a request (``probe``
+        calls go through). 429/5xx replies come back at once, so they only fail the call.
         Other failures -> LLMError.
         """
         down = None if probe else self.down()
@@ -217,7 +218,9 @@ class OpenAICompatibleClient:
                 raise LLMError(f"{self.base_url} returned an unusable {purpose} response: "
                                f"{_short(exc)}") from exc
         reason = f"{type(last).__name__}: {_short(last)}" if last else f"no reply within {self.deadline_s:.0f} s"
-        _mark_down(self.base_url, self.down_for_s, reason)
+        if last is None or isinstance(last, openai.APIConnectionError):  # includes timeouts
+            # unreachable or silent: every further call would wait again. (429/5xx answer at once.)
+            _mark_down(self.base_url, self.down_for_s, reason)
         raise LLMError(f"{self.base_url}: {purpose} request failed after {attempts} attempt(s) "
                        f"in {self.deadline_s - max(0.0, end - time.monotonic()):.1f} s: {reason}") from last
 

@@ -141,7 +141,15 @@ def no_exception(page) -> None:
 
 
 def graph_frames(page):
-    return [f for f in page.frames if f != page.main_frame and f.locator("canvas").count() > 0]
+    """Frames showing a graph canvas (a frame replaced by a rerun while we look is skipped)."""
+    found = []
+    for f in page.frames:
+        try:
+            if f != page.main_frame and not f.is_detached() and f.locator("canvas").count() > 0:
+                found.append(f)
+        except Exception:  # noqa: BLE001 - detached between the check and the query
+            continue
+    return found
 
 
 def wait_graph_frames(page, timeout_s: float = 60):

@@ -1,7 +1,7 @@
 """The new analyst's walkthrough in a real browser (Chromium via Playwright), against one served app.
 
 Workspaces: ``small`` (the default), ``other`` (a copy: same index version "v0001") and ``llm``
-(answers by a language model whose local endpoint always fails with 503).
+(answers by a language model whose local endpoint accepts connections and never replies).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from app_support import Q_DR, Q_XSS, XSS, built_template, small_config  # noqa: F401 (fixture)
 from browser_support import (ask, launch, nav, needs_chromium, new_page, no_exception, outside_requests,
                              select_workspace, serve_app, wait_page, wait_workspace)
-from openai_stub import Fault, StubServer
+from openai_stub import SilentServer
 
 from sgrag import Workspace
 
@@ -27,13 +27,13 @@ def app(tmp_path_factory, built_template):
     root = tmp_path_factory.mktemp("browser") / "ws"
     for name in ("small", "other", "llm"):
         shutil.copytree(built_template, root / name)
-    with StubServer() as stub:
-        stub.push(*[Fault(status=503)] * 500)  # every chat request fails
+    with SilentServer() as dead:  # accepts connections, never replies; counts them
         cfg = Workspace(root / "llm").config()
-        cfg.answer.mode, cfg.llm.base_url, cfg.llm.model, cfg.llm.max_retries = "llm", stub.url, "stub", 1
+        cfg.answer.mode, cfg.llm.base_url, cfg.llm.model, cfg.llm.max_retries = "llm", dead.url, "stub", 1
+        cfg.llm.timeout_s, cfg.llm.deadline_s = 2.0, 5.0
         Workspace(root / "llm").save_config(cfg)
         with serve_app(root / "small", root.parent / "streamlit.log") as url:
-            yield SimpleNamespace(url=url, root=root, stub=stub)
+            yield SimpleNamespace(url=url, root=root, dead=dead)
 
 
 @pytest.fixture
@@ -108,11 +108,11 @@ def test_dead_endpoint_answers_offline_without_calling_it_again(app, browser):
     page = open_and_ask(app, browser, "llm", Q_DR, "Dominican Republic")
     banner = page.get_by_text("is not answering, so questions are answered offline")
     banner.wait_for()
-    calls = app.stub.count("/chat/completions")
+    calls = app.dead.connections
     assert calls >= 1
     ask(page, Q_XSS)
     page.get_by_role("heading", name=XSS).wait_for()
-    assert app.stub.count("/chat/completions") == calls  # answered offline at once: no request
+    assert app.dead.connections == calls  # answered offline at once: no request
     assert banner.is_visible()
     page.get_by_role("button", name="Retry LLM").click()
     banner.wait_for(state="hidden")

@@ -135,35 +135,46 @@ def test_make_llm_offline_and_key_from_env(monkeypatch, stub_server, tmp_path):
     assert "sk-from-env" not in repr(llm)
 
 
-def test_failed_endpoint_is_marked_down_until_a_probe_succeeds(stub_server):
-    c, _ = client(stub_server, max_retries=1, down_for_s=60)
-    stub_server.push(Fault(status=500), Fault(status=500))
-    with pytest.raises(LLMError, match="after 2 attempt"):
+def silent_client(server, **kw):
+    return OpenAICompatibleClient(server.url, "m", timeout_s=0.3, connect_timeout_s=0.3, max_retries=0,
+                                  deadline_s=1.0, backoff_base_s=0.01, **kw)
+
+
+def test_silent_endpoint_is_marked_down_for_every_client_until_reset(silent_server):
+    c = silent_client(silent_server)
+    with pytest.raises(LLMError, match="failed after 1 attempt"):
         c.complete(MSG, purpose="x")
-    sent = len(stub_server.requests)
+    tried = silent_server.connections
     with pytest.raises(EndpointDown, match="marked down"):
         c.complete(MSG, purpose="x")
-    other, _ = client(stub_server)  # the breaker belongs to the endpoint, not to one client
-    with pytest.raises(EndpointDown):
-        other.complete(MSG, purpose="y")
-    assert len(stub_server.requests) == sent  # no request while it is down
-    assert c.test_connection().ok  # an explicit test goes through and closes the breaker
-    assert c.down() is None and c.complete(MSG, purpose="x", use_cache=False) == "OK"
+    with pytest.raises(EndpointDown):  # the breaker belongs to the endpoint, not to one client
+        silent_client(silent_server).complete(MSG, purpose="y")
+    assert silent_server.connections == tried  # no request while it is down
+    reset_endpoint(silent_server.url + "/")
+    assert c.down() is None
+    with pytest.raises(LLMError, match="failed after"):  # tried again after the reset
+        c.complete(MSG, purpose="x")
+    assert silent_server.connections == tried + 1
 
 
-def test_breaker_off_and_reset(stub_server):
-    c, _ = client(stub_server, max_retries=0, down_for_s=0)
+def test_a_successful_probe_closes_the_breaker_and_5xx_does_not_open_it(stub_server):
+    c, _ = client(stub_server, max_retries=0)
     stub_server.push(Fault(status=503))
     with pytest.raises(LLMError):
         c.complete(MSG, purpose="x")
-    assert c.down() is None and c.complete(MSG, purpose="x") == "OK"
-    c2, _ = client(stub_server, max_retries=0, down_for_s=60)
-    stub_server.push(Fault(status=503))
+    assert c.down() is None  # the endpoint answered (fast): not marked down
+    assert c.complete(MSG, purpose="x") == "OK"
+    off, _ = client(stub_server, max_retries=0, timeout_s=0.2, down_for_s=0)
+    stub_server.push(Fault(sleep_s=0.6))
+    with pytest.raises(LLMError):
+        off.complete(MSG, purpose="x")
+    assert off.down() is None  # down_for_s = 0: breaker off
+    stub_server.push(Fault(sleep_s=0.6))
+    c2, _ = client(stub_server, max_retries=0, timeout_s=0.2)
     with pytest.raises(LLMError):
         c2.complete(MSG, purpose="x")
     assert c2.down() is not None
-    reset_endpoint(stub_server.url + "/")
-    assert c2.complete(MSG, purpose="x") == "OK"
+    assert c2.test_connection().ok and c2.down() is None  # an explicit test goes through and closes it
 
 
 def test_silent_endpoint_costs_one_deadline_then_nothing(silent_server):

@@ -68,6 +68,7 @@ STAGE_TITLES = {"import": "Import", "extract": "Extraction", "extraction": "Extr
                 "rtree": "R*-tree", "faiss": "FAISS label index", "snapshot": "Graph snapshot",
                 "save": "Saving", "eval": "Questions", "ingest": "Documents", "chunks": "Chunks of the document",
                 "merge": "Merging into the graph", "evidence": "Relation phrases", "load": "Loading the index"}
+BAR_STEP = 30  # pixels per bar of a horizontal bar chart: labels never overlap, one bar is still a bar
 LIVE_POLL_S = 2.0  # how often a page re-reads a running job's progress (cheap: a small file or a copy)
 
 
@@ -218,7 +219,7 @@ def render_build_report(report: dict | None) -> None:
             x=alt.X("seconds:Q", title="seconds"),
             y=alt.Y("stage:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=300)),
             tooltip=["stage", alt.Tooltip("seconds:Q", format=".1f")]
-        ).properties(height=34 * len(df) + 40, title=f"Time per stage (total {fmt_secs(total)})"),
+        ).properties(height=alt.Step(BAR_STEP), title=f"Time per stage (total {fmt_secs(total)})"),
             width="stretch")
     hist = report.get("gnn_history") or []
     if hist:
@@ -481,10 +482,11 @@ def render_funnel(trace: QueryTrace) -> None:
         df = pd.DataFrame([{"step": f"{i + 1}. {f.stage}", "count": f.count, "detail": f.detail}
                            for i, f in enumerate(trace.funnel)])
         st.altair_chart(alt.Chart(df).mark_bar(color="#1f77b4").encode(
-            x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="candidates (log scale)"),
+            x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="candidates (log scale)",
+                    axis=alt.Axis(tickMinStep=1, format="~s")),  # counts: whole ticks only
             y=alt.Y("step:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=300)),
             tooltip=["step", "count", "detail"]
-        ).properties(height=32 * len(df) + 30, title="Candidates after each filter"), width="stretch")
+        ).properties(height=alt.Step(BAR_STEP), title="Candidates after each filter"), width="stretch")
         st.dataframe(df, hide_index=True, width="stretch")
     if trace.timings_ms:
         t, total = timing_frame(trace.timings_ms, "ms")
@@ -492,7 +494,7 @@ def render_funnel(trace: QueryTrace) -> None:
             x=alt.X("ms:Q", title="milliseconds"),
             y=alt.Y("stage:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=300)),
             tooltip=["stage", alt.Tooltip("ms:Q", format=".1f")]
-        ).properties(height=28 * len(t) + 30, title=f"Time per stage (total {total:.0f} ms)"), width="stretch")
+        ).properties(height=alt.Step(BAR_STEP), title=f"Time per stage (total {total:.0f} ms)"), width="stretch")
         with st.expander("Stage names in the method (SG-RAG)"):
             st.dataframe(t, hide_index=True, width="stretch")
 

@@ -32,7 +32,8 @@ demo: venv
 
 run: demo
 	@echo "sgrag is starting at http://127.0.0.1:$(PORT)  (demo workspace: $(DEMO_WS))"
-	SGRAG_WORKSPACE=$(DEMO_WS) $(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT) --server.headless true
+	SGRAG_WORKSPACE=$(DEMO_WS) $(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT) \
+	  --server.headless true --server.fileWatcherType none --server.runOnSave false
 
 test: test-deps
 	$(PY) -m pytest -q -p no:cacheprovider tests

@@ -2,11 +2,21 @@
 
 Run with ``make run`` (sets up the demo workspace first) or ``streamlit run app.py``.
 """
+import sys
+from pathlib import Path
+
 import streamlit as st
 
-from sgrag_app.runtime import ICONS, PAGES
+st.set_page_config(page_title="sgrag", layout="wide", page_icon=str(Path(__file__).parent / "assets" / "favicon.png"))
+if "sgrag_app.runtime" not in sys.modules:  # first page after a server start: torch & co take seconds
+    starting = st.empty()
+    starting.info("Starting sgrag: loading its libraries (only on the first page after the server starts)…",
+                  icon="⏳")
+    import sgrag_app.runtime  # noqa: F401
+    starting.empty()
 
-st.set_page_config(page_title="sgrag", layout="wide", page_icon=":material/hub:")
+from sgrag_app.runtime import ICONS, PAGES  # noqa: E402
+
 nav = st.navigation([st.Page(path, title=title, icon=ICONS[title], default=(title == "Ask"),
                              url_path=title.lower()) for title, path in PAGES.items()])
 nav.run()

@@ -2,12 +2,13 @@
 import streamlit as st
 
 import sgrag
+from sgrag.fsutil import read_json
 from sgrag_app import state as K
 from sgrag_app.jobs import Job
 from sgrag_app.render import (render_build_report, render_graph_stats, live_job, render_job_outcome,
                               render_stages, wait_briefly)
 from sgrag_app.runtime import api_key, guard, job_registry, page_setup
-from sgrag_app.tasks import run_build
+from sgrag_app.tasks import build_job
 
 ctx = page_setup("Build")
 ws = ctx.require_workspace()
@@ -31,14 +32,16 @@ with guard("reading the workspace"):
                f"GNN dim {cfg.gnn.dim}, hidden {cfg.gnn.hidden}, {cfg.gnn.epochs} epochs (change them on Settings)")
 
 job: Job | None = reg.get("build", ctx.key) or reg.get("demo", ctx.key)
+busy = [j for j in reg.active_for(ctx.key) if j.kind in ("ingest", "import")]
+if busy:
+    st.info(f"A {busy[0].label} is running in this workspace; the build can start when it ends.")
 c1, c2, _ = st.columns([1, 1, 4])
 if c1.button("Start build", type="primary", icon=":material/play_arrow:",
-             disabled=bool(job and job.active) or not ws.source_version):
+             disabled=bool(job and job.active) or bool(busy) or not ws.source_version):
     with guard("starting the build"):
-        key = api_key()
-        job = reg.start("build", ctx.key, lambda j: run_build(ctx.key, j, key), label="build",
-                        exclusive=("ingest", "import", "demo"))
+        job = reg.start("build", ctx.key, build_job(ctx.key, api_key()), exclusive=("ingest", "import", "demo"))
         wait_briefly(job)
+        st.rerun()  # redraw the buttons: Start disabled, Cancel enabled
 if c2.button("Cancel", icon=":material/stop:", disabled=not (job and job.active)):
     job.cancel()
     st.toast("Cancelling: the build stops at the next checkpoint.")
@@ -58,6 +61,5 @@ if job is not None:
     live_job(job, K.BUILD_POLLING, live)
 elif ws.index_version:
     with guard("reading the last build"):
-        engine = ctx.engine()
         st.markdown(f"##### Current index: {ws.index_version}")
-        render_build_report(engine.meta)
+        render_build_report(read_json(ws.index_dir() / "meta.json", {}))

@@ -5,7 +5,7 @@ from sgrag_app import state as K
 from sgrag_app.jobs import Job
 from sgrag_app.render import (eval_rows_frame, live_job, render_eval_summary, render_job_outcome, render_stages,
                               render_trace, wait_briefly)
-from sgrag_app.runtime import DEMO_QUESTIONS, guard, job_registry, page_setup
+from sgrag_app.runtime import DEMO_QUESTIONS, guard, is_demo_workspace, job_registry, page_setup
 from sgrag_app.tasks import run_eval, save_upload
 
 ctx = page_setup("Evaluate")
@@ -14,7 +14,7 @@ engine = ctx.engine_or_stop()
 reg = job_registry()
 
 SAMPLE, UPLOAD = "Demo sample questions", "Upload a CSV"
-sources = ([SAMPLE] if DEMO_QUESTIONS.exists() else []) + [UPLOAD]
+sources = ([SAMPLE] if is_demo_workspace(engine) else []) + [UPLOAD]  # the demo's questions fit only its graph
 c1, c2 = st.columns([3, 1])
 source = c1.radio("Questions", sources, horizontal=True, key=K.EVAL_SOURCE)
 limit = c2.number_input("Questions (0 = all)", 0, 100_000, 25, step=25, key=K.EVAL_LIMIT)
@@ -30,7 +30,9 @@ if b1.button("Run evaluation", type="primary", icon=":material/play_arrow:",
         path = DEMO_QUESTIONS if source == SAMPLE else save_upload(ws, upload.name, upload.getvalue(), sub="uploads/eval")
         n = int(limit) or None
         job = reg.start("eval", ctx.key, lambda j: run_eval(engine, path, n, j), label="evaluation")
+        job.extra["identity"] = ctx.identity
         wait_briefly(job, 0.5)
+        st.rerun()  # redraw the buttons: Run disabled, Cancel enabled
 if b2.button("Cancel", icon=":material/stop:", disabled=not (job and job.active)):
     job.cancel()
 
@@ -55,11 +57,14 @@ with guard("showing the report"):
     render_eval_summary(summary)
     if summary.get("failures"):
         st.caption("Outcomes: " + ", ".join(f"{k}: {v}" for k, v in summary["failures"].items()))
+    current = job.extra.get("identity") == ctx.identity
+    if not current:
+        st.info("This evaluation ran on an earlier index of this workspace; run it again for the current one.")
     df = eval_rows_frame(report.rows)
     only_wrong = st.toggle("Only wrong answers", key=K.EVAL_FILTER)
     view = df[~df["hit"]] if only_wrong else df
     st.dataframe(view, hide_index=True, width="stretch", height=300)
-    if report.traces and not view.empty:
+    if report.traces and not view.empty and current:  # a trace is drawn against the index it came from
         st.markdown("##### Drill down")
         pick = st.selectbox("Question", list(view["#"]), key=K.EVAL_ROW,
                             format_func=lambda i: f"{i}. {'✓' if df.loc[i - 1, 'hit'] else '✗'} {df.loc[i - 1, 'query']}")

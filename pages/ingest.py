@@ -4,9 +4,9 @@ import streamlit as st
 
 from sgrag_app import state as K
 from sgrag_app.jobs import Job
-from sgrag_app.render import live_job, render_graph_stats, render_job_outcome, render_stages, wait_briefly
+from sgrag_app.render import md, live_job, render_graph_stats, render_job_outcome, render_stages, wait_briefly
 from sgrag_app.runtime import api_key, flash, guard, job_registry, page_setup
-from sgrag_app.tasks import ingest_file_rows, run_import, run_ingest, save_upload
+from sgrag_app.tasks import ingest_file_rows, ingest_job, import_job, save_upload, unreadable_files
 
 import sgrag
 from sgrag.io.documents import SUPPORTED as DOC_TYPES
@@ -17,7 +17,7 @@ ctx = page_setup("Ingest")
 ws = ctx.require_workspace()
 reg = job_registry()
 
-tab_kg, tab_docs = st.tabs(["Knowledge graph", "Documents"])
+tab_kg, tab_docs = st.tabs(["Knowledge graph", "Documents"], key=K.INGEST_TAB, on_change="rerun")
 
 with tab_kg:
     st.caption("Import an existing knowledge graph: triples (TSV/CSV: head, relation, tail; optional id→name "
@@ -32,9 +32,10 @@ with tab_kg:
             gpath = save_upload(ws, up.name, up.getvalue())
             epath = save_upload(ws, ents.name, ents.getvalue()) if ents else None
             rpath = save_upload(ws, rels.name, rels.getvalue()) if rels else None
-            job = reg.start("import", ctx.key, lambda j: run_import(ctx.key, gpath, j, epath, rpath),
-                            label="graph import", exclusive=("build", "ingest", "demo"))
-            wait_briefly(job, 1.0)
+            job = reg.start("import", ctx.key, import_job(ctx.key, gpath, epath, rpath),
+                            exclusive=("build", "ingest", "demo"))
+            wait_briefly(job)
+            st.rerun()  # redraw the button disabled while the import runs
 
     def show_import(job: Job) -> None:
         render_stages(job)
@@ -57,10 +58,10 @@ with tab_docs:
         with guard("ingesting"):
             paths = [save_upload(ws, f.name, f.getvalue(), sub="uploads/docs") for f in files]
             extractor = ws.config().extract.extractor
-            key = api_key()
-            djob = reg.start("ingest", ctx.key, lambda j: run_ingest(ctx.key, paths, extractor, j, key),
-                             label="document ingestion", exclusive=("build", "import", "demo"))
-            wait_briefly(djob, 0.5)
+            djob = reg.start("ingest", ctx.key, ingest_job(ctx.key, paths, extractor, api_key()),
+                             exclusive=("build", "import", "demo"))
+            wait_briefly(djob)
+            st.rerun()  # redraw the button disabled while the ingest runs
 
     def show_ingest(job: Job) -> None:
         rows = ingest_file_rows(ws, job)
@@ -68,7 +69,8 @@ with tab_docs:
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                          column_config={"status": st.column_config.TextColumn("status", width="small")})
         render_stages(job)
-        if not job.active and render_job_outcome(job, "Ingestion"):
+        failed = sum(r["status"] == "failed" for r in rows)
+        if not job.active and render_job_outcome(job, "Ingestion", failed, len(rows)):
             rep = job.result
             if getattr(rep, "source_version", None):
                 st.info(f"Graph updated (+{rep.nodes_added:,} nodes, +{rep.edges_added:,} edges). "
@@ -82,19 +84,28 @@ with tab_docs:
     st.markdown("##### Documents in this workspace")
     with guard("listing documents"):
         docs = sgrag.list_documents(ws)
-        if not docs:
+        unreadable = unreadable_files(ws)
+        if not docs and not unreadable:
             st.caption("No documents yet.")
         else:
-            df = pd.DataFrame([{"title": d.title, "kind": d.kind, "status": d.status, "chunks": d.chunks,
-                                "entities": d.entities, "relations": d.relations, "error": d.error,
-                                "added": pd.to_datetime(d.added, unit="s"), "id": d.doc_id} for d in docs])
-            st.dataframe(df, hide_index=True, width="stretch")
+            rows = [{"title": d.title, "status": d.status, "error": d.error, "kind": d.kind, "chunks": d.chunks,
+                     "entities": d.entities, "relations": d.relations,
+                     "added": pd.to_datetime(d.added, unit="s"), "id": d.doc_id} for d in docs]
+            rows += [{"title": name, "status": "failed", "error": f["reason"], "kind": "", "chunks": 0,
+                      "entities": 0, "relations": 0, "added": pd.to_datetime(f["time"], unit="s"), "id": ""}
+                     for name, f in unreadable.items()]  # files that never became documents
+            df = pd.DataFrame(rows)
+            st.dataframe(df, hide_index=True, width="stretch",
+                         column_config={"title": st.column_config.TextColumn(pinned=True),
+                                        "status": st.column_config.TextColumn(width="small")})
+            df = df[df["id"] != ""]
+        if docs:
             labels = dict(zip(df["id"], df["title"]))
             c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
             pick = c1.selectbox("Document", list(labels), format_func=lambda x: f"{labels[x]} ({x})")
             if c2.button("Delete document", icon=":material/delete:",
                          disabled=bool(djob and djob.active)):
                 rep = sgrag.delete_document(ws, pick)
-                flash("success", f"Deleted {labels[pick]} ({rep.nodes_removed} nodes, {rep.edges_removed} edges "
+                flash("success", f"Deleted {md(labels[pick])} ({rep.nodes_removed} nodes, {rep.edges_removed} edges "
                                  "removed). Rebuild the index to drop its facts from answers.")
                 st.rerun()

@@ -1,10 +1,12 @@
 """Settings: LLM endpoint/model/key (OpenAI-compatible, offline by default), embeddings, index, GNN."""
+import dataclasses
+
 import streamlit as st
 
 import sgrag
+from sgrag.llm import make_llm
 from sgrag_app import state as K
 from sgrag_app.runtime import flash, guard, page_setup
-from sgrag_app.tasks import make_llm
 
 ctx = page_setup("Settings")
 ws = ctx.require_workspace()
@@ -46,7 +48,10 @@ with st.form(K.SETTINGS_FORM):
     dim = c3.number_input("GNN dimensions", 1, 16, int(cfg.gnn.dim))
     hidden = c4.number_input("GNN hidden width", 4, 256, int(cfg.gnn.hidden))
     epochs = c5.number_input("GNN epochs", 1, 2000, int(cfg.gnn.epochs))
-    saved = st.form_submit_button("Save settings", type="primary", icon=":material/save:")
+    b1, b2, _ = st.columns([1, 1, 3])
+    saved = b1.form_submit_button("Save settings", type="primary", icon=":material/save:")
+    test = b2.form_submit_button("Test connection", icon=":material/network_check:",
+                                 help="Tries the endpoint, model and key shown above (saved or not)")
 
 if saved:
     with guard("saving the settings"):
@@ -64,13 +69,14 @@ if saved:
                                              if cfg.index_hash() != before else ""))
         st.rerun()
 
-st.markdown("##### Connection")
-if st.button("Test connection", icon=":material/network_check:"):
+if test:
     with guard("testing the connection"):
-        client = make_llm(ws, st.session_state.get(K.API_KEY) or None)
-        if client is None:
-            st.info("Offline mode: no endpoint is configured, so nothing to test. Everything runs locally.")
+        if not base_url.strip():
+            st.info("Offline mode: the endpoint field is empty, so there is nothing to test. Everything runs locally.")
         else:
-            with st.spinner("Contacting the endpoint…"):
+            on_screen = dataclasses.replace(cfg.llm, base_url=base_url.strip(), model=model.strip(),
+                                            embedding_model=emb_model.strip())
+            client = make_llm(on_screen, None, key or None)
+            with st.spinner(f"Contacting {base_url.strip()}…"):
                 check = client.test_connection()
             (st.success if check.ok else st.error)(check.message)

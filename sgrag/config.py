@@ -103,9 +103,19 @@ class LLMConfig:
     embedding_model: str = "text-embedding-3-small"
     """Embedding model name for the "openai" embed backend."""
     timeout_s: float = 60.0
-    """Per-request timeout."""
-    max_retries: int = 4
-    """Retries on timeouts, 429 and 5xx, with exponential backoff."""
+    """Read timeout of one request (seconds without a reply before it is abandoned)."""
+    connect_timeout_s: float = 5.0
+    """Connect timeout of one request (a dead host or closed port fails this fast)."""
+    max_retries: int = 2
+    """Retries on timeouts, connection errors, 429 and 5xx, with exponential backoff."""
+    deadline_s: float = 60.0
+    """Overall budget of one LLM call, retries included; after a failure the endpoint is marked
+    down (``down_for_s``), so the other calls of the same question skip it at once and one
+    question waits at most this long for a silent endpoint."""
+    down_for_s: float = 60.0
+    """After a call finds the endpoint unreachable or silent (connection error, timeout), calls to
+    it fail at once for this long instead of waiting again (circuit breaker; 0 = off). A
+    successful "Test connection" or ``reset_endpoint`` closes it early."""
     concurrency: int = 4
     """Concurrent requests at most."""
     temperature: float = 0.0

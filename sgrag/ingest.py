@@ -248,12 +248,13 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
         reg.update(doc.doc_id, title=doc.title, path=str(Path(doc.path).resolve()), stored=str(stored),
                    kind=doc.kind, status="extracting", error="", added=time.time())
         chunks = chunk_document(doc, cfg.extract.chunk_chars, cfg.extract.chunk_overlap)
-        cached = 0
+        cached = finished = 0
 
-        def on_chunk(i: int, _found, was_cached: bool, doc=doc, n=len(chunks), k=k) -> None:
-            nonlocal cached
+        def on_chunk(i: int, _found, was_cached: bool, doc=doc, n=len(chunks)) -> None:
+            nonlocal cached, finished
             cached += was_cached
-            progress(Progress("ingest", k, total, f"{doc.title}: chunk {i + 1}/{n}"
+            finished += 1  # its own stage, so the bar moves inside a long document
+            progress(Progress("chunks", finished, n, f"{doc.title}: chunk {finished}/{n}"
                               + (" (cached)" if was_cached else "")))
 
         try:

@@ -1,7 +1,9 @@
 """The LLM behind a small Protocol, and an OpenAI-compatible client for any such endpoint.
 
 The client adds what every caller needs and the raw ``openai`` client leaves out or hides:
-our own retry loop (timeouts, connection errors, 429, 5xx) with exponential backoff, a
+our own retry loop (timeouts, connection errors, 429, 5xx) with exponential backoff inside an
+overall deadline per call, a circuit breaker (after a failure the endpoint is marked down for
+a while and calls fail at once, so a dead endpoint costs one wait, not one per question), a
 response cache on disk (a re-run of an ingest or eval costs no tokens), token usage per
 purpose, and a concurrency cap. The API key lives only in memory: it is never logged,
 cached, written to the workspace or shown by ``repr``.
@@ -63,6 +65,40 @@ class ConnectionCheck:
         return self.message
 
 
+class EndpointDown(LLMError):
+    """The endpoint failed recently and is marked down: the call was not attempted."""
+
+
+@dataclass(frozen=True)
+class _Down:
+    until: float
+    reason: str
+
+
+_down: dict[str, _Down] = {}  # base URL -> why and until when it is marked down (process-wide)
+_down_lock = threading.Lock()
+
+
+def endpoint_down(base_url: str) -> tuple[float, str] | None:
+    """(seconds left, reason) while ``base_url`` is marked down, else None."""
+    with _down_lock:
+        d = _down.get(base_url.rstrip("/"))
+    left = d.until - time.monotonic() if d else 0.0
+    return (left, d.reason) if left > 0 else None
+
+
+def reset_endpoint(base_url: str) -> None:
+    """Close the breaker of ``base_url``: the next call tries the endpoint again."""
+    with _down_lock:
+        _down.pop(base_url.rstrip("/"), None)
+
+
+def _mark_down(base_url: str, seconds: float, reason: str) -> None:
+    if seconds > 0:
+        with _down_lock:
+            _down[base_url] = _Down(time.monotonic() + seconds, reason)
+
+
 class OpenAICompatibleClient:
     """Chat and embeddings against an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, ...).
 
@@ -71,19 +107,25 @@ class OpenAICompatibleClient:
         model: chat model name.
         api_key: secret; kept in memory only.
         cache_dir: directory of the response cache; None disables caching.
+        timeout_s / connect_timeout_s: read and connect timeouts of one request.
+        deadline_s: budget of one call, retries and backoff included.
+        down_for_s: after a failed call the endpoint is marked down this long (0 = never).
         backoff_base_s: first retry waits this long, then 2x, 4x, ...
         sleep: injectable for tests.
     """
 
     def __init__(self, base_url: str, model: str, *, api_key: str = "",
                  embedding_model: str = "text-embedding-3-small", timeout_s: float = 60.0,
-                 max_retries: int = 4, backoff_base_s: float = 0.5, concurrency: int = 4,
+                 connect_timeout_s: float = 5.0, max_retries: int = 2, deadline_s: float = 60.0,
+                 down_for_s: float = 60.0, backoff_base_s: float = 0.5, concurrency: int = 4,
                  temperature: float = 0.0, cache_dir: str | os.PathLike | None = None,
                  sleep: Callable[[float], None] = time.sleep):
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.embedding_model = embedding_model
         self.max_retries = max(0, int(max_retries))
+        self.timeout_s, self.connect_timeout_s = float(timeout_s), float(connect_timeout_s)
+        self.deadline_s, self.down_for_s = float(deadline_s), float(down_for_s)
         self.backoff_base_s = backoff_base_s
         self.temperature = temperature
         self.cache_dir = Path(cache_dir) if cache_dir else None
@@ -93,7 +135,7 @@ class OpenAICompatibleClient:
         self._usage: dict[str, Usage] = {}
         # The retry loop is ours (testable, counted), so the SDK must not retry on its own.
         self._client = openai.OpenAI(base_url=self.base_url, api_key=api_key or _NO_KEY,
-                                     timeout=timeout_s, max_retries=0)
+                                     timeout=self._timeout(self.timeout_s), max_retries=0)
 
     def __repr__(self) -> str:
         return (f"OpenAICompatibleClient(base_url={self.base_url!r}, model={self.model!r}, "
@@ -128,16 +170,44 @@ class OpenAICompatibleClient:
         return self.cache_dir / key[:2] / f"{key}.json"
 
     # ---- requests ---------------------------------------------------------------------------
-    def _call(self, purpose: str, request: Callable[[], object]) -> object:
-        """Run ``request`` with retries on transient failures; other failures -> LLMError."""
+    def _timeout(self, read_s: float) -> openai.Timeout:
+        return openai.Timeout(read_s, connect=min(self.connect_timeout_s, read_s))
+
+    def down(self) -> tuple[float, str] | None:
+        """(seconds left, reason) while this endpoint is marked down, else None."""
+        return endpoint_down(self.base_url)
+
+    def _call(self, purpose: str, request: Callable[[openai.Timeout], object], probe: bool = False) -> object:
+        """Run ``request(timeout)`` with retries on transient failures, within ``deadline_s``.
+
+        An unreachable or silent endpoint (connection error or timeout after the retries) is
+        marked down; while it is down, calls raise ``EndpointDown`` without a request (``probe``
+        calls go through). 429/5xx replies come back at once, so they only fail the call.
+        Other failures -> LLMError.
+        """
+        down = None if probe else self.down()
+        if down is not None:
+            raise EndpointDown(f"{self.base_url} is marked down for another {down[0]:.0f} s after a "
+                               f"failure ({down[1]}); {purpose} skipped")
+        end = time.monotonic() + self.deadline_s
         last: Exception | None = None
+        attempts = 0
         for attempt in range(self.max_retries + 1):
             if attempt:
+                wait = self.backoff_base_s * 2 ** (attempt - 1)
+                if time.monotonic() + wait >= end:
+                    break
                 self._count(purpose, retries=1)
-                self._sleep(self.backoff_base_s * 2 ** (attempt - 1))
+                self._sleep(wait)
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            attempts += 1
             try:
                 with self._slots:
-                    return request()
+                    result = request(self._timeout(min(self.timeout_s, left)))
+                reset_endpoint(self.base_url)
+                return result
             except (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError,
                     openai.InternalServerError) as exc:
                 last = exc
@@ -147,20 +217,28 @@ class OpenAICompatibleClient:
             except (openai.OpenAIError, ValueError) as exc:  # malformed response body
                 raise LLMError(f"{self.base_url} returned an unusable {purpose} response: "
                                f"{_short(exc)}") from exc
-        raise LLMError(f"{self.base_url}: {purpose} request failed after {self.max_retries + 1} "
-                       f"attempt(s): {type(last).__name__}: {_short(last)}") from last
+        reason = f"{type(last).__name__}: {_short(last)}" if last else f"no reply within {self.deadline_s:.0f} s"
+        if last is None or isinstance(last, openai.APIConnectionError):  # includes timeouts
+            # unreachable or silent: every further call would wait again. (429/5xx answer at once.)
+            _mark_down(self.base_url, self.down_for_s, reason)
+        raise LLMError(f"{self.base_url}: {purpose} request failed after {attempts} attempt(s) "
+                       f"in {self.deadline_s - max(0.0, end - time.monotonic()):.1f} s: {reason}") from last
 
     def complete(self, messages: Sequence[Mapping[str, str]], *, purpose: str = "chat",
-                 use_cache: bool = True) -> str:
-        """The assistant's reply text to ``messages`` (cached by model, messages, temperature)."""
+                 use_cache: bool = True, probe: bool = False) -> str:
+        """The assistant's reply text to ``messages`` (cached by model, messages, temperature).
+
+        ``probe`` tries the endpoint even while it is marked down (connection tests).
+        """
         path = self._cache_path(messages) if use_cache else None
         if path is not None:
             hit = _read_cache(path)
             if hit is not None:
                 self._count(purpose, cache_hits=1)
                 return hit
-        resp = self._call(purpose, lambda: self._client.chat.completions.create(
-            model=self.model, messages=[dict(m) for m in messages], temperature=self.temperature))
+        resp = self._call(purpose, lambda t: self._client.chat.completions.create(
+            model=self.model, messages=[dict(m) for m in messages], temperature=self.temperature,
+            timeout=t), probe)
         try:
             text = resp.choices[0].message.content or ""
         except (AttributeError, IndexError, TypeError) as exc:
@@ -177,8 +255,8 @@ class OpenAICompatibleClient:
         out: list[list[float]] = []
         for start in range(0, len(texts), _EMBED_BATCH):
             batch = list(texts[start:start + _EMBED_BATCH])
-            resp = self._call("embed", lambda b=batch: self._client.embeddings.create(
-                model=self.embedding_model, input=b))
+            resp = self._call("embed", lambda t, b=batch: self._client.embeddings.create(
+                model=self.embedding_model, input=b, timeout=t))
             try:
                 rows = sorted(resp.data, key=lambda d: d.index)
                 vecs = [list(map(float, d.embedding)) for d in rows]
@@ -196,7 +274,7 @@ class OpenAICompatibleClient:
         t0 = time.perf_counter()
         try:
             reply = self.complete([{"role": "user", "content": "Reply with the single word OK."}],
-                                  purpose="test", use_cache=False)
+                                  purpose="test", use_cache=False, probe=True)
         except LLMError as exc:
             return ConnectionCheck(False, f"Cannot use {self.model} at {self.base_url}: {exc}")
         ms = (time.perf_counter() - t0) * 1000
@@ -228,5 +306,7 @@ def make_llm(cfg: LLMConfig, cache_dir: str | os.PathLike | None = None,
     return OpenAICompatibleClient(cfg.base_url.strip(), cfg.model,
                                   api_key=api_key if api_key is not None else api_key_from_env(),
                                   embedding_model=cfg.embedding_model, timeout_s=cfg.timeout_s,
-                                  max_retries=cfg.max_retries, concurrency=cfg.concurrency,
+                                  connect_timeout_s=cfg.connect_timeout_s, max_retries=cfg.max_retries,
+                                  deadline_s=cfg.deadline_s, down_for_s=cfg.down_for_s,
+                                  concurrency=cfg.concurrency,
                                   temperature=cfg.temperature, cache_dir=cache_dir)

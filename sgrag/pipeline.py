@@ -52,19 +52,32 @@ class _Timer:
 class Engine:
     """A loaded index version of a workspace, ready to answer questions."""
 
-    def __init__(self, workspace: Workspace, version_dir: Path, config: SgragConfig, llm=None):
+    LOAD_STEPS = ("graph", "label index", "GNN", "path index", "evidence", "embedding model")
+
+    def __init__(self, workspace: Workspace, version_dir: Path, config: SgragConfig, llm=None,
+                 progress: ProgressFn = no_progress):
         self.workspace, self.version_dir, self.config = workspace, version_dir, config
         self.llm = llm
+
+        def step(i: int) -> None:  # "load" progress: the app shows it while the index loads
+            progress(Progress("load", i, len(self.LOAD_STEPS),
+                              "loading index: " + ", ".join(self.LOAD_STEPS[: i + 1]) + " …"))
+        step(0)
         self.graph = KnowledgeGraph.load(version_dir / "graph")
         self.meta = read_json(version_dir / "meta.json", {})
+        step(1)
         label_vecs = np.load(version_dir / "label_vectors.npy", allow_pickle=False)
         self.label_index = LabelIndex.load(version_dir / "labels.faiss", label_vecs)
+        step(2)
         state = torch.load(version_dir / "gnn.pt", weights_only=True)
         self.encoder = DominanceEncoder.from_state(state, label_vecs[self.graph.label_id])
+        step(3)
         self.indexes = {L: PathIndex.load(version_dir / f"paths_l{L}.npz")
                         for L in range(1, int(self.meta.get("path_length", 1)) + 1)
                         if (version_dir / f"paths_l{L}.npz").exists()}
+        step(4)
         self.evidence = EvidenceModel.load(version_dir / "evidence.npz")
+        step(5)
         self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
         self.lexicon = Lexicon.load(workspace.path / LEXICON_FILE)
@@ -72,13 +85,16 @@ class Engine:
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed, config.query.soft_below)
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
+        progress(Progress("load", len(self.LOAD_STEPS), len(self.LOAD_STEPS), "index loaded"))
 
     # ---- lifecycle ----------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | os.PathLike, config: SgragConfig | None = None, llm=None) -> "Engine":
+    def open(cls, path: str | os.PathLike, config: SgragConfig | None = None, llm=None,
+             progress: ProgressFn = no_progress) -> "Engine":
+        """Load the current index version; ``progress`` hears each loading step ("load" stage)."""
         ws = Workspace(path)
         cfg = config or ws.config()
-        return cls(ws, ws.index_dir(), cfg, llm)
+        return cls(ws, ws.index_dir(), cfg, llm, progress)
 
     @property
     def version(self) -> str:

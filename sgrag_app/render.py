@@ -43,38 +43,78 @@ def fmt_secs(s: float | None) -> str:
     return f"{m} min {sec:02d} s" if m < 60 else f"{m // 60} h {m % 60:02d} min"
 
 
+GRAPH_SANDBOX = "allow-scripts"  # vis-network needs scripts only: no same-origin, forms, popups or top navigation
+
+
+def sandboxed_page(page_html: str, height: int) -> str:
+    """A wrapper page holding ``page_html`` in an inner iframe sandboxed without allow-same-origin.
+
+    Streamlit's own iframe allows scripts *and* same origin; the graph page (user labels) goes one
+    level further in, into an opaque origin that cannot reach the app or its storage.
+    """
+    return (f'<!doctype html><html><body style="margin:0"><iframe sandbox="{GRAPH_SANDBOX}" '
+            f'style="border:0;width:100%;height:{int(height)}px" srcdoc="{html.escape(page_html, quote=True)}">'
+            f'</iframe></body></html>')
+
+
 def render_graph(page_html: str, height: int) -> None:
-    """Embed a self-contained sgrag.viz page (its labels are escaped by sgrag.viz)."""
-    st.iframe(page_html, height=height + 20)
+    """Embed a self-contained sgrag.viz page (its labels are escaped by sgrag.viz), sandboxed."""
+    st.iframe(sandboxed_page(page_html, height + 10), height=height + 20)
 
 
 # ---- jobs -------------------------------------------------------------------------------------
 STAGE_TITLES = {"import": "Import", "extract": "Extraction", "extraction": "Extraction",
                 "embeddings": "Label embeddings", "gnn": "GNN training", "paths": "Path enumeration",
                 "rtree": "R*-tree", "faiss": "FAISS label index", "snapshot": "Graph snapshot",
-                "save": "Saving", "eval": "Questions", "ingest": "Documents"}
+                "save": "Saving", "eval": "Questions", "ingest": "Documents", "chunks": "Chunks of the document",
+                "merge": "Merging into the graph", "evidence": "Relation phrases", "load": "Loading the index"}
+BAR_STEP = 30  # pixels per bar of a horizontal bar chart: labels never overlap, one bar is still a bar
+LIVE_POLL_S = 2.0  # how often a page re-reads a running job's progress (cheap: a small file or a copy)
 
 
-def render_job_badges(reg: JobRegistry, key: str) -> None:
-    for job in reg.active_for(key):
-        st.caption(f":material/autorenew: {md(job.label)} running ({fmt_secs(job.elapsed)})")
+def render_running_jobs(reg: JobRegistry, engines) -> None:
+    """Every running job of every workspace (and indexes being loaded), with its workspace's name."""
+    running = reg.active() + engines.loading()
+    if running:
+        st.markdown("**Running**")
+    for job in running:
+        st.caption(f":material/autorenew: {md(job.label)} · {md(Path(job.key).name)} ({fmt_secs(job.elapsed)})")
+
+
+def stage_rows(job: Job) -> list[dict]:
+    """Title, bar fraction and text of each stage of ``job`` (what the live panel shows)."""
+    rows = []
+    for name, s in job.snapshot().items():
+        title = STAGE_TITLES.get(name, name.replace("_", " ").capitalize())
+        done = bool(s.total) and s.done >= s.total
+        counts = f"{s.done:,} / {s.total:,}" if s.total else f"{s.done:,}"
+        eta = s.eta() if job.active and not done else None
+        rows.append({"title": title, "fraction": s.fraction if s.total else (1.0 if done else 0.0),
+                     "text": f"**{md(title)}** {counts}" + (f" · about {fmt_secs(eta)} left" if eta else "")
+                             + (f" · {md(s.message)}" if s.message else ""),
+                     "stage": name, "history": s.history})
+    return rows
 
 
 def render_stages(job: Job) -> None:
-    """One progress bar per stage with counts and ETA, plus metric curves (GNN loss, pruning)."""
-    snap = job.snapshot()
-    if not snap:
+    """One progress bar per stage with counts and time left; metric curves once the job has ended."""
+    rows = stage_rows(job)
+    if not rows:
         st.caption("Starting…")
-    for name, s in snap.items():
-        title = STAGE_TITLES.get(name, name.replace("_", " ").capitalize())
-        done = s.total and s.done >= s.total
-        counts = f"{s.done:,} / {s.total:,}" if s.total else f"{s.done:,}"
-        eta = "" if done or not job.active else f" · ETA {fmt_secs(s.eta_s)}" if s.eta_s is not None else ""
-        msg = f" · {s.message}" if s.message else ""
-        st.progress(s.fraction if s.total else (1.0 if done else 0.0),
-                    text=f"**{md(title)}** {counts}{eta}{md(msg)}")
-        if s.history and any(k != "step" for h in s.history for k in h):
-            render_metric_curves(name, s.history)
+    for r in rows:
+        st.progress(r["fraction"], text=r["text"])
+        if not job.active and r["history"] and any(k != "step" for h in r["history"] for k in h):
+            render_metric_curves(r["stage"], r["history"])
+
+
+def render_engine_loading(job: Job) -> None:
+    """The index is loading in the background: its progress, refreshed until the page can run."""
+    def body(job: Job) -> None:
+        with st.container(border=True):
+            st.markdown(f"**Loading the index of '{md(Path(job.key).name)}'** in the background: "
+                        "the page opens as soon as it is loaded.")
+            render_stages(job)
+    live_job(job, K.LOAD_POLLING, body, poll_s=0.5)
 
 
 def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
@@ -91,8 +131,20 @@ def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
         col.altair_chart(chart, width="stretch")
 
 
-def render_job_outcome(job: Job, what: str) -> bool:
-    """Status line for a finished job; returns True when it succeeded."""
+def render_job_outcome(job: Job, what: str, failed_items: int = 0, items: int = 0) -> bool:
+    """Status line for a finished job; returns True when it succeeded.
+
+    A job that ran to the end but failed some of its ``items`` (e.g. files) is not shown as a
+    plain success: a warning when some failed, an error when all did.
+    """
+    if job.status == DONE and failed_items and failed_items >= items:
+        st.error(f"{what} failed: none of the {items} file(s) could be used (reasons in the table).",
+                 icon=":material/error:")
+        return False
+    if job.status == DONE and failed_items:
+        st.warning(f"{what} finished in {fmt_secs(job.elapsed)}, but {failed_items} of {items} file(s) "
+                   "failed (reasons in the table).", icon=":material/warning:")
+        return True
     if job.status == DONE:
         st.success(f"{what} finished in {fmt_secs(job.elapsed)}.", icon=":material/check_circle:")
         return True
@@ -118,6 +170,30 @@ def render_demo_setup(job: Job) -> None:
     live_job(job, K.DEMO_POLLING, body)
 
 
+def plain_stage(name: str) -> str:
+    """A timing key without the method's Greek stage letters ("ψ3 decomposition" -> "Decomposition")."""
+    if name in PLAIN_STAGES or name in STAGE_TITLES:
+        return PLAIN_STAGES.get(name) or STAGE_TITLES[name]
+    if m := re.fullmatch(r"paths_l(\d+)", name):
+        return f"Path index (length {m.group(1)})"
+    plain = re.sub(r"^[\u0370-\u03ff][\u0370-\u03ff0-9+\-\s]*", "", name).strip() or name
+    return plain[:1].upper() + plain[1:]
+
+
+PLAIN_STAGES = {"ψ1-2 query graph + normalization": "Reading the question and linking entities",
+                "ψ3 decomposition": "Splitting it into index paths", "ψ4 label completion": "Candidate labels",
+                "σ+δ retrieval + assembly": "Retrieving and joining matches",
+                "δ partial match fallback": "Partial matches", "γ answer": "Ranking and answering"}
+
+
+def timing_frame(timings: dict, unit: str) -> tuple[pd.DataFrame, float]:
+    """Stage times without the "total" entry (it is the sum, not a stage) and the total itself."""
+    items = {k: float(v) for k, v in timings.items() if k != "total"}
+    total = float(timings.get("total", sum(items.values())))
+    return pd.DataFrame({"stage": [plain_stage(k) for k in items], "technical name": list(items),
+                         unit: list(items.values())}), total
+
+
 def render_build_report(report: dict | None) -> None:
     """Graph statistics, time per stage, GNN training curve and index sizes of a build."""
     if not report:
@@ -138,11 +214,12 @@ def render_build_report(report: dict | None) -> None:
             col.metric(k, v)
     c1, c2 = st.columns(2)
     if isinstance(secs, dict) and secs:
-        df = pd.DataFrame({"stage": list(secs), "seconds": [float(v) for v in secs.values()]})
+        df, total = timing_frame(secs, "seconds")
         c1.altair_chart(alt.Chart(df).mark_bar().encode(
-            x=alt.X("seconds:Q"), y=alt.Y("stage:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False)),
-            tooltip=["stage", "seconds"]
-        ).properties(height=34 * len(df) + 40, title=f"Time per stage (total {df['seconds'].sum():.1f} s)"),
+            x=alt.X("seconds:Q", title="seconds"),
+            y=alt.Y("stage:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=300)),
+            tooltip=["stage", alt.Tooltip("seconds:Q", format=".1f")]
+        ).properties(height=alt.Step(BAR_STEP), title=f"Time per stage (total {fmt_secs(total)})"),
             width="stretch")
     hist = report.get("gnn_history") or []
     if hist:
@@ -177,21 +254,16 @@ def _qlabel(trace: QueryTrace) -> dict[str, str]:
 
 
 def render_answer(trace: QueryTrace) -> None:
+    """The answer card: the header (what the answer is, how sure) then why, in plain words."""
     a = trace.answer
     if a is None:
         st.warning("No answer was produced.")
         return
     with st.container(border=True):
-        st.caption("Answer")
-        st.markdown(f"## {md(a.text)}")
-        badges = [":green-badge[exact match]" if a.exact else ":orange-badge[partial match]",
-                  f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(a.mode)}]",
-                  f":gray-badge[{trace.exact_count} exact subgraph{'s' if trace.exact_count != 1 else ''}]"]
-        st.markdown(" ".join(badges))
-        if len(a.final) > 1:
-            st.markdown("**Answer set:** " + ", ".join(md(x) for x in a.final))
+        render_answer_header(trace)
         if a.relaxed:
-            st.warning("No subgraph satisfies every constraint. Gave up: " + ", ".join(md(r) for r in a.relaxed))
+            st.warning("No answer satisfies every condition of the question. Conditions left out to find "
+                       "one: " + ", ".join(md(r) for r in a.relaxed))
         if a.explanation:
             st.markdown(md(a.explanation))
         for line in evidence_source_lines(trace):
@@ -205,6 +277,37 @@ def evidence_source_lines(trace: QueryTrace) -> list[str]:
     the edge, the sentence quoted under it, and where it was read."""
     return [f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**  \n"
             f"> “{md(e.sentence)}” ({md(e.source)})" for e in trace.answer_evidence() if e.sentence]
+
+
+def render_answer_header(trace: QueryTrace) -> None:
+    """What the answer is and how it was found (one place to extend, e.g. with the exact answer set)."""
+    a = trace.answer
+    st.caption("Answer")
+    st.markdown(f"## {md(a.text)}")
+    n = trace.exact_count
+    badges = [":green-badge[meets every condition]" if a.exact else ":orange-badge[meets only some conditions]",
+              f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(ANSWER_MODES.get(a.mode, a.mode))}]",
+              f":gray-badge[{n} exact match{'es' if n != 1 else ''} in the graph]"]
+    st.markdown(" ".join(badges))
+    if len(a.final) > 1:
+        st.markdown("**All answers:** " + ", ".join(md(x) for x in a.final))
+
+
+ANSWER_MODES = {"offline": "answered locally", "llm": "answered by the language model",
+                "llm->offline": "language model unavailable: answered locally"}
+
+
+def render_llm_status(engine) -> bool:
+    """A banner while the engine's LLM endpoint is marked down; True when the user asks to retry it."""
+    llm = getattr(engine, "llm", None)
+    down = llm.down() if llm is not None and hasattr(llm, "down") else None
+    if down is None:
+        return False
+    c1, c2 = st.columns([5, 1], vertical_alignment="center")
+    c1.warning(f"The language model at {md(llm.base_url)} is not answering, so questions are answered "
+               f"offline at once (it is tried again in {fmt_secs(down[0])}). Last error: {md(down[1])}",
+               icon=":material/cloud_off:")
+    return c2.button("Retry LLM", icon=":material/refresh:", key="sg.retry_llm")
 
 
 def candidate_constraint_table(trace: QueryTrace) -> pd.DataFrame:
@@ -246,10 +349,12 @@ def render_ranked(trace: QueryTrace) -> None:
     if a is None or not a.ranked:
         return
     n = len(qg.constraints) if qg else 0
-    df = pd.DataFrame([{"candidate": r.label, "score": round(float(r.score), 3),
-                        "constraints met": f"{len(r.satisfied)}/{n}"} for r in a.ranked])
+    df = pd.DataFrame([{"candidate": r.label, "conditions met": f"{len(r.satisfied)}/{n}",
+                        "score": round(float(r.score), 3)} for r in a.ranked])
     st.markdown("##### Ranked candidates")
-    st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320))
+    st.caption("Ordered by the number of conditions met, then by score.")
+    st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
+                 column_config={"candidate": st.column_config.TextColumn(pinned=True)})
 
 
 def render_candidates(trace: QueryTrace) -> None:
@@ -257,9 +362,11 @@ def render_candidates(trace: QueryTrace) -> None:
     if df.empty:
         st.info("No candidate answers.")
         return
-    st.caption("Which constraints each candidate satisfies, and through which edge. "
-               "✗ marks the constraint a partial match failed.")
-    st.dataframe(df, hide_index=True, width="stretch")
+    st.caption("Which conditions each candidate satisfies, and through which edge. "
+               "✗ marks a condition it does not meet.")
+    st.dataframe(df, hide_index=True, width="stretch",
+                 column_config={"answer": st.column_config.TextColumn(pinned=True),
+                                "satisfied": st.column_config.TextColumn(pinned=True, width="small")})
 
 
 def render_query_graph(trace: QueryTrace) -> None:
@@ -267,11 +374,16 @@ def render_query_graph(trace: QueryTrace) -> None:
     if qg is None:
         st.info("The question could not be turned into a query graph.")
         return
-    st.caption(f"UNK (red star) is the answer; boxes are the constraints linked to graph entities. "
-               f"Built by: {md(qg.source)}" + (f" · answer type: {md(qg.answer_type)}" if qg.answer_type else ""))
+    st.caption("UNK (red star) is the answer; boxes are the conditions, linked to graph entities. "
+               f"Built {md(QG_SOURCES.get(qg.source, qg.source))}"
+               + (f" · answer type: {md(qg.answer_type)}" if qg.answer_type else ""))
     render_graph(viz.query_graph_html(qg, height=300), 300)
     if qg.relation_phrases:
-        st.caption("Relation phrases: " + ", ".join(md(p) for p in qg.relation_phrases))
+        st.caption("Relations mentioned in the question: " + ", ".join(f"“{md(p)}”" for p in qg.relation_phrases))
+
+
+QG_SOURCES = {"offline": "locally", "llm": "by the language model",
+              "llm->offline": "locally (the language model's attempt was unusable)"}
 
 
 def normalization_table(trace: QueryTrace) -> pd.DataFrame:
@@ -280,11 +392,10 @@ def normalization_table(trace: QueryTrace) -> pd.DataFrame:
     for n in (qg.constraints if qg else []):
         m = n.mention
         rows.append({
-            "query node": n.qid, "mention": m.text if m else "",
-            "graph entity": n.label, "id": n.node_id or "",
+            "mention": m.text if m else "", "graph entity": n.label,
             "score": round(float(m.chosen.score if m else n.confidence), 4),
-            "method": m.chosen.method if m else "",
             "top alternatives": "; ".join(f"{alt_.label} ({alt_.score:.2f})" for alt_ in (m.alternatives if m else ())[:5]),
+            "method": m.chosen.method if m else "", "id": n.node_id or "", "query node": n.qid,
         })
     return pd.DataFrame(rows)
 
@@ -296,8 +407,10 @@ def render_normalization(trace: QueryTrace, engine, *, key: str, allow_override:
         st.info("No constraint was linked to the graph.")
         return None
     st.dataframe(df, hide_index=True, width="stretch",
-                 column_config={"score": st.column_config.ProgressColumn("score", min_value=0.0, max_value=1.0,
-                                                                         format="%.2f")})
+                 column_config={"mention": st.column_config.TextColumn(pinned=True),
+                                "graph entity": st.column_config.TextColumn(pinned=True),
+                                "score": st.column_config.ProgressColumn("score", min_value=0.0, max_value=1.0,
+                                                                         format="%.2f", width="small")})
     low = df[df["score"] < 0.9]
     if not low.empty:
         st.warning("Low-confidence links: " + ", ".join(f"'{md(t)}' → {md(l)}" for t, l in
@@ -335,17 +448,20 @@ def render_paths(trace: QueryTrace) -> None:
     if not trace.paths:
         st.info("No query paths (the query graph has no edges).")
         return
-    rows = [{"path": " — ".join(f"{lab.get(q, q)} [{q}]" for q in p.qids), "weight": p.weight,
-             "edges": len(p.qids) - 1} for p in trace.paths]
-    st.caption("The query graph decomposed into index paths (cost model: start at the highest-degree node, "
-               "cover every edge, minimise overlap).")
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    rows = [{"path": " — ".join(f"{lab.get(q, q)} [{q}]" for q in p.qids), "edges": len(p.qids) - 1,
+             "order key": p.weight} for p in trace.paths]
+    st.caption("The question's graph split into paths the index can look up: each starts at the most "
+               "connected condition and together they cover every edge. The order key is technical "
+               "(lower is looked up first).")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                 column_config={"path": st.column_config.TextColumn(pinned=True)})
     if trace.path_matches:
-        pm = [{"path": " — ".join(lab.get(q, q) for q in p.qids), "visited leaves": p.visited_leaves,
-               "semantic hits": p.semantic_hits, "dominance hits": p.dominance_hits, "matches": p.matches}
-              for p in trace.path_matches]
+        pm = [{"path": " — ".join(lab.get(q, q) for q in p.qids), "matches": p.matches,
+               "visited leaves": p.visited_leaves, "semantic hits": p.semantic_hits,
+               "dominance hits": p.dominance_hits} for p in trace.path_matches]
         st.caption("Retrieval per path (R*-tree)")
-        st.dataframe(pd.DataFrame(pm), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(pm), hide_index=True, width="stretch",
+                     column_config={"path": st.column_config.TextColumn(pinned=True)})
 
 
 def render_label_completion(trace: QueryTrace) -> None:
@@ -354,15 +470,18 @@ def render_label_completion(trace: QueryTrace) -> None:
         return
     lab = _qlabel(trace)
     for lc in trace.label_completion:
-        st.markdown(f"**{md(lab.get(lc.qid, lc.qid))}** [{md(lc.qid)}]: {lc.total:,} candidate labels "
+        st.markdown(f"**{md(lab.get(lc.qid, lc.qid))}** [{md(lc.qid)}]: {lc.total:,} candidate label(s) "
                     f"from path {md(' — '.join(lab.get(q, q) for q in lc.from_path))}")
         df = pd.DataFrame(list(lc.candidates), columns=["label", "count"])
         if df.empty:
             continue
         top = df.head(25)
-        st.altair_chart(alt.Chart(top).mark_bar().encode(
-            x=alt.X("count:Q"), y=alt.Y("label:N", sort="-x"), tooltip=["label", "count"]
-        ).properties(height=min(500, 22 * len(top) + 30)), width="stretch")
+        # a table, not a chart: full labels, and one candidate still shows its count
+        st.dataframe(top, hide_index=True, width="stretch", height=min(36 * len(top) + 38, 400),
+                     column_config={"label": st.column_config.TextColumn("label", width="large"),
+                                    "count": st.column_config.ProgressColumn(
+                                        "paths with this label", min_value=0, max_value=int(max(1, top["count"].max())),
+                                        format="%d")})
         if len(df) > len(top):
             st.caption(f"showing {len(top)} of {len(df):,} labels")
 
@@ -372,19 +491,21 @@ def render_funnel(trace: QueryTrace) -> None:
         df = pd.DataFrame([{"step": f"{i + 1}. {f.stage}", "count": f.count, "detail": f.detail}
                            for i, f in enumerate(trace.funnel)])
         st.altair_chart(alt.Chart(df).mark_bar(color="#1f77b4").encode(
-            x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="candidates (log scale)"),
-            y=alt.Y("step:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=260)),
+            x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="candidates (log scale)",
+                    axis=alt.Axis(tickMinStep=1, format="~s")),  # counts: whole ticks only
+            y=alt.Y("step:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=300)),
             tooltip=["step", "count", "detail"]
-        ).properties(height=32 * len(df) + 30, title="Candidates after each filter"), width="stretch")
+        ).properties(height=alt.Step(BAR_STEP), title="Candidates after each filter"), width="stretch")
         st.dataframe(df, hide_index=True, width="stretch")
     if trace.timings_ms:
-        t = pd.DataFrame({"stage": list(trace.timings_ms), "ms": [float(v) for v in trace.timings_ms.values()]})
+        t, total = timing_frame(trace.timings_ms, "ms")
         st.altair_chart(alt.Chart(t).mark_bar(color="#ff7f0e").encode(
             x=alt.X("ms:Q", title="milliseconds"),
-            y=alt.Y("stage:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=260)),
+            y=alt.Y("stage:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=300)),
             tooltip=["stage", alt.Tooltip("ms:Q", format=".1f")]
-        ).properties(height=28 * len(t) + 30, title=f"Time per stage (total {t['ms'].sum():.0f} ms)"),
-            width="stretch")
+        ).properties(height=alt.Step(BAR_STEP), title=f"Time per stage (total {total:.0f} ms)"), width="stretch")
+        with st.expander("Stage names in the method (SG-RAG)"):
+            st.dataframe(t, hide_index=True, width="stretch")
 
 
 def _match_title(trace: QueryTrace, i: int, m: Match) -> str:
@@ -454,30 +575,33 @@ TRACE_TABS = ["Query graph", "Normalization", "Paths", "UNK labels", "Funnel", "
 
 
 def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = True) -> dict[str, str] | None:
-    """Answer beside the detail tabs, in order of detail; returns overrides to re-run with."""
-    left, right = st.columns([2, 3], gap="large")
+    """Answer and ranked candidates, then the detail tabs at full width; returns overrides to re-run with.
+
+    The tabs keep the one the user chose across reruns (a re-run with new links, an upload).
+    """
+    left, right = st.columns([3, 2], gap="large")
     with left:
         render_answer(trace)
+    with right:
         render_ranked(trace)
     overrides = None
-    with right:
-        tabs = st.tabs(TRACE_TABS)
-        with tabs[0]:
-            render_query_graph(trace)
-        with tabs[1]:
-            overrides = render_normalization(trace, engine, key=key, allow_override=allow_override)
-        with tabs[2]:
-            render_paths(trace)
-        with tabs[3]:
-            render_label_completion(trace)
-        with tabs[4]:
-            render_funnel(trace)
-        with tabs[5]:
-            render_matches(trace, engine.graph, key=key)
-        with tabs[6]:
-            render_candidates(trace)
-        with tabs[7]:
-            render_export(trace, key=key)
+    tabs = st.tabs(TRACE_TABS, key=f"{K.TRACE_TAB}.{key}", on_change="rerun")
+    with tabs[0]:
+        render_query_graph(trace)
+    with tabs[1]:
+        overrides = render_normalization(trace, engine, key=key, allow_override=allow_override)
+    with tabs[2]:
+        render_paths(trace)
+    with tabs[3]:
+        render_label_completion(trace)
+    with tabs[4]:
+        render_funnel(trace)
+    with tabs[5]:
+        render_matches(trace, engine.graph, key=key)
+    with tabs[6]:
+        render_candidates(trace)
+    with tabs[7]:
+        render_export(trace, key=key)
     return overrides
 
 
@@ -525,24 +649,19 @@ def eval_rows_frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def poll_interval(active: bool) -> float | None:
-    """Fragment refresh period while a job runs; None stops polling."""
-    return 1.0 if active else None
-
-
 def wait_briefly(job: Job, seconds: float = 0.3) -> None:
     """Give a just-started job a moment so the first render shows its first stage."""
     t0 = time.time()
-    while job.active and not job.stages and time.time() - t0 < seconds:
+    while job.active and not job.snapshot() and time.time() - t0 < seconds:
         time.sleep(0.05)
 
 
-def live_job(job: Job, poll_key: str, body) -> None:
-    """Render ``body(job)`` in a fragment that refreshes every second while the job runs.
+def live_job(job: Job, poll_key: str, body, poll_s: float = LIVE_POLL_S) -> None:
+    """Render ``body(job)`` in a fragment that re-reads the job every ``poll_s`` while it runs.
 
     When the job ends, one full rerun refreshes the rest of the page (buttons, results).
     """
-    @st.fragment(run_every=1.0 if job.active else None)
+    @st.fragment(run_every=poll_s if job.active else None)
     def _live() -> None:
         if not job.active and st.session_state.get(poll_key):
             st.session_state[poll_key] = False

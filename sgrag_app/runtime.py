@@ -6,6 +6,8 @@ chooser, create/delete, status of running jobs) and returns the selected workspa
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 import os
 import re
@@ -17,7 +19,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlExcepti
 
 import sgrag
 from sgrag_app import state as K
-from sgrag_app.jobs import JobRegistry
+from sgrag_app.jobs import DONE, EngineCache, Job, JobRegistry
 
 log = logging.getLogger("sgrag_app")
 
@@ -26,6 +28,7 @@ ASSETS = APP_DIR / "assets"
 DEMO_GRAPH = ASSETS / "demo" / "fb_erqa_mini.graphml"
 DEMO_QUESTIONS = ASSETS / "demo" / "fb_erqa_mini_questions.csv"
 DEFAULT_WORKSPACE = "workspaces/demo"
+FAVICON = ASSETS / "favicon.png"  # a local file: the page fetches nothing from outside
 
 PAGES = {  # title -> file (relative to app.py), in navigation order
     "Ask": "pages/ask.py",
@@ -66,11 +69,10 @@ def job_registry() -> JobRegistry:
     return JobRegistry()
 
 
-@st.cache_resource(show_spinner="Loading the index…", max_entries=3)
-def _engine(ws_path: str, index_version: str, config_json: str, _api_key: str, key_id: str) -> "sgrag.Engine":
-    from sgrag_app.tasks import make_llm
-    ws = sgrag.Workspace(ws_path)
-    return sgrag.Engine.open(ws_path, llm=make_llm(ws, _api_key or None))
+@st.cache_resource(show_spinner=False)
+def engine_cache() -> EngineCache:
+    """Loaded engines of this server process (loaded in the background, a few kept)."""
+    return EngineCache(size=3)
 
 
 def api_key() -> str:
@@ -78,17 +80,42 @@ def api_key() -> str:
     return st.session_state.get(K.API_KEY) or ""
 
 
-def get_engine(ws: "sgrag.Workspace") -> "sgrag.Engine":
-    """The engine for ``ws``, cached by path + index version + settings (a new build loads a new engine)."""
-    import hashlib
-    import json
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:12] if text else ""
+
+
+def engine_job(ws: "sgrag.Workspace", retry: bool = False) -> Job:
+    """The job loading (or holding) the engine of ``ws``'s current index with the current settings.
+
+    Keyed by path + index version + settings + key, so a new build or changed settings load a
+    new engine while the old one keeps serving until then.
+    """
     version = ws.index_version
     if not version:
         raise sgrag.SgragError(f"workspace '{ws.path.name}' has no built index yet: import a "
                                f"knowledge graph or documents on the Ingest page, then build it on the Build page")
     key = api_key()
-    return _engine(str(ws.path), version, json.dumps(ws.config().to_dict(), sort_keys=True), key,
-                   hashlib.sha256(key.encode()).hexdigest()[:12] if key else "")
+    cache_key = "|".join([str(ws.path), version, _digest(json.dumps(ws.config().to_dict(), sort_keys=True)),
+                          _digest(key)])
+
+    def load(job: Job) -> "sgrag.Engine":
+        from sgrag_app.tasks import make_llm
+        return sgrag.Engine.open(ws.path, llm=make_llm(ws, key or None), progress=job.progress)
+
+    return engine_cache().load(cache_key, str(ws.path), load, retry=retry)
+
+
+def workspace_identity(ws: "sgrag.Workspace") -> str:
+    """Path + index version + when that version was written: what stored traces and picks belong to.
+
+    Two workspaces (or a deleted and re-created one) both at "v0001" still differ.
+    """
+    version = ws.index_version or ""
+    try:
+        stamp = (ws.path / "versions" / version).stat().st_mtime_ns if version else 0
+    except OSError:
+        stamp = 0
+    return f"{ws.path}@{version}:{stamp}"
 
 
 # ---- errors ---------------------------------------------------------------------------------
@@ -130,20 +157,32 @@ class PageContext:
     def key(self) -> str:
         return str(self.workspace.path) if self.workspace else ""
 
-    def engine(self) -> "sgrag.Engine":
-        if self.workspace is None:
-            raise sgrag.SgragError("no workspace selected; create one in the sidebar")
-        return get_engine(self.workspace)
+    @property
+    def identity(self) -> str:
+        """Key of everything stored per workspace in the session (traces, picks)."""
+        return workspace_identity(self.workspace) if self.workspace else ""
 
     def engine_or_stop(self) -> "sgrag.Engine":
-        """The engine, or a readable message and the end of this page run."""
+        """The loaded engine; else its loading progress (the page reruns when loaded) or a message, and stop."""
+        from sgrag_app.render import render_engine_loading  # late import: render imports runtime
+
+        if self.workspace is None:
+            st.info("No workspace selected; create one in the sidebar.", icon=":material/info:")
+            st.stop()
         try:
-            return self.engine()
+            job = engine_job(self.workspace, retry=bool(st.session_state.pop(K.LOAD_RETRY, False)))
         except sgrag.SgragError as exc:
             st.info(str(exc), icon=":material/info:")
-        except Exception as exc:  # noqa: BLE001
-            log.exception("cannot open the engine")
-            st.error(f"Cannot open the index: {type(exc).__name__}: {exc}")
+            st.stop()
+        if job.status == DONE:
+            return job.result
+        if job.active:
+            render_engine_loading(job)
+        else:
+            st.error(f"Cannot open the index: {job.error}", icon=":material/error:")
+            if st.button("Try again", key="sg.load_retry"):
+                st.session_state[K.LOAD_RETRY] = True
+                st.rerun()
         st.stop()
 
     def require_workspace(self) -> "sgrag.Workspace":
@@ -153,39 +192,66 @@ class PageContext:
         return self.workspace
 
 
-def page_setup(title: str, icon: str = "") -> PageContext:
+def page_setup(title: str) -> PageContext:
     """Sidebar + title for a page; returns the selected workspace."""
     with contextlib.suppress(Exception):  # only allowed once per run; harmless if called again
-        st.set_page_config(page_title=f"sgrag · {title}", layout="wide", page_icon=":material/hub:")
+        st.set_page_config(page_title=f"sgrag · {title}", layout="wide", page_icon=str(FAVICON))
     root = workspace_root()
     ensure_demo(root)
     ws = _sidebar(root)
+    if ws is not None and ws.exists and ws.index_version:
+        with contextlib.suppress(sgrag.SgragError):  # start loading the index in the background
+            engine_job(ws)
     st.title(title)
     _show_flash()
     return PageContext(root, ws)
 
 
+def workspace_names(root: Path) -> list[str]:
+    """Workspace names, the default one first."""
+    names = [p.name for p in sgrag.list_workspaces(root)]
+    default = default_workspace().name
+    return ([default] if default in names else []) + [n for n in names if n != default]
+
+
+def _select_workspace(names: list[str]) -> None:
+    """Decide this run's workspace before the selector is drawn, in order: a choice made by
+    create/delete on the previous run; the session's own choice (page changes and "Open in Ask"
+    keep it, whatever they do to the URL); for a new session (refresh, deep link) ``?ws=``; the default.
+    """
+    ss = st.session_state
+    if K.WORKSPACE_NEXT in ss:  # chosen by create/delete on the previous run
+        ss[K.WORKSPACE_KEPT] = ss.pop(K.WORKSPACE_NEXT)
+        ss[K.DELETE_WS_CONFIRM] = False
+    elif K.WORKSPACE_KEPT not in ss:
+        ss[K.WORKSPACE_KEPT] = st.query_params.get(K.WORKSPACE)
+    if ss.get(K.WORKSPACE_KEPT) not in names:
+        ss[K.WORKSPACE_KEPT] = names[0] if names else None
+    ss[K.WORKSPACE] = ss[K.WORKSPACE_KEPT]
+
+
+def _workspace_chosen() -> None:
+    st.session_state[K.WORKSPACE_KEPT] = st.session_state[K.WORKSPACE]
+
+
 def _sidebar(root: Path) -> "sgrag.Workspace | None":
-    from sgrag_app.render import render_job_badges  # late import: render imports runtime
+    from sgrag_app.render import render_running_jobs  # late import: render imports runtime
 
     with st.sidebar:
         st.markdown("### sgrag")
         st.caption("Exact multi-constraint RAG over a knowledge graph.")
-        names = [p.name for p in sgrag.list_workspaces(root)]
-        default = default_workspace().name
-        if K.WORKSPACE_NEXT in st.session_state:  # chosen by create/delete on the previous run
-            st.session_state[K.WORKSPACE] = st.session_state.pop(K.WORKSPACE_NEXT)
-            st.session_state[K.DELETE_WS_CONFIRM] = False
-        if st.session_state.get(K.WORKSPACE) not in names:
-            st.session_state[K.WORKSPACE] = default if default in names else (names[0] if names else None)
+        names = workspace_names(root)
+        _select_workspace(names)
         ws = None
         if names:
-            st.selectbox("Workspace", names, key=K.WORKSPACE,
-                         help=f"Workspaces are directories under {root}")
-            ws = sgrag.Workspace(root / st.session_state[K.WORKSPACE])
+            name = st.selectbox("Workspace", names, key=K.WORKSPACE, on_change=_workspace_chosen,
+                                help=f"Workspaces are directories under {root}")
+            st.query_params[K.WORKSPACE] = name  # in the URL: a refresh or a shared link opens the same one
+            ws = sgrag.Workspace(root / name)
             with guard("reading the workspace"):
                 render_workspace_status(ws)
         else:
+            st.query_params.pop(K.WORKSPACE, None)
             st.info(f"No workspace in {root} yet.")
         with st.popover("New workspace", width="stretch"):
             st.text_input("Name", key=K.NEW_WS_NAME, placeholder="my-graph")
@@ -207,12 +273,12 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
                     with guard("deleting the workspace"):
                         if job_registry().active_for(str(ws.path)):
                             raise sgrag.SgragError("a job is running in this workspace; cancel it first")
-                        _engine.clear()
+                        engine_cache().clear(str(ws.path))
                         sgrag.delete_workspace(root, st.session_state[K.WORKSPACE])  # a symlink is unlinked, never followed
                         st.session_state[K.WORKSPACE_NEXT] = None
                         flash("success", f"Deleted workspace '{ws.path.name}'.")
                         st.rerun()
-            render_job_badges(job_registry(), str(ws.path))
+        render_running_jobs(job_registry(), engine_cache())
     return ws
 
 
@@ -224,6 +290,20 @@ def render_workspace_status(ws: "sgrag.Workspace") -> None:
         st.caption(":material/pending: graph imported, not built yet (Build page)")
     else:
         st.caption(":material/inbox: empty: import a graph or documents (Ingest page)")
+
+
+def is_demo_workspace(engine: "sgrag.Engine") -> bool:
+    """True when the workspace was set up from the shipped demo (its examples are the demo's questions)."""
+    return bool(engine.examples) and set(engine.examples) <= set(_demo_questions())
+
+
+@st.cache_data(show_spinner=False)
+def _demo_questions() -> list[str]:
+    import csv
+    if not DEMO_QUESTIONS.exists():
+        return []
+    with open(DEMO_QUESTIONS, encoding="utf-8") as fh:
+        return [row["query"] for row in csv.DictReader(fh)]
 
 
 # ---- demo workspace on first start ----------------------------------------------------------
@@ -239,9 +319,9 @@ def ensure_demo(root: Path) -> None:
     if job is None:
         if any(sgrag.list_workspaces(root)) and not sgrag.Workspace(target).exists:
             return  # the user has other workspaces and deleted the demo: respect that
-        from sgrag_app.tasks import setup_demo
-        reg.start("demo", str(target), lambda j: setup_demo(target, j), label="demo setup",
-                  exclusive=("build", "ingest", "import"))
+        from sgrag_app.tasks import demo_job
+        with contextlib.suppress(sgrag.SgragError):  # another session started it a moment ago
+            reg.start("demo", str(target), demo_job(target), exclusive=("build", "ingest", "import"))
         job = reg.get("demo", str(target))
     if job is not None and job.status == "failed":
         st.error(f"Setting up the demo workspace failed: {job.error}")

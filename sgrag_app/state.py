@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 # workspace picker (sidebar)
-WORKSPACE = "sg.workspace"  # selected workspace directory name
+WORKSPACE = "ws"  # selected workspace directory name; also its URL query parameter (?ws=name)
 NEW_WS_NAME = "sg.new_ws_name"
 DELETE_WS_CONFIRM = "sg.delete_ws_confirm"
 FLASH = "sg.flash"  # one-shot message shown after a rerun: (kind, text)
@@ -11,10 +11,12 @@ FLASH = "sg.flash"  # one-shot message shown after a rerun: (kind, text)
 QUESTION = "ask.question"
 EXAMPLE = "ask.example"
 TRACE = "ask.trace"  # last QueryTrace
+TRACE_ID = "ask.trace_identity"  # workspace identity (path + index version) the trace belongs to
 TRACE_QUESTION = "ask.trace_question"
 OVERRIDES = "ask.overrides"  # {mention text: node id} used for the last run
 OVERRIDE_PREFIX = "ask.override."  # + mention index: selectbox of a mention's link
 MATCH_PICK = "ask.match_pick"
+TRACE_TAB = "ask.tab"  # + key: the detail tab the user is on (kept across reruns)
 SUBGRAPH_CAP = "ask.subgraph_cap"
 ASK_PREFILL = "ask.prefill"  # set by Explore's "open in Ask"
 
@@ -32,6 +34,7 @@ KG_ENTITIES = "ingest.kg_entities"
 KG_RELATIONS = "ingest.kg_relations"
 DOC_UPLOAD = "ingest.doc_upload"
 EXTRACTOR = "ingest.extractor"
+INGEST_TAB = "ingest.tab"  # the tab the user is on (kept across reruns and uploads)
 
 # Evaluate
 EVAL_SOURCE = "eval.source"
@@ -48,5 +51,8 @@ SETTINGS_FORM = "settings.form"
 BUILD_POLLING = "build.polling"
 INGEST_POLLING = "ingest.polling"
 EVAL_POLLING = "eval.polling"
+WORKSPACE_KEPT = "sg.workspace_kept"  # the session's workspace (the selector's own state is per page)
 WORKSPACE_NEXT = "sg.workspace_next"  # workspace to select on the next run (set after create/delete)
 DEMO_POLLING = "demo.polling"
+LOAD_POLLING = "load.polling"
+LOAD_RETRY = "load.retry"  # retry loading an index that failed to load

@@ -1,16 +1,19 @@
 """Bodies of the background jobs: each calls the sgrag API with the job's progress/cancel hooks.
 
-They run in ``Job`` threads (see ``jobs.py``), never inside a Streamlit script run, so they do
-not touch ``st``.
+Build, ingest, import and the demo setup run in a child process (``TASKS``, started through
+``*_job`` as ``ProcessJob``); evaluation runs in a ``Job`` thread beside the loaded engine.
+None of them touches ``st``.
 """
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import sgrag
-from sgrag_app.jobs import Job
+from sgrag.fsutil import atomic_write_json, read_json
+from sgrag_app.jobs import Job, ProcessJob
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
@@ -31,11 +34,7 @@ def save_upload(ws: "sgrag.Workspace", name: str, data: bytes, sub: str = "uploa
 
 
 DEMO_CONFIG: "sgrag.SgragConfig | None" = None  # None: the default config (tests use a faster one)
-
-
-def setup_demo(target: Path, job: Job) -> dict:
-    """First start: import the shipped demo graph and questions, then build."""
-    return sgrag.create_demo(target, ASSETS / "demo", progress=job.progress, config=DEMO_CONFIG)
+FAILED_UPLOADS = "uploads/failed.json"  # files an ingest could not read: {file name: reason}
 
 
 def make_llm(ws: "sgrag.Workspace", api_key: str | None = None):
@@ -45,10 +44,16 @@ def make_llm(ws: "sgrag.Workspace", api_key: str | None = None):
     return _make(cfg.llm, ws.cache_dir / "llm", api_key or None)
 
 
-def run_build(ws_path: str, job: Job, api_key: str | None = None) -> dict:
-    ws = sgrag.Workspace(ws_path)
-    return sgrag.Engine.build(ws_path, progress=job.progress, should_stop=job.should_stop,
-                              llm=make_llm(ws, api_key))
+# ---- task bodies: run in a child process by sgrag_app.worker (key from the environment) ------
+def task_demo(spec: dict, progress, should_stop) -> dict:
+    """First start: import the shipped demo graph and questions, then build."""
+    cfg = sgrag.SgragConfig.from_dict(spec["config"]) if spec.get("config") else None
+    return sgrag.create_demo(spec["ws"], ASSETS / "demo", progress=progress, config=cfg)
+
+
+def task_build(spec: dict, progress, should_stop) -> dict:
+    ws = sgrag.Workspace(spec["ws"])
+    return sgrag.Engine.build(ws.path, progress=progress, should_stop=should_stop, llm=make_llm(ws))
 
 
 KG_KINDS = {".graphml": "graphml", ".xml": "graphml", ".json": "json", ".jsonl": "json"}
@@ -59,27 +64,85 @@ def kg_kind(name: str) -> str:
     return KG_KINDS.get(Path(n).suffix, "triples")
 
 
-def run_import(ws_path: str, graph_file: Path, job: Job, entities: Path | None = None,
-               relations: Path | None = None) -> dict:
+def task_import(spec: dict, progress, should_stop) -> dict:
+    graph_file = Path(spec["graph"])
     kind = kg_kind(graph_file.name)
-    job.progress(sgrag.Progress("import", 0, 1, f"reading {graph_file.name} as {kind}"))
+    progress(sgrag.Progress("import", 0, 1, f"reading {graph_file.name} as {kind}"))
     kwargs: dict[str, Any] = {kind: graph_file}
     if kind == "triples":
-        kwargs.update(entities=entities, relations=relations)
-    stats = sgrag.Engine.import_kg(ws_path, **kwargs)
-    job.progress(sgrag.Progress("import", 1, 1, f"{stats.get('nodes', 0):,} nodes, {stats.get('edges', 0):,} edges"))
+        kwargs.update(entities=spec.get("entities"), relations=spec.get("relations"))
+    stats = sgrag.Engine.import_kg(spec["ws"], **kwargs)
+    progress(sgrag.Progress("import", 1, 1, f"{stats.get('nodes', 0):,} nodes, {stats.get('edges', 0):,} edges"))
     return stats
 
 
-def run_ingest(ws_path: str, paths: list[Path], extractor: str, job: Job, api_key: str | None = None) -> Any:
+def task_ingest(spec: dict, progress, should_stop):
     from sgrag.ingest import ingest
-    ws = sgrag.Workspace(ws_path)
-    job.extra["paths"] = [str(p.resolve()) for p in paths]
-    llm = make_llm(ws, api_key) if extractor == "llm" else None
+    ws = sgrag.Workspace(spec["ws"])
+    extractor = spec["extractor"]
+    llm = make_llm(ws) if extractor == "llm" else None
     if extractor == "llm" and llm is None:
         raise sgrag.SgragError("the LLM extractor needs an endpoint: set one on the Settings page "
                                "or switch extraction to offline")
-    return ingest(ws, paths, ws.config(), extractor=extractor, llm=llm, progress=job.progress)
+    report = ingest(ws, [Path(p) for p in spec["paths"]], ws.config(), extractor=extractor, llm=llm,
+                    progress=progress)
+    record_unreadable(ws, report)
+    return report
+
+
+TASKS = {"demo": task_demo, "build": task_build, "import": task_import, "ingest": task_ingest}
+
+
+# ---- jobs as the pages start them --------------------------------------------------------
+def _key_env(api_key: str | None) -> dict[str, str]:
+    return {"SGRAG_LLM_API_KEY": api_key} if api_key else {}
+
+
+def demo_job(target: Path) -> ProcessJob:
+    spec = {"ws": str(target), "config": DEMO_CONFIG.to_dict() if DEMO_CONFIG else None}
+    return ProcessJob("demo", str(target), "demo", spec, label="demo setup")
+
+
+def build_job(ws_path: str, api_key: str | None = None) -> ProcessJob:
+    return ProcessJob("build", ws_path, "build", {"ws": ws_path}, label="build", secret_env=_key_env(api_key))
+
+
+def import_job(ws_path: str, graph_file: Path, entities: Path | None = None,
+               relations: Path | None = None) -> ProcessJob:
+    spec = {"ws": ws_path, "graph": str(graph_file), "entities": str(entities) if entities else None,
+            "relations": str(relations) if relations else None}
+    return ProcessJob("import", ws_path, "import", spec, label="graph import")
+
+
+def ingest_job(ws_path: str, paths: list[Path], extractor: str, api_key: str | None = None) -> ProcessJob:
+    resolved = [str(p.resolve()) for p in paths]
+    job = ProcessJob("ingest", ws_path, "ingest", {"ws": ws_path, "paths": resolved, "extractor": extractor},
+                     label="document ingestion", secret_env=_key_env(api_key), decode=decode_ingest)
+    job.extra["paths"] = resolved
+    return job
+
+
+def decode_ingest(data: dict):
+    from sgrag.ingest import FileReport, IngestReport
+    return IngestReport(**{**data, "files": tuple(FileReport(**f) for f in data["files"])})
+
+
+# ---- per-file ingest status ----------------------------------------------------------------
+def record_unreadable(ws: "sgrag.Workspace", report) -> None:
+    """Keep files the ingest could not even read (they never reach the document registry)."""
+    path = ws.path / FAILED_UPLOADS
+    failed = read_json(path, {}) or {}
+    for f in report.files:
+        name = Path(f.path).name
+        if f.status == "failed" and f.doc_id is None:
+            failed[name] = {"reason": f.reason, "time": time.time()}
+        else:
+            failed.pop(name, None)
+    atomic_write_json(path, failed)
+
+
+def unreadable_files(ws: "sgrag.Workspace") -> dict[str, dict]:
+    return read_json(ws.path / FAILED_UPLOADS, {}) or {}
 
 
 def ingest_file_rows(ws: "sgrag.Workspace", job: Job) -> list[dict]:

@@ -77,12 +77,24 @@ def make_app(monkeypatch):
     def factory(ws_path: Path, page: str | None = None) -> "AppTest":
         monkeypatch.setenv("SGRAG_WORKSPACE", str(ws_path))
         at = AppTest.from_file(str(APP), default_timeout=90)
-        at.run()
+        run_loaded(at)
         if page:
             at.switch_page(page)
-            at.run()
+            run_loaded(at)
         return at
     return factory
+
+
+def run_loaded(at):
+    """Run the script; if it showed an index loading in the background, wait for it and run again."""
+    from sgrag_app.runtime import engine_cache
+    at.run()
+    loading = engine_cache().loading()
+    for job in loading:
+        job.wait(90)
+    if loading:
+        at.run()
+    return at
 
 
 def assert_clean(at) -> None:
@@ -118,5 +130,5 @@ def click(at, label: str):
     raise AssertionError(f"no button {label!r}; have {[b.label for b in at.button]}")
 
 
-__all__ = ["APP", "XSS", "Q_DR", "Q_XSS", "built_template", "built_ws", "make_app", "assert_clean", "texts",
+__all__ = ["APP", "XSS", "Q_DR", "Q_XSS", "built_template", "built_ws", "make_app", "run_loaded", "assert_clean", "texts",
            "wait_job", "click", "make_workspace", "small_config", "small_graph", "os"]

@@ -4,6 +4,8 @@ Serves ``POST /v1/chat/completions`` and ``POST /v1/embeddings`` on 127.0.0.1 (a
 so the real ``openai`` client and HTTP path are exercised. Replies come from a queue
 (``push``); when it is empty, ``chat_handler(messages)`` answers. Every request is logged.
 
+A ``SilentServer`` (fixture ``silent_server``) accepts connections and never answers.
+
 Usage in a test module::
 
     from openai_stub import Fault, stub_server  # noqa: F401  (the fixture)
@@ -14,6 +16,7 @@ Usage in a test module::
 from __future__ import annotations
 
 import hashlib
+import socket
 import json
 import threading
 import time
@@ -119,4 +122,51 @@ def _vector(text: str, dim: int = 8) -> list[float]:
 def stub_server():
     """A running StubServer for one test."""
     with StubServer() as server:
+        yield server
+
+
+class SilentServer:
+    """Accepts TCP connections on 127.0.0.1 and never replies (a hung endpoint); counts connections."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.sock.settimeout(0.05)
+        self.accepted: list[socket.socket] = []
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+
+    @property
+    def connections(self) -> int:
+        return len(self.accepted)
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted.append(conn)  # kept open, never answered
+
+    def __enter__(self) -> "SilentServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self.thread.join(2)
+        for c in self.accepted:
+            c.close()
+        self.sock.close()
+
+
+@pytest.fixture
+def silent_server():
+    """A running SilentServer for one test."""
+    with SilentServer() as server:
         yield server

@@ -3,6 +3,9 @@ import json
 
 from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import Q_DR, Q_XSS, XSS, assert_clean, click, make_workspace, texts
+from openai_stub import silent_server  # noqa: F401 (fixture)
+
+from sgrag import Workspace
 
 from sgrag_app import state as K
 from sgrag_app.render import TRACE_TABS, candidate_constraint_table, md
@@ -81,3 +84,37 @@ def test_no_workspace_at_all(tmp_path, make_app):
     at = make_app(tmp_path / "empty-root" / "nothing")
     assert_clean(at)
     assert "No workspace" in texts(at)
+
+
+def test_dead_endpoint_banner_then_offline_answers_without_calls(built_ws, make_app, silent_server):
+    cfg = Workspace(built_ws).config()
+    cfg.answer.mode, cfg.llm.base_url, cfg.llm.max_retries = "llm", silent_server.url, 0
+    cfg.llm.timeout_s = cfg.llm.connect_timeout_s = cfg.llm.deadline_s = 1.0
+    Workspace(built_ws).save_config(cfg)
+    at = ask(make_app(built_ws), Q_DR)
+    assert "## Dominican Republic" in [m.value for m in at.markdown]
+    assert silent_server.connections == 1
+    assert any("not answering" in w.value for w in at.warning)  # shown with the answer, not a run later
+    ask(at, Q_XSS)
+    assert silent_server.connections == 1  # marked down: answered offline, no request
+    assert any("language model unavailable" in m.value for m in at.markdown)
+    click(at, "Retry LLM")
+    at.run()
+    assert_clean(at)
+    assert not any("not answering" in w.value for w in at.warning)
+
+
+def test_an_error_replaces_the_previous_answer(built_ws, make_app):
+    at = ask(make_app(built_ws), Q_DR)
+    assert "## Dominican Republic" in [m.value for m in at.markdown]
+    ask(at, "x" * 3000)  # refused: too long
+    assert any("too long" in e.value for e in at.error)
+    assert "## Dominican Republic" not in [m.value for m in at.markdown]
+
+
+def test_override_caption_names_entities_not_ids(built_ws, make_app):
+    at = ask(make_app(built_ws), Q_DR)
+    at.session_state[K.OVERRIDES] = {"Santo Domingo": "hav"}  # as a re-run with a corrected link leaves it
+    at.run()
+    caption = next(c.value for c in at.caption if c.value.startswith("Re-run with corrected links"))
+    assert "Havana" in caption and "hav" not in caption.replace("Havana", "")

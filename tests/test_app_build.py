@@ -34,6 +34,8 @@ def test_refresh_reconnects_and_cancel(tmp_path, make_app):
     first = make_app(ws, PAGE)
     click(first, "Start build")
     first.run()
+    assert _button(first, "Start build").disabled  # no second start while it runs
+    assert not _button(first, "Cancel").disabled
     # a browser refresh is a new session: it must find the running build, not start another
     second = make_app(ws, PAGE)
     assert_clean(second)

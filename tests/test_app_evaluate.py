@@ -1,8 +1,12 @@
 """Evaluate page: run a CSV in the background, summary metrics and charts, drill-down into a trace."""
+import csv
+import json
+
 from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import Q_DR, Q_XSS, assert_clean, click, make_workspace, texts, wait_job
 
 from sgrag_app import state as K
+from sgrag_app.runtime import DEMO_QUESTIONS
 
 PAGE = "pages/evaluate.py"
 CSV = f'query,answer\n"{Q_DR}",Dominican Republic\n"{Q_XSS}",Haiti\n'.encode()
@@ -33,8 +37,17 @@ def test_upload_run_and_drill_down(built_ws, make_app):
     assert "Gold answer: Haiti" in texts(at)
 
 
-def test_demo_sample_with_limit(built_ws, make_app):
+def test_demo_sample_only_on_the_demo_workspace(built_ws, make_app):
     at = make_app(built_ws, PAGE)
+    assert_clean(at)
+    assert at.radio(key=K.EVAL_SOURCE).options == ["Upload a CSV"]  # its examples are not the demo's
+
+
+def test_demo_sample_with_limit(built_ws, make_app):
+    demo_qs = [r["query"] for r in csv.DictReader(open(DEMO_QUESTIONS, encoding="utf-8"))][:3]
+    (built_ws / "examples.json").write_text(json.dumps(demo_qs), encoding="utf-8")  # as create_demo does
+    at = make_app(built_ws, PAGE)
+    assert at.radio(key=K.EVAL_SOURCE).value == "Demo sample questions"
     at.number_input(key=K.EVAL_LIMIT).set_value(3)
     click(at, "Run evaluation")
     at.run()

@@ -73,9 +73,33 @@ def test_ingest_documents_status_and_delete(tmp_path, make_app):
     assert status["empty.txt"] == "failed"
     assert ws.source_graph() is not None
     docs = at.dataframe[1].value
-    assert len(docs) == 2
+    assert len(docs) == 3  # the unreadable file stays listed, as failed, with its reason
+    failed = docs[docs["title"] == "empty.txt"].iloc[0]
+    assert failed["status"] == "failed" and failed["error"]
+    warn = [w.value for w in at.warning]
+    assert any("1 of 3 file(s) failed" in w for w in warn), warn  # not a plain green "finished"
+    assert not at.success
     click(at, "Delete document")
     at.run()
     assert_clean(at)
     assert "Deleted" in texts(at)
-    assert len(at.dataframe[-1].value) == 1 if at.dataframe else True
+    assert len(at.dataframe[-1].value) == 2
+
+
+def test_ingest_where_every_file_fails_is_an_error(tmp_path, make_app):
+    ws = Workspace.create(tmp_path / "ws" / "bad-docs")
+    at = make_app(ws.path, PAGE)
+    at.file_uploader(key=K.DOC_UPLOAD).set_value([("empty.txt", b"  ", "text/plain")])
+    at.run()
+    click(at, "Ingest documents")
+    at.run()
+    job = wait_job("ingest", ws.path, timeout=120)
+    at.run()
+    assert_clean(at)
+    assert job.status == "done"
+    assert any("Ingestion failed" in e.value for e in at.error), [e.value for e in at.error]
+    assert not at.success
+    # a new session (browser refresh, server restart) still lists the failed file
+    again = make_app(ws.path, PAGE)
+    docs = again.dataframe[-1].value
+    assert list(docs["title"]) == ["empty.txt"] and list(docs["status"]) == ["failed"]

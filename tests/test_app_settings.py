@@ -72,3 +72,15 @@ def test_connection_failure_is_readable(built_ws, make_app):
     at.run()
     assert_clean(at)
     assert any("Cannot use" in e.value for e in at.error)
+
+
+def test_connection_tests_the_fields_on_screen_not_the_saved_ones(built_ws, make_app, stub_server):
+    at = make_app(built_ws, PAGE)
+    _field(at, "Endpoint (base URL)").input(stub_server.url)  # typed, not saved
+    click(at, "Test connection")
+    at.run()
+    assert_clean(at)
+    assert any("Connected" in s.value for s in at.success), texts(at)
+    assert stub_server.count("/chat/completions") == 1
+    assert Workspace(built_ws).config().llm.base_url == ""  # testing does not save
+    assert "no endpoint is configured" not in texts(at)

@@ -1,115 +1,64 @@
 """Real-browser smoke test: the app in Debian chromium via Playwright.
 
-Starts ``streamlit run app.py`` headless on a free port over a tiny built workspace, asks a
-question, finds the answer and the graph canvas (the pyvis iframe), and checks that a node
-labelled ``<img src=x onerror=alert(1)>`` renders as text without firing a dialog.
+Starts ``streamlit run app.py`` headless on a free port over a tiny built workspace, sees the
+loading state first, asks a question, finds the answer and the graph canvas (a pyvis iframe
+sandboxed without allow-same-origin), checks that a node labelled
+``<img src=x onerror=alert(1)>`` renders as text without firing a dialog, and that no request
+left the machine (favicon, fonts and icons are served by the app itself).
 """
 from __future__ import annotations
 
-import os
+import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from app_support import Q_DR, Q_XSS, XSS, built_template  # noqa: F401 (fixture)
+from browser_support import (ask, graph_frames, launch, needs_chromium, new_page, no_exception, outside_requests,
+                             serve_app, wait_graph_frames, wait_page)
 
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-pytestmark = [pytest.mark.timeout(300),
-              pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                 reason=f"Debian chromium is not installed at {CHROMIUM} "
-                                        f"(`apt-get install chromium`; `make test` installs it)")]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = [pytest.mark.timeout(600), needs_chromium]
 
 
 @pytest.fixture
 def app_url(tmp_path, built_template):
     ws = tmp_path / "ws" / "small"
     shutil.copytree(built_template, ws)
-    port = _free_port()
-    env = {**os.environ, "SGRAG_WORKSPACE": str(ws), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    log = open(tmp_path / "streamlit.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                             "--server.headless", "true", "--server.address", "127.0.0.1",
-                             "--server.port", str(port), "--server.fileWatcherType", "none"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                raise RuntimeError("streamlit did not start:\n" + (tmp_path / "streamlit.log").read_text())
-            time.sleep(0.3)
+    with serve_app(ws, tmp_path / "streamlit.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-
-
-def _ask(page, question: str) -> None:
-    box = page.get_by_label("Question", exact=True)
-    box.fill(question)
-    box.press("Enter")  # Enter submits the form
-
-
-def _graph_frames(page):
-    return [f for f in page.frames if f != page.main_frame and f.locator("canvas").count() > 0]
 
 
 def test_ask_in_a_real_browser(app_url, tmp_path):
     from playwright.sync_api import sync_playwright
 
     dialogs: list[str] = []
+    requests: list[str] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(pw)
         try:
-            page = browser.new_page(viewport={"width": 1500, "height": 1100})
-            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            page = new_page(browser, requests, dialogs)
             page.goto(app_url, wait_until="domcontentloaded")
-            page.get_by_role("heading", name="Ask").wait_for(timeout=60_000)
+            # a fresh server shows a loading state first (libraries, then the index), not a blank page
+            page.get_by_text(re.compile(r"Starting sgrag|Loading the index")).first.wait_for()
+            wait_page(page, "Ask")
 
-            _ask(page, Q_DR)
-            page.get_by_role("heading", name="Dominican Republic").wait_for(timeout=60_000)
-            deadline = time.time() + 30
-            while not _graph_frames(page) and time.time() < deadline:
-                page.wait_for_timeout(300)
-            assert _graph_frames(page), "no pyvis canvas on the Ask page"
-            assert page.locator("[data-testid='stException']").count() == 0
-            page.wait_for_timeout(1500)  # let the physics layout settle for the screenshot
+            ask(page, Q_DR)
+            page.get_by_role("heading", name="Dominican Republic").wait_for()
+            assert wait_graph_frames(page), "no pyvis canvas on the Ask page"
+            for frame in graph_frames(page):  # the untrusted graph page cannot reach the app's origin
+                sandbox = frame.frame_element().get_attribute("sandbox")
+                assert sandbox is not None and "allow-same-origin" not in sandbox, sandbox
+            no_exception(page)
             page.screenshot(path=str(tmp_path / "ask.png"), full_page=True)
 
-            _ask(page, Q_XSS)
+            ask(page, Q_XSS)
             heading = page.get_by_role("heading", name=XSS)
-            heading.wait_for(timeout=60_000)
+            heading.wait_for()
             assert heading.inner_text().strip() == XSS  # shown as text, not parsed as a tag
-            page.wait_for_timeout(1500)
+            wait_graph_frames(page)
             for frame in page.frames:
                 assert frame.locator("img[src='x']").count() == 0
-            assert page.locator("[data-testid='stException']").count() == 0
+            no_exception(page)
             assert dialogs == [], f"a dialog fired: {dialogs}"
+            assert outside_requests(requests, app_url) == []
         finally:
             browser.close()

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import pickle
+import time
 
 import pytest
-from openai_stub import Fault, stub_server  # noqa: F401  (fixture)
+from openai_stub import Fault, silent_server, stub_server  # noqa: F401  (fixtures)
 
 from sgrag.config import LLMConfig
 from sgrag.errors import LLMError
-from sgrag.llm import OpenAICompatibleClient, make_llm
+from sgrag.llm import EndpointDown, OpenAICompatibleClient, make_llm, reset_endpoint
 
 MSG = [{"role": "user", "content": "hi"}]
 SECRET = "sk-test-SECRET-1234567890"
@@ -132,3 +133,67 @@ def test_make_llm_offline_and_key_from_env(monkeypatch, stub_server, tmp_path):
     llm.complete(MSG, purpose="x")
     assert stub_server.requests[-1]["auth"] == "Bearer sk-from-env"
     assert "sk-from-env" not in repr(llm)
+
+
+def silent_client(server, **kw):
+    return OpenAICompatibleClient(server.url, "m", timeout_s=0.3, connect_timeout_s=0.3, max_retries=0,
+                                  deadline_s=1.0, backoff_base_s=0.01, **kw)
+
+
+def test_silent_endpoint_is_marked_down_for_every_client_until_reset(silent_server):
+    c = silent_client(silent_server)
+    with pytest.raises(LLMError, match="failed after 1 attempt"):
+        c.complete(MSG, purpose="x")
+    tried = silent_server.connections
+    with pytest.raises(EndpointDown, match="marked down"):
+        c.complete(MSG, purpose="x")
+    with pytest.raises(EndpointDown):  # the breaker belongs to the endpoint, not to one client
+        silent_client(silent_server).complete(MSG, purpose="y")
+    assert silent_server.connections == tried  # no request while it is down
+    reset_endpoint(silent_server.url + "/")
+    assert c.down() is None
+    with pytest.raises(LLMError, match="failed after"):  # tried again after the reset
+        c.complete(MSG, purpose="x")
+    assert silent_server.connections == tried + 1
+
+
+def test_a_successful_probe_closes_the_breaker_and_5xx_does_not_open_it(stub_server):
+    c, _ = client(stub_server, max_retries=0)
+    stub_server.push(Fault(status=503))
+    with pytest.raises(LLMError):
+        c.complete(MSG, purpose="x")
+    assert c.down() is None  # the endpoint answered (fast): not marked down
+    assert c.complete(MSG, purpose="x") == "OK"
+    off, _ = client(stub_server, max_retries=0, timeout_s=0.2, down_for_s=0)
+    stub_server.push(Fault(sleep_s=0.6))
+    with pytest.raises(LLMError):
+        off.complete(MSG, purpose="x")
+    assert off.down() is None  # down_for_s = 0: breaker off
+    stub_server.push(Fault(sleep_s=0.6))
+    c2, _ = client(stub_server, max_retries=0, timeout_s=0.2)
+    with pytest.raises(LLMError):
+        c2.complete(MSG, purpose="x")
+    assert c2.down() is not None
+    assert c2.test_connection().ok and c2.down() is None  # an explicit test goes through and closes it
+
+
+def test_silent_endpoint_costs_one_deadline_then_nothing(silent_server):
+    c = OpenAICompatibleClient(silent_server.url, "m", timeout_s=0.4, connect_timeout_s=0.4, max_retries=10,
+                               deadline_s=1.0, backoff_base_s=0.05)
+    t0 = time.monotonic()
+    with pytest.raises(LLMError, match="failed after"):
+        c.complete(MSG, purpose="answer")
+    tried = silent_server.connections
+    assert 1 <= tried <= 4  # the deadline, not max_retries (11 attempts), bounded the call
+    assert c.down() is not None
+    with pytest.raises(EndpointDown):
+        c.complete(MSG, purpose="answer")
+    assert silent_server.connections == tried
+    assert time.monotonic() - t0 < 15  # sanity bound only (the deadline is 1 s)
+
+
+def test_llm_config_documents_timeouts_and_breaker():
+    cfg = LLMConfig.__dataclass_fields__
+    assert {"timeout_s", "connect_timeout_s", "max_retries", "deadline_s", "down_for_s"} <= set(cfg)
+    c = make_llm(LLMConfig(base_url="http://127.0.0.1:9/v1", deadline_s=7, down_for_s=3, connect_timeout_s=2))
+    assert (c.deadline_s, c.down_for_s, c.connect_timeout_s) == (7, 3, 2)

@@ -1,5 +1,5 @@
 """The LLM paths of ask() against a local OpenAI-compatible server: query graph and answer."""
-from openai_stub import Fault, stub_server  # noqa: F401  (fixture)
+from openai_stub import Fault, silent_server, stub_server  # noqa: F401  (fixtures)
 
 from sgrag import Engine
 from sgrag.config import LLMConfig
@@ -66,3 +66,21 @@ def test_llm_answer_chooses_within_the_exact_set_and_says_so(stub_server, olympi
     stub_server.push("Germany")  # a UN member without a 2012 medal: outside the exact set, refused
     trace = e.ask(q)
     assert trace.answer.mode == "llm->offline" and trace.answer.text != "Germany"
+
+
+def test_silent_endpoint_costs_one_question_at_most_the_deadline(silent_server, olympics_ws):
+    cfg = Engine.open(olympics_ws).config
+    cfg.answer.mode = cfg.query.mode = "llm"
+    llm = make_llm(LLMConfig(base_url=silent_server.url, model="stub", timeout_s=0.5, connect_timeout_s=0.5,
+                             max_retries=3, deadline_s=1.5, down_for_s=60))
+    e = Engine.open(olympics_ws, config=cfg, llm=llm)
+    first = e.ask(Q)
+    assert first.answer.text == "France" and first.answer.mode == "llm->offline"
+    assert any("failed after" in n for n in first.notes), first.notes  # the query-graph call hit the deadline
+    assert any("marked down" in n for n in first.notes), first.notes  # the answer call skipped at once
+    tried = silent_server.connections
+    assert 1 <= tried <= 4
+    second = e.ask(Q)
+    assert second.answer.text == "France" and any("marked down" in n for n in second.notes)
+    assert silent_server.connections == tried  # the second question made no request
+    assert first.timings_ms["total"] < 15_000  # sanity bound only (the deadline is 1.5 s)

@@ -1,0 +1,72 @@
+"""The app's job machinery without Streamlit: child-process jobs, progress files, ETA, engine loading."""
+import json
+
+from app_support import built_template, built_ws  # noqa: F401 (fixtures)
+from app_support import make_workspace
+
+from sgrag import Engine, Progress, Workspace
+from sgrag_app.jobs import DONE, EngineCache, JobRegistry, StageState
+from sgrag_app.tasks import build_job
+from sgrag_app.worker import FileReporter
+
+
+def test_engine_open_reports_each_loading_step(built_ws):
+    seen: list[Progress] = []
+    Engine.open(built_ws, progress=seen.append)
+    assert {p.stage for p in seen} == {"load"}
+    assert seen[-1].done == seen[-1].total == len(Engine.LOAD_STEPS)
+    assert [p.done for p in seen] == sorted(p.done for p in seen)
+    assert "loading index: graph" in seen[0].message and "path index" in seen[4].message
+
+
+def test_engine_cache_loads_in_background_and_keeps_a_few(built_ws):
+    cache = EngineCache(size=1)
+    job = cache.load("a", str(built_ws), lambda j: Engine.open(built_ws, progress=j.progress))
+    assert job.wait(60) and job.status == DONE and job.result.version == "v0001"
+    assert job.snapshot()["load"].fraction == 1.0
+    assert cache.load("a", str(built_ws), lambda j: 1 / 0) is job  # cached: no second load
+    cache.load("b", str(built_ws), lambda j: 2).wait(10)
+    assert cache.load("a", str(built_ws), lambda j: 3).wait(10)  # evicted (size 1): loaded again
+    assert cache.load("a", str(built_ws), lambda j: 4).result == 3
+
+
+def test_eta_comes_from_the_stage_own_rate():
+    s = StageState("paths", done=10, total=40, started=100.0, updated=110.0)
+    assert s.eta() == 30.0  # 1 per second so far, 30 to go
+    s.eta_s = 8.0  # a stage's own estimate wins, counting down since its report
+    assert s.eta(now=111.0) == 7.0
+    assert StageState("x", done=0, total=5).eta() is None
+
+
+def test_progress_file_is_throttled_but_keeps_stage_changes_and_ends(tmp_path):
+    rep = FileReporter(tmp_path / "p.json", every_s=60)
+    writes, write = [], rep.flush
+    rep.flush = lambda: (writes.append(1), write())  # count the writes
+    rep(Progress("gnn", 1, 100))
+    for i in range(2, 100):
+        rep(Progress("gnn", i, 100))
+    rep(Progress("gnn", 100, 100))
+    rep(Progress("paths", 0, 10))
+    assert len(writes) == 3  # first report of a stage, its end, the next stage: not 101 writes
+    assert StageState.from_json(json.loads((tmp_path / "p.json").read_text())["paths"]).total == 10
+
+
+def test_build_runs_in_a_child_process_and_reports_progress(tmp_path):
+    ws = make_workspace(tmp_path / "ws" / "child", build=False, epochs=3)
+    job = JobRegistry().start("build", str(ws), build_job(str(ws)))
+    assert job.proc is not None and job.proc.pid
+    assert job.wait(300), "build did not finish"
+    assert job.status == DONE, (job.error, job.error_detail)
+    assert job.result["version"] == Workspace(ws).index_version
+    stages = job.snapshot()
+    assert {"embeddings", "gnn", "evidence"} <= set(stages) and stages["gnn"].done == 3
+    assert not job.dir.exists()  # its files are cleaned up
+
+
+def test_a_killed_worker_is_a_readable_failure(tmp_path):
+    ws = make_workspace(tmp_path / "ws" / "crash", build=False, epochs=5000)
+    job = JobRegistry().start("build", str(ws), build_job(str(ws)))
+    job.proc.kill()  # e.g. the out-of-memory killer
+    assert job.wait(60)
+    assert job.status == "failed" and "stopped unexpectedly" in job.error
+    assert not Workspace(ws).index_version

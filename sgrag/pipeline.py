@@ -223,6 +223,21 @@ class Engine:
         trace.exact_count = len(exact)
         return mq, exact, known
 
+    def near_misses(self, trace: QueryTrace, limit: int = 10) -> list:
+        """The best candidates outside the exact set, each naming the constraints it fails (for display).
+
+        Computed on demand (a relaxed retrieval costs more than the exact one), from the trace alone.
+        """
+        qg, a = trace.query_graph, trace.answer
+        if qg is None or a is None or not a.exact_set or not trace.paths:
+            return []
+        firm = {q for p in trace.paths for q in p.qids}
+        mq = qg.restricted_to(firm)
+        _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
+        members = {self.graph.index_of[r.node_id] for r in a.exact_set}
+        outside = _best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, RANK_CAP)
+        return self.ranker.rank(qg, outside, limit)[:limit]
+
     def _llm_answer(self, question: str, offline: Answer, trace: QueryTrace) -> Answer:
         """Ask the LLM with the paper's answer prompt; keep the offline answer if it fails."""
         try:

@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from sgrag import viz
-from sgrag.types import UNK, Match, QueryTrace
+from sgrag.types import UNK, Match, QueryTrace, RankedAnswer
 from sgrag_app import state as K
 from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry
 
@@ -280,16 +280,20 @@ def evidence_source_lines(trace: QueryTrace) -> list[str]:
 
 
 def render_answer_header(trace: QueryTrace) -> None:
-    """What the answer is and how it was found (one place to extend, e.g. with the exact answer set)."""
+    """How many entities satisfy every condition, then the answer given first and why it is first."""
     a = trace.answer
-    st.caption("Answer")
+    n = a.exact_size
+    lead = ("Exactly one entity satisfies every condition" if n == 1 else
+            f"{n:,} entities satisfy every condition" if n > 1 else "No entity satisfies every condition")
+    st.markdown(f"**{lead}**")
+    st.caption("Answer" if n <= 1 else "Best guess among them")
     st.markdown(f"## {md(a.text)}")
-    n = trace.exact_count
     badges = [":green-badge[meets every condition]" if a.exact else ":orange-badge[meets only some conditions]",
-              f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(ANSWER_MODES.get(a.mode, a.mode))}]",
-              f":gray-badge[{n} exact match{'es' if n != 1 else ''} in the graph]"]
+              f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(ANSWER_MODES.get(a.mode, a.mode))}]"]
     st.markdown(" ".join(badges))
-    if len(a.final) > 1:
+    if a.tie_break:
+        st.info(md(a.tie_break), icon=":material/balance:")
+    elif len(a.final) > 1:
         st.markdown("**All answers:** " + ", ".join(md(x) for x in a.final))
 
 
@@ -310,8 +314,9 @@ def render_llm_status(engine) -> bool:
     return c2.button("Retry LLM", icon=":material/refresh:", key="sg.retry_llm")
 
 
-def candidate_constraint_table(trace: QueryTrace) -> pd.DataFrame:
-    """Rows: candidate answers; columns: constraints; cells: the satisfying edge or why not."""
+def candidate_constraint_table(trace: QueryTrace, rows: Sequence[RankedAnswer] | None = None) -> pd.DataFrame:
+    """Rows: candidate answers (default: the ranked ones); columns: constraints; cells: the satisfying
+    edge, or ✗ where the candidate fails the constraint."""
     qg, a = trace.query_graph, trace.answer
     if qg is None or a is None:
         return pd.DataFrame()
@@ -322,9 +327,11 @@ def candidate_constraint_table(trace: QueryTrace) -> pd.DataFrame:
         nid = m.binding.get(target)
         if nid is not None:
             by_node.setdefault(nid, []).append(m)
-    rows = []
-    for r in a.ranked:
-        row: dict[str, Any] = {"answer": r.label, "id": r.node_id, "score": round(float(r.score), 4)}
+    members = {r.node_id for r in a.exact_set}
+    out = []
+    for r in (a.ranked if rows is None else rows):
+        row: dict[str, Any] = {"answer": r.label, "every condition": "✓" if r.node_id in members else "✗",
+                               "id": r.node_id, "score": round(float(r.score), 4)}
         for c in cons:
             col = f"{c.label} [{c.qid}]"
             cell = ""
@@ -339,33 +346,66 @@ def candidate_constraint_table(trace: QueryTrace) -> pd.DataFrame:
                 cell = "✓" if c.qid in r.satisfied else ("✗ not satisfied" if c.qid in r.missing else "✗")
             row[col] = cell
         row["satisfied"] = f"{len(r.satisfied)}/{len(cons)}"
-        rows.append(row)
-    return pd.DataFrame(rows)
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+SHOW_SET = 200  # exact-set members listed beside the answer (all are in the JSON export)
+SHOW_NEAR = 10  # near misses listed under the exact set's first members
+
+
+def exact_set_frame(trace: QueryTrace) -> pd.DataFrame:
+    """The exact set's members (at most SHOW_SET), each with the edges that join it to the constraints."""
+    a, qg = trace.answer, trace.query_graph
+    evidence: dict[str, list[str]] = {}
+    for m in trace.matches:
+        nid = m.binding.get(qg.target)
+        if nid is not None and nid not in evidence and m.exact:
+            evidence[nid] = [f"{viz._short_relation(e.relation)}: {e.dst_label if e.src_id == nid else e.src_label}"
+                             for e in m.edges]
+    return pd.DataFrame([{"entity": r.label, "evidence": "; ".join(evidence.get(r.node_id, ["(verified in the graph)"])),
+                          "score": round(float(r.score), 3)} for r in a.exact_set[:SHOW_SET]])
 
 
 def render_ranked(trace: QueryTrace) -> None:
-    """Compact ranked candidates beside the answer (the full table is in its tab)."""
+    """Beside the answer: every entity that satisfies every condition, or the ranked partial candidates."""
     a, qg = trace.answer, trace.query_graph
-    if a is None or not a.ranked:
+    if a is None or (not a.ranked and not a.exact_set):
+        return
+    if a.exact_set:
+        shown = min(len(a.exact_set), SHOW_SET)
+        st.markdown(f"##### {'The entity' if a.exact_size == 1 else f'All {a.exact_size:,} entities'} "
+                    "that satisfy every condition")
+        st.caption(f"Showing {shown:,} of {a.exact_size:,}, best-ranked first (all of them in the JSON export); "
+                   "each verified edge by edge in the graph.")
+        df = exact_set_frame(trace)
+        st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360),
+                     column_config={"entity": st.column_config.TextColumn(pinned=True)})
         return
     n = len(qg.constraints) if qg else 0
     df = pd.DataFrame([{"candidate": r.label, "conditions met": f"{len(r.satisfied)}/{n}",
                         "score": round(float(r.score), 3)} for r in a.ranked])
     st.markdown("##### Ranked candidates")
-    st.caption("Ordered by the number of conditions met, then by score.")
+    st.caption("No entity meets every condition: candidates meeting more conditions come first, then by score.")
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
                  column_config={"candidate": st.column_config.TextColumn(pinned=True)})
 
 
-def render_candidates(trace: QueryTrace) -> None:
-    df = candidate_constraint_table(trace)
+def render_candidates(trace: QueryTrace, engine=None) -> None:
+    """Which conditions each candidate meets: the exact set's first members, then the near misses."""
+    a = trace.answer
+    rows = None
+    if a is not None and a.exact_set and engine is not None:
+        rows = list(a.exact_set[:SHOW_NEAR]) + list(engine.near_misses(trace, SHOW_NEAR))
+    df = candidate_constraint_table(trace, rows)
     if df.empty:
         st.info("No candidate answers.")
         return
-    st.caption("Which conditions each candidate satisfies, and through which edge. "
-               "✗ marks a condition it does not meet.")
+    st.caption("Which conditions each candidate satisfies, and through which edge; ✗ marks a condition it fails. "
+               + ("The first rows meet every condition; below them, the nearest misses." if rows else ""))
     st.dataframe(df, hide_index=True, width="stretch",
                  column_config={"answer": st.column_config.TextColumn(pinned=True),
+                                "every condition": st.column_config.TextColumn(pinned=True, width="small"),
                                 "satisfied": st.column_config.TextColumn(pinned=True, width="small")})
 
 
@@ -599,7 +639,7 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
     with tabs[5]:
         render_matches(trace, engine.graph, key=key)
     with tabs[6]:
-        render_candidates(trace)
+        render_candidates(trace, engine)
     with tabs[7]:
         render_export(trace, key=key)
     return overrides

@@ -118,3 +118,23 @@ def test_override_caption_names_entities_not_ids(built_ws, make_app):
     at.run()
     caption = next(c.value for c in at.caption if c.value.startswith("Re-run with corrected links"))
     assert "Havana" in caption and "hav" not in caption.replace("Havana", "")
+
+
+def test_the_answer_leads_with_the_exact_set_and_its_tie_break(built_ws, make_app):
+    at = ask(make_app(built_ws), "Which country is a member of the World Bank?")
+    marks = [m.value for m in at.markdown]
+    assert "**2 entities satisfy every condition**" in marks
+    assert any(md("Tie-break among 2") in i.value for i in at.info)  # the tie-break is shown (escaped)
+    members = next(d.value for d in at.dataframe if "entity" in d.value.columns)
+    assert set(members["entity"]) == {"Dominican Republic", "Haiti"}
+
+
+def test_exactly_one_and_the_near_misses_with_the_conditions_they_fail(built_ws, make_app):
+    at = ask(make_app(built_ws), Q_DR)
+    assert "**Exactly one entity satisfies every condition**" in [m.value for m in at.markdown]
+    table = next(d.value for d in at.dataframe if "every condition" in d.value.columns)
+    assert table.iloc[0]["answer"] == "Dominican Republic" and table.iloc[0]["every condition"] == "✓"
+    near = table[table["every condition"] == "✗"]
+    assert "Haiti" in set(near["answer"])  # a World Bank member without Santo Domingo
+    haiti = near[near["answer"] == "Haiti"].iloc[0]
+    assert any(str(v).startswith("✗") for v in haiti.values)

@@ -21,6 +21,9 @@ limit = c2.number_input("Questions (0 = all)", 0, 100_000, 25, step=25, key=K.EV
 upload = None
 if source == UPLOAD:
     upload = st.file_uploader("ERQA-style CSV with columns query, answer", type=["csv"], key=K.EVAL_UPLOAD)
+oracle = st.file_uploader("Oracle CSV (optional): the constraints each question names and every entity meeting them "
+                          "(columns query, answer, named_constraints, exact_set_size, others_in_exact_set)",
+                          type=["csv"], key=K.EVAL_ORACLE)
 job: Job | None = reg.get("eval", ctx.key)
 
 b1, b2, _ = st.columns([1, 1, 4])
@@ -29,7 +32,8 @@ if b1.button("Run evaluation", type="primary", icon=":material/play_arrow:",
     with guard("starting the evaluation"):
         path = DEMO_QUESTIONS if source == SAMPLE else save_upload(ws, upload.name, upload.getvalue(), sub="uploads/eval")
         n = int(limit) or None
-        job = reg.start("eval", ctx.key, lambda j: run_eval(engine, path, n, j), label="evaluation")
+        oracle_path = save_upload(ws, oracle.name, oracle.getvalue(), sub="uploads/eval") if oracle else None
+        job = reg.start("eval", ctx.key, lambda j: run_eval(engine, path, n, j, oracle_path), label="evaluation")
         job.extra["identity"] = ctx.identity
         wait_briefly(job, 0.5)
         st.rerun()  # redraw the buttons: Run disabled, Cancel enabled

@@ -653,8 +653,30 @@ def render_neighbourhood(graph, center: int, nodes: Sequence[int], edges: Sequen
 
 
 # ---- evaluation -----------------------------------------------------------------------------
+ORACLE_METRICS = [("hit@1_determined", "Hit@1, determined", "questions whose constraints leave one entity"),
+                  ("hit@1_ambiguous", "Hit@1, ambiguous", "questions several entities satisfy"),
+                  ("gold_in_exact_set", "Gold in the exact set", "the gold answer is among the entities returned"),
+                  ("exact_set_jaccard", "Exact-set Jaccard", "returned set vs the oracle's, mean"),
+                  ("link_precision", "Linking precision", "linked constraints that the question names"),
+                  ("link_recall", "Linking recall", "named constraints that were linked")]
+
+
+def render_oracle_summary(oracle: dict) -> None:
+    """Exactness against an oracle: where the question determines the answer, and the set otherwise."""
+    st.markdown(f"##### Exactness against the oracle ({oracle['n']:,} questions: {oracle['determined']:,} determined, "
+                f"{oracle['ambiguous']:,} ambiguous)")
+    for row in (ORACLE_METRICS[:3], ORACLE_METRICS[3:]):
+        for col, (key, title, help_text) in zip(st.columns(3), row):
+            col.metric(title, f"{float(oracle.get(key, 0.0)):.3f}", help=help_text)
+    fails = oracle.get("failures_determined") or {}
+    if fails:
+        st.caption("Determined questions by outcome: " + ", ".join(f"{md(k)}: {v}" for k, v in fails.items()))
+
+
 def render_eval_summary(summary: dict) -> None:
     overall = summary.get("overall", summary)
+    if summary.get("oracle"):
+        render_oracle_summary(summary["oracle"])
     cols = st.columns(4)
     for col, name in zip(cols, ["hit@1", "precision", "recall", "f1"]):
         v = overall.get(name)
@@ -685,6 +707,7 @@ def eval_rows_frame(rows: list[dict]) -> pd.DataFrame:
                     "gold": ", ".join(gold) if isinstance(gold, (list, tuple, set)) else str(gold or ""),
                     "answer": ", ".join(map(str, final)) if isinstance(final, (list, tuple)) else str(final),
                     "hit": bool(r.get("hit")), "exact": bool(r.get("exact")),
+                    "exact set": len(r.get("exact_set") or ()), "oracle set": r.get("oracle_size", ""),
                     "constraints": r.get("constraints", ""), "failure": r.get("failure") or ""})
     return pd.DataFrame(out)
 

@@ -39,6 +39,7 @@ INGEST_TAB = "ingest.tab"  # the tab the user is on (kept across reruns and uplo
 # Evaluate
 EVAL_SOURCE = "eval.source"
 EVAL_UPLOAD = "eval.upload"
+EVAL_ORACLE = "eval.oracle"
 EVAL_LIMIT = "eval.limit"
 EVAL_ROW = "eval.row"
 EVAL_FILTER = "eval.filter"

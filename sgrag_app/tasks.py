@@ -167,7 +167,7 @@ def ingest_file_rows(ws: "sgrag.Workspace", job: Job) -> list[dict]:
     return rows
 
 
-def run_eval(engine: "sgrag.Engine", csv_path: Path, limit: int | None, job: Job):
+def run_eval(engine: "sgrag.Engine", csv_path: Path, limit: int | None, job: Job, oracle: Path | None = None):
     from sgrag.eval import run_eval as _run
     return _run(engine, csv_path, limit=limit, progress=job.progress, keep_traces=True,
-                should_stop=job.should_stop)
+                should_stop=job.should_stop, oracle_path=oracle)

@@ -75,3 +75,25 @@ def test_needs_a_built_index(tmp_path, make_app):
     at = make_app(make_workspace(tmp_path / "ws" / "nb", build=False), PAGE)
     assert_clean(at)
     assert "no built index" in texts(at)
+
+
+def test_oracle_upload_shows_the_exactness_measures(built_ws, make_app):
+    at = make_app(built_ws, PAGE)
+    at.radio(key=K.EVAL_SOURCE).set_value("Upload a CSV")
+    at.run()
+    at.file_uploader(key=K.EVAL_UPLOAD).set_value(("q.csv", CSV, "text/csv"))
+    oracle = ("query,answer,named_constraints,exact_set_size,exact_set_size_allrel,others_in_exact_set\n"
+              f'"{Q_DR}",Dominican Republic,Santo Domingo | World Bank,1,1,\n'
+              f'"{Q_XSS}",Haiti,Atlantis | Pirate League,2,2,Cuba\n').encode()
+    at.file_uploader(key=K.EVAL_ORACLE).set_value(("oracle.csv", oracle, "text/csv"))
+    at.run()
+    click(at, "Run evaluation")
+    at.run()
+    assert wait_job("eval", built_ws).status == "done"
+    at.run()
+    assert_clean(at)
+    assert "1 determined, 1 ambiguous" in texts(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Hit@1, determined"] == "1.000" and metrics["Hit@1, ambiguous"] == "0.000"
+    assert metrics["Gold in the exact set"] == "0.500"  # Haiti is not in Atlantis' and the Pirate League's set
+    assert list(at.dataframe[0].value["oracle set"]) == [1, 2]

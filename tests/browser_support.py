@@ -140,16 +140,22 @@ def no_exception(page) -> None:
     assert page.locator("[data-testid='stException']").count() == 0
 
 
-def graph_frames(page):
-    """Frames showing a graph canvas (a frame replaced by a rerun while we look is skipped)."""
-    found = []
+def frame_counts(page, selector: str) -> list[tuple[object, int]]:
+    """(frame, matches of ``selector``) for every live child frame; one replaced by a rerun while
+    we look is skipped (it is gone, and so is whatever it showed)."""
+    out = []
     for f in page.frames:
         try:
-            if f != page.main_frame and not f.is_detached() and f.locator("canvas").count() > 0:
-                found.append(f)
+            if f != page.main_frame and not f.is_detached():
+                out.append((f, f.locator(selector).count()))
         except Exception:  # noqa: BLE001 - detached between the check and the query
             continue
-    return found
+    return out
+
+
+def graph_frames(page):
+    """Frames showing a graph canvas."""
+    return [f for f, n in frame_counts(page, "canvas") if n > 0]
 
 
 def wait_graph_frames(page, timeout_s: float = 60):

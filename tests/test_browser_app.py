@@ -73,7 +73,8 @@ def test_workspace_kept_across_pages_refresh_and_open_in_ask(app, browser):
     page.get_by_role("button", name="Open in Ask").click()
     wait_page(page, "Ask")
     wait_workspace(page, "other")
-    page.wait_for_function("() => document.querySelector('input[aria-label=\"Question\"]').value.includes('Haiti')")
+    page.wait_for_function(
+        "() => { const e = document.querySelector('input[aria-label=\"Question\"]'); return e && e.value.includes('Haiti'); }")
     nav(page, "Build")  # a page change to and from the default page keeps it too
     nav(page, "Ask")
     wait_workspace(page, "other")

@@ -33,35 +33,46 @@ class Retrieval:
 class Matcher:
     def __init__(self, graph: KnowledgeGraph, indexes: dict[int, PathIndex], enc: DominanceEncoder):
         self.graph, self.indexes, self.enc = graph, indexes, enc
+        self._sigs: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
 
     # ---- query keys ---------------------------------------------------------------------
-    def _node(self, qg: QueryGraph, qid: str) -> int | None:
-        n = qg.node(qid)
-        return None if n.is_unknown else self.graph.index_of.get(n.node_id)
+    def _shape(self, qg: QueryGraph) -> tuple[dict[str, int | None], dict[str, list[str]]]:
+        """Each query node's graph node (None: unknown or unlinked) and sorted query neighbours, computed once
+        per query graph instead of once per path position."""
+        index_of = self.graph.index_of
+        node = {n.qid: None if n.is_unknown else index_of.get(n.node_id) for n in qg.nodes}
+        nbrs: dict[str, set[str]] = {q: set() for q in node}
+        for u, v in qg.edges:
+            nbrs[u].add(v)
+            nbrs[v].add(u)
+        return node, {q: sorted(s) for q, s in nbrs.items()}
 
-    def _neighbors(self, qg: QueryGraph, qid: str) -> list[str]:
-        return sorted({v for u, v in qg.edges if u == qid} | {u for u, v in qg.edges if v == qid})
-
-    def _star_key(self, qg: QueryGraph, qid: str, only: set[str] | None = None) -> tuple[int, np.ndarray]:
-        """Degree and dominance lower bounds of a query node's star (``only``: a sub-star)."""
-        nbrs = [q for q in self._neighbors(qg, qid) if only is None or q in only]
-        dom = self.enc.query_star(self._node(qg, qid), [self._node(qg, q) for q in nbrs])
-        return len(nbrs), dom
+    def _signature(self, known: list[int], words: int) -> np.ndarray:
+        """``query_signature``, memoised: a query's few constraint nodes recur across its paths and calls."""
+        key = (tuple(known), words)
+        sig = self._sigs.get(key)
+        if sig is None:
+            if len(self._sigs) > 65536:
+                self._sigs.clear()
+            sig = self._sigs[key] = query_signature(self.graph, known, words)
+        return sig
 
     def _query(self, qg: QueryGraph, path: QueryPath, label_sets: dict[str, np.ndarray],
-               relaxed: bool) -> PathQuery:
+               relaxed: bool, shape=None) -> PathQuery:
+        """The index query of a path: per position its label set, degree, dominance and signature lower bounds
+        (``relaxed``: each node's star reduced to the path's own nodes)."""
+        node, nbrs = shape or self._shape(qg)
         sets, degs, doms, sigs = [], [], [], []
         idx = self.indexes[len(path.qids) - 1]
         words = idx.node_sig.shape[1] if idx.node_sig is not None else 0
         for qid in path.qids:
             sets.append(label_sets.get(qid))
-            only = set(path.qids) if relaxed else None
-            d, dom = self._star_key(qg, qid, only)
-            degs.append(d)
-            doms.append(dom)
+            star = [q for q in nbrs[qid] if q in path.qids] if relaxed else nbrs[qid]
+            known = [node[q] for q in star]
+            degs.append(len(star))
+            doms.append(self.enc.query_star(node[qid], known))
             if words:
-                known = [self._node(qg, q) for q in self._neighbors(qg, qid) if only is None or q in only]
-                sigs.append(query_signature(self.graph, [v for v in known if v is not None], words))
+                sigs.append(self._signature([v for v in known if v is not None], words))
         return PathQuery(sets, np.asarray(degs, dtype=np.int64), np.stack(doms), np.stack(sigs) if words else None)
 
     def known_label_sets(self, qg: QueryGraph) -> dict[str, np.ndarray]:
@@ -82,13 +93,15 @@ class Matcher:
         label_sets = dict(label_sets)
         report = []
         searched: Searched = {}
+        shape = None
         for n in qg.nodes:
             if not n.is_unknown:
                 continue
             options = [p for p in paths if n.qid in p.qids and p.qids[0] in label_sets]
             if not options:
                 continue
-            found = self._search(options, [self._query(qg, p, label_sets, relaxed=False) for p in options])
+            shape = shape or self._shape(qg)
+            found = self._search(options, [self._query(qg, p, label_sets, False, shape) for p in options])
             best = None
             for p, (rows, st) in zip(options, found):
                 searched[p.qids] = (rows, st)
@@ -120,8 +133,10 @@ class Matcher:
         tables, stats = [], []
         reuse = dict(reuse or {})
         todo = [p for p in paths if p.qids not in reuse]
-        reuse.update((p.qids, res) for p, res in zip(todo, self._search(
-            todo, [self._query(qg, p, label_sets, relaxed) for p in todo])))
+        if todo:
+            shape = self._shape(qg)
+            reuse.update((p.qids, res) for p, res in zip(todo, self._search(
+                todo, [self._query(qg, p, label_sets, relaxed, shape) for p in todo])))
         for p in paths:
             idx = self.indexes[len(p.qids) - 1]
             rows, st = reuse[p.qids]

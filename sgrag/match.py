@@ -131,6 +131,7 @@ class Matcher:
                  relaxed: bool = False, reuse: Searched | None = None) -> Retrieval:
         """Candidate rows per path; ``reuse`` holds ψ4's searches with the same keys (not relaxed)."""
         tables, stats = [], []
+        allowed: dict[str, np.ndarray] = {}  # label set -> mask over label ids (one gather instead of np.isin)
         reuse = dict(reuse or {})
         todo = [p for p in paths if p.qids not in reuse]
         if todo:
@@ -143,14 +144,17 @@ class Matcher:
             if p not in todo:  # searched in ψ4 with the same keys (first labels too); the later sets narrow it
                 for pos, q in enumerate(p.qids[1:], start=1):
                     if label_sets.get(q) is not None:
-                        rows = rows[np.isin(idx.labels[rows, pos], label_sets[q])]
+                        if q not in allowed:
+                            allowed[q] = np.zeros(len(self.graph.label_vocab), dtype=bool)
+                            allowed[q][label_sets[q]] = True
+                        rows = rows[allowed[q][idx.labels[rows, pos]]]
             tables.append((p.qids, idx.paths[rows]))
             stats.append(PathMatches(p.qids, st.scanned, st.semantic, st.dominance, int(rows.size)))
         return Retrieval(tables, stats)
 
     # ---- δ assembly ---------------------------------------------------------------------
     def assemble(self, qg: QueryGraph, retrieval: Retrieval) -> tuple[list[str], np.ndarray]:
-        """Join the candidate tables on shared query nodes (sort-merge in numpy).
+        """Join the candidate tables (rows of graph node indices, >= 0) on shared query nodes (sort-merge in numpy).
 
         Returns the query node of each column and the injective, distinct bindings (rows),
         in the order a nested-loop join over the tables would list them.
@@ -159,11 +163,14 @@ class Matcher:
         if not tables:
             return [], np.zeros((0, 0), dtype=np.int64)
         common = set.intersection(*(set(q) for q, _ in tables))
-        for q in common:  # semi-join on a query node all paths share (UNK of a star) first
-            vals = tables[0][1][:, tables[0][0].index(q)]
-            for qids, data in tables[1:]:
-                vals = np.intersect1d(vals, data[:, qids.index(q)])
-            tables = [(qids, data[np.isin(data[:, qids.index(q)], vals)]) for qids, data in tables]
+        for q in sorted(common):  # semi-join on a query node all paths share (UNK of a star) first
+            columns = [data[:, qids.index(q)] for qids, data in tables]
+            vals = np.ones(max((int(c.max()) for c in columns if c.size), default=-1) + 1, dtype=bool)
+            for c in columns:  # vals: the nodes bound to q in every table
+                seen = np.zeros(vals.size, dtype=bool)
+                seen[c] = True
+                vals &= seen
+            tables = [(qids, data[vals[c]]) for (qids, data), c in zip(tables, columns)]
         cols, rows = list(tables[0][0]), tables[0][1].astype(np.int64)
         rest = tables[1:]
         while rest and rows.size:
@@ -176,9 +183,7 @@ class Matcher:
             cols += new
         if rest:
             return cols, np.zeros((0, len(cols)), dtype=np.int64)
-        rows = rows[_injective(rows)]
-        _, first = np.unique(rows, axis=0, return_index=True)
-        return cols, rows[np.sort(first)]
+        return cols, _distinct(rows[_injective(rows)])
 
     def verify(self, qg: QueryGraph, cols: list[str],
                rows: np.ndarray) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
@@ -340,6 +345,18 @@ def _injective(rows: np.ndarray) -> np.ndarray:
         for b in range(a + 1, rows.shape[1]):
             ok &= rows[:, a] != rows[:, b]
     return ok
+
+def _distinct(rows: np.ndarray) -> np.ndarray:
+    """The rows without repeats, in first-occurrence order (one integer key per row when it fits in int64)."""
+    if rows.shape[0] < 2:
+        return rows
+    dims = rows.max(axis=0) + 1
+    if rows.min() >= 0 and float(np.prod(dims.astype(np.float64))) < 2.0 ** 62:
+        _, first = np.unique(np.ravel_multi_index(rows.T, dims), return_index=True)
+    else:
+        _, first = np.unique(rows, axis=0, return_index=True)
+    return rows[np.sort(first)]
+
 
 def _join(left: np.ndarray, lpos: list[int], right: np.ndarray, rpos: list[int], npos: list[int]) -> np.ndarray:
     """Rows of ``left`` extended by the ``npos`` columns of every ``right`` row agreeing on the shared columns.

@@ -269,8 +269,13 @@ class PathIndex:
                 needs = need_all[:, p]
                 if not needs.any():
                     continue
-                need = needs[0] if (needs == needs[0]).all() else needs[owner]
-                keep = ((self.node_sig[self.paths[cand, p]] & need) == need).all(axis=1)
+                nodes = self.paths[cand, p]
+                if (needs == needs[0]).all():  # one row for all: its non-zero words, a column at a time (fast)
+                    keep = np.ones(cand.size, dtype=bool)
+                    for w in np.flatnonzero(needs[0]).tolist():
+                        keep &= (self.node_sig[:, w][nodes] & needs[0, w]) == needs[0, w]
+                else:
+                    keep = ((self.node_sig[nodes] & needs[owner]) == needs[owner]).all(axis=1)
                 cand, owner = cand[keep], owner[keep]
         ok = (self.deg[cand] >= np.stack([q.deg_min for q in queries])[owner]).all(axis=1)
         cand, owner = cand[ok], owner[ok]

@@ -34,6 +34,7 @@ class Matcher:
     def __init__(self, graph: KnowledgeGraph, indexes: dict[int, PathIndex], enc: DominanceEncoder):
         self.graph, self.indexes, self.enc = graph, indexes, enc
         self._sigs: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+        self._keys: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}  # a path's key bounds
 
     # ---- query keys ---------------------------------------------------------------------
     def _shape(self, qg: QueryGraph) -> tuple[dict[str, int | None], dict[str, list[str]]]:
@@ -62,18 +63,20 @@ class Matcher:
         """The index query of a path: per position its label set, degree, dominance and signature lower bounds
         (``relaxed``: each node's star reduced to the path's own nodes)."""
         node, nbrs = shape or self._shape(qg)
-        sets, degs, doms, sigs = [], [], [], []
         idx = self.indexes[len(path.qids) - 1]
         words = idx.node_sig.shape[1] if idx.node_sig is not None else 0
-        for qid in path.qids:
-            sets.append(label_sets.get(qid))
-            star = [q for q in nbrs[qid] if q in path.qids] if relaxed else nbrs[qid]
-            known = [node[q] for q in star]
-            degs.append(len(star))
-            doms.append(self.enc.query_star(node[qid], known))
-            if words:
-                sigs.append(self._signature([v for v in known if v is not None], words))
-        return PathQuery(sets, np.asarray(degs, dtype=np.int64), np.stack(doms), np.stack(sigs) if words else None)
+        stars = tuple((node[qid], tuple(node[q] for q in nbrs[qid] if not relaxed or q in path.qids))
+                      for qid in path.qids)
+        keys = self._keys.get((stars, words))
+        if keys is None:  # the bounds depend only on the stars' graph nodes: a question's paths share them
+            degs = np.array([len(known) for _, known in stars], dtype=np.int64)
+            doms = np.stack([self.enc.query_star(center, list(known)) for center, known in stars])
+            sigs = np.stack([self._signature([v for v in known if v is not None], words)
+                             for _, known in stars]) if words else None
+            if len(self._keys) > 65536:
+                self._keys.clear()
+            keys = self._keys[(stars, words)] = (degs, doms, sigs)
+        return PathQuery([label_sets.get(qid) for qid in path.qids], *keys)
 
     def known_label_sets(self, qg: QueryGraph) -> dict[str, np.ndarray]:
         out = {}
@@ -200,14 +203,15 @@ class Matcher:
             if n.qid not in where or not nodes:
                 return np.zeros(rows.shape[0], dtype=bool), []
             ok &= g.label_id[rows[:, where[n.qid]]] == g.label_id[nodes[0]]
-        slots = []
-        for u, v in qg.edges:
-            if u not in where or v not in where:
-                return np.zeros(rows.shape[0], dtype=bool), []
-            lo, hi = g.edge_slots(rows[:, where[u]], rows[:, where[v]])
-            ok &= hi > lo
-            slots.append((lo, hi))
-        return ok, slots
+        if any(u not in where or v not in where for u, v in qg.edges):
+            return np.zeros(rows.shape[0], dtype=bool), []
+        if not qg.edges:
+            return ok, []
+        n = rows.shape[0]  # every query edge looked up in one batch
+        lo, hi = g.edge_slots(rows[:, [where[u] for u, _ in qg.edges]].T.reshape(-1),
+                              rows[:, [where[v] for _, v in qg.edges]].T.reshape(-1))
+        ok &= (hi > lo).reshape(len(qg.edges), n).all(axis=0)
+        return ok, [(lo[i * n:(i + 1) * n], hi[i * n:(i + 1) * n]) for i in range(len(qg.edges))]
 
     def evidence(self, qu: str, qv: str, edge_ids: list[int]) -> list[MatchedEdge]:
         g = self.graph

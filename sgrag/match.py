@@ -174,6 +174,10 @@ class Matcher:
                 seen[c] = True
                 vals &= seen
             tables = [(qids, data[vals[c]]) for (qids, data), c in zip(tables, columns)]
+            if len(common) == 1:
+                star = _star_join(tables, q, int(vals.sum()))
+                if star is not None:
+                    return star[0], _distinct(star[1][_injective(star[1])])
         cols, rows = list(tables[0][0]), tables[0][1].astype(np.int64)
         rest = tables[1:]
         while rest and rows.size:
@@ -360,6 +364,29 @@ def _distinct(rows: np.ndarray) -> np.ndarray:
     else:
         _, first = np.unique(rows, axis=0, return_index=True)
     return rows[np.sort(first)]
+
+
+def _star_join(tables: list[tuple[tuple[str, ...], np.ndarray]], q: str,
+               shared: int) -> tuple[list[str], np.ndarray] | None:
+    """The join of semi-joined tables that share only ``q`` and bind each of the ``shared`` nodes once.
+
+    Then every row of the first table has exactly one partner per table: a lookup, not a join
+    (same rows, same order as ``_join``). None when that does not hold.
+    """
+    qids0, data0 = tables[0]
+    if not 0 < data0.shape[0] <= MAX_JOIN_ROWS or any(d.shape[0] != shared for _, d in tables):
+        return None
+    if any(set(qids) & set(other) != {q} for i, (qids, _) in enumerate(tables) for other, _ in tables[:i]):
+        return None
+    key = data0[:, qids0.index(q)]
+    cols, parts = list(qids0), [data0.astype(np.int64)]
+    for qids, data in tables[1:]:
+        col = data[:, qids.index(q)]
+        order = np.argsort(col)
+        new = [j for j, x in enumerate(qids) if x != q]
+        parts.append(data[order[np.searchsorted(col[order], key)]][:, new].astype(np.int64))
+        cols += [qids[j] for j in new]
+    return cols, np.concatenate(parts, axis=1)
 
 
 def _join(left: np.ndarray, lpos: list[int], right: np.ndarray, rpos: list[int], npos: list[int]) -> np.ndarray:

@@ -250,7 +250,6 @@ class PathIndex:
         ``first_checked``: the rows come from their query's first-label groups, so position 0 holds.
         """
         nq = len(queries)
-        ok = np.ones(cand.size, dtype=bool)
         width = self._label_width
         for p in range(1 if first_checked else 0, self.length + 1):
             sets = [q.label_sets[p] for q in queries]
@@ -258,19 +257,28 @@ class PathIndex:
                 continue
             allowed = np.concatenate([i * width + s.astype(np.int64) for i, s in enumerate(sets) if s is not None])
             free = np.array([s is None for s in sets])
-            ok &= free[owner] | np.isin(owner * width + self.labels[cand, p], allowed)
-        semantic = np.bincount(owner[ok], minlength=nq)
-        cand, owner = cand[ok], owner[ok]
-        ok = (self.deg[cand] >= np.stack([q.deg_min for q in queries])[owner]).all(axis=1)
-        cand, owner = cand[ok], owner[ok]
-        if self.node_sig is not None and any(q.sig_min is not None for q in queries):  # prunes most: first
+            ok = free[owner] | np.isin(owner * width + self.labels[cand, p], allowed)
+            cand, owner = cand[ok], owner[ok]
+        semantic = np.bincount(owner, minlength=nq)
+        # The tests are a conjunction, so their order changes no result: the signatures prune most (a star's
+        # paths share the unknown node's bits, tested as one row), then degree and dominance on what is left.
+        if self.node_sig is not None and any(q.sig_min is not None for q in queries):
             zero = np.zeros((self.length + 1, self.node_sig.shape[1]), dtype=np.uint64)
             need_all = np.stack([zero if q.sig_min is None else q.sig_min for q in queries])
             for p in range(self.length + 1):
-                if need_all[:, p].any():
-                    need = need_all[owner, p]
-                    keep = ((self.node_sig[self.paths[cand, p]] & need) == need).all(axis=1)
-                    cand, owner = cand[keep], owner[keep]
+                needs = need_all[:, p]
+                if not needs.any():
+                    continue
+                nodes = self.paths[cand, p]
+                if (needs == needs[0]).all():  # one row for all: its non-zero words, a column at a time (fast)
+                    keep = np.ones(cand.size, dtype=bool)
+                    for w in np.flatnonzero(needs[0]).tolist():
+                        keep &= (self.node_sig[:, w][nodes] & needs[0, w]) == needs[0, w]
+                else:
+                    keep = ((self.node_sig[nodes] & needs[owner]) == needs[owner]).all(axis=1)
+                cand, owner = cand[keep], owner[keep]
+        ok = (self.deg[cand] >= np.stack([q.deg_min for q in queries])[owner]).all(axis=1)
+        cand, owner = cand[ok], owner[ok]
         ok = (self.dom[cand] >= np.stack([q.dom_min for q in queries])[owner]).all(axis=(1, 2))
         cand, owner = cand[ok], owner[ok]
         counts = np.bincount(owner, minlength=nq)

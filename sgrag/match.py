@@ -33,36 +33,50 @@ class Retrieval:
 class Matcher:
     def __init__(self, graph: KnowledgeGraph, indexes: dict[int, PathIndex], enc: DominanceEncoder):
         self.graph, self.indexes, self.enc = graph, indexes, enc
+        self._sigs: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+        self._keys: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}  # a path's key bounds
 
     # ---- query keys ---------------------------------------------------------------------
-    def _node(self, qg: QueryGraph, qid: str) -> int | None:
-        n = qg.node(qid)
-        return None if n.is_unknown else self.graph.index_of.get(n.node_id)
+    def _shape(self, qg: QueryGraph) -> tuple[dict[str, int | None], dict[str, list[str]]]:
+        """Each query node's graph node (None: unknown or unlinked) and sorted query neighbours, computed once
+        per query graph instead of once per path position."""
+        index_of = self.graph.index_of
+        node = {n.qid: None if n.is_unknown else index_of.get(n.node_id) for n in qg.nodes}
+        nbrs: dict[str, set[str]] = {q: set() for q in node}
+        for u, v in qg.edges:
+            nbrs[u].add(v)
+            nbrs[v].add(u)
+        return node, {q: sorted(s) for q, s in nbrs.items()}
 
-    def _neighbors(self, qg: QueryGraph, qid: str) -> list[str]:
-        return sorted({v for u, v in qg.edges if u == qid} | {u for u, v in qg.edges if v == qid})
-
-    def _star_key(self, qg: QueryGraph, qid: str, only: set[str] | None = None) -> tuple[int, np.ndarray]:
-        """Degree and dominance lower bounds of a query node's star (``only``: a sub-star)."""
-        nbrs = [q for q in self._neighbors(qg, qid) if only is None or q in only]
-        dom = self.enc.query_star(self._node(qg, qid), [self._node(qg, q) for q in nbrs])
-        return len(nbrs), dom
+    def _signature(self, known: list[int], words: int) -> np.ndarray:
+        """``query_signature``, memoised: a query's few constraint nodes recur across its paths and calls."""
+        key = (tuple(known), words)
+        sig = self._sigs.get(key)
+        if sig is None:
+            if len(self._sigs) > 65536:
+                self._sigs.clear()
+            sig = self._sigs[key] = query_signature(self.graph, known, words)
+        return sig
 
     def _query(self, qg: QueryGraph, path: QueryPath, label_sets: dict[str, np.ndarray],
-               relaxed: bool) -> PathQuery:
-        sets, degs, doms, sigs = [], [], [], []
+               relaxed: bool, shape=None) -> PathQuery:
+        """The index query of a path: per position its label set, degree, dominance and signature lower bounds
+        (``relaxed``: each node's star reduced to the path's own nodes)."""
+        node, nbrs = shape or self._shape(qg)
         idx = self.indexes[len(path.qids) - 1]
         words = idx.node_sig.shape[1] if idx.node_sig is not None else 0
-        for qid in path.qids:
-            sets.append(label_sets.get(qid))
-            only = set(path.qids) if relaxed else None
-            d, dom = self._star_key(qg, qid, only)
-            degs.append(d)
-            doms.append(dom)
-            if words:
-                known = [self._node(qg, q) for q in self._neighbors(qg, qid) if only is None or q in only]
-                sigs.append(query_signature(self.graph, [v for v in known if v is not None], words))
-        return PathQuery(sets, np.asarray(degs, dtype=np.int64), np.stack(doms), np.stack(sigs) if words else None)
+        stars = tuple((node[qid], tuple(node[q] for q in nbrs[qid] if not relaxed or q in path.qids))
+                      for qid in path.qids)
+        keys = self._keys.get((stars, words))
+        if keys is None:  # the bounds depend only on the stars' graph nodes: a question's paths share them
+            degs = np.array([len(known) for _, known in stars], dtype=np.int64)
+            doms = np.stack([self.enc.query_star(center, list(known)) for center, known in stars])
+            sigs = np.stack([self._signature([v for v in known if v is not None], words)
+                             for _, known in stars]) if words else None
+            if len(self._keys) > 65536:
+                self._keys.clear()
+            keys = self._keys[(stars, words)] = (degs, doms, sigs)
+        return PathQuery([label_sets.get(qid) for qid in path.qids], *keys)
 
     def known_label_sets(self, qg: QueryGraph) -> dict[str, np.ndarray]:
         out = {}
@@ -82,13 +96,15 @@ class Matcher:
         label_sets = dict(label_sets)
         report = []
         searched: Searched = {}
+        shape = None
         for n in qg.nodes:
             if not n.is_unknown:
                 continue
             options = [p for p in paths if n.qid in p.qids and p.qids[0] in label_sets]
             if not options:
                 continue
-            found = self._search(options, [self._query(qg, p, label_sets, relaxed=False) for p in options])
+            shape = shape or self._shape(qg)
+            found = self._search(options, [self._query(qg, p, label_sets, False, shape) for p in options])
             best = None
             for p, (rows, st) in zip(options, found):
                 searched[p.qids] = (rows, st)
@@ -118,24 +134,30 @@ class Matcher:
                  relaxed: bool = False, reuse: Searched | None = None) -> Retrieval:
         """Candidate rows per path; ``reuse`` holds ψ4's searches with the same keys (not relaxed)."""
         tables, stats = [], []
+        allowed: dict[str, np.ndarray] = {}  # label set -> mask over label ids (one gather instead of np.isin)
         reuse = dict(reuse or {})
         todo = [p for p in paths if p.qids not in reuse]
-        reuse.update((p.qids, res) for p, res in zip(todo, self._search(
-            todo, [self._query(qg, p, label_sets, relaxed) for p in todo])))
+        if todo:
+            shape = self._shape(qg)
+            reuse.update((p.qids, res) for p, res in zip(todo, self._search(
+                todo, [self._query(qg, p, label_sets, relaxed, shape) for p in todo])))
         for p in paths:
             idx = self.indexes[len(p.qids) - 1]
             rows, st = reuse[p.qids]
             if p not in todo:  # searched in ψ4 with the same keys (first labels too); the later sets narrow it
                 for pos, q in enumerate(p.qids[1:], start=1):
                     if label_sets.get(q) is not None:
-                        rows = rows[np.isin(idx.labels[rows, pos], label_sets[q])]
+                        if q not in allowed:
+                            allowed[q] = np.zeros(len(self.graph.label_vocab), dtype=bool)
+                            allowed[q][label_sets[q]] = True
+                        rows = rows[allowed[q][idx.labels[rows, pos]]]
             tables.append((p.qids, idx.paths[rows]))
             stats.append(PathMatches(p.qids, st.scanned, st.semantic, st.dominance, int(rows.size)))
         return Retrieval(tables, stats)
 
     # ---- δ assembly ---------------------------------------------------------------------
     def assemble(self, qg: QueryGraph, retrieval: Retrieval) -> tuple[list[str], np.ndarray]:
-        """Join the candidate tables on shared query nodes (sort-merge in numpy).
+        """Join the candidate tables (rows of graph node indices, >= 0) on shared query nodes (sort-merge in numpy).
 
         Returns the query node of each column and the injective, distinct bindings (rows),
         in the order a nested-loop join over the tables would list them.
@@ -144,11 +166,18 @@ class Matcher:
         if not tables:
             return [], np.zeros((0, 0), dtype=np.int64)
         common = set.intersection(*(set(q) for q, _ in tables))
-        for q in common:  # semi-join on a query node all paths share (UNK of a star) first
-            vals = tables[0][1][:, tables[0][0].index(q)]
-            for qids, data in tables[1:]:
-                vals = np.intersect1d(vals, data[:, qids.index(q)])
-            tables = [(qids, data[np.isin(data[:, qids.index(q)], vals)]) for qids, data in tables]
+        for q in sorted(common):  # semi-join on a query node all paths share (UNK of a star) first
+            columns = [data[:, qids.index(q)] for qids, data in tables]
+            vals = np.ones(max((int(c.max()) for c in columns if c.size), default=-1) + 1, dtype=bool)
+            for c in columns:  # vals: the nodes bound to q in every table
+                seen = np.zeros(vals.size, dtype=bool)
+                seen[c] = True
+                vals &= seen
+            tables = [(qids, data[vals[c]]) for (qids, data), c in zip(tables, columns)]
+            if len(common) == 1:
+                star = _star_join(tables, q, int(vals.sum()))
+                if star is not None:
+                    return star[0], _distinct(star[1][_injective(star[1])])
         cols, rows = list(tables[0][0]), tables[0][1].astype(np.int64)
         rest = tables[1:]
         while rest and rows.size:
@@ -161,9 +190,7 @@ class Matcher:
             cols += new
         if rest:
             return cols, np.zeros((0, len(cols)), dtype=np.int64)
-        rows = rows[_injective(rows)]
-        _, first = np.unique(rows, axis=0, return_index=True)
-        return cols, rows[np.sort(first)]
+        return cols, _distinct(rows[_injective(rows)])
 
     def verify(self, qg: QueryGraph, cols: list[str],
                rows: np.ndarray) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
@@ -180,14 +207,15 @@ class Matcher:
             if n.qid not in where or not nodes:
                 return np.zeros(rows.shape[0], dtype=bool), []
             ok &= g.label_id[rows[:, where[n.qid]]] == g.label_id[nodes[0]]
-        slots = []
-        for u, v in qg.edges:
-            if u not in where or v not in where:
-                return np.zeros(rows.shape[0], dtype=bool), []
-            lo, hi = g.edge_slots(rows[:, where[u]], rows[:, where[v]])
-            ok &= hi > lo
-            slots.append((lo, hi))
-        return ok, slots
+        if any(u not in where or v not in where for u, v in qg.edges):
+            return np.zeros(rows.shape[0], dtype=bool), []
+        if not qg.edges:
+            return ok, []
+        n = rows.shape[0]  # every query edge looked up in one batch
+        lo, hi = g.edge_slots(rows[:, [where[u] for u, _ in qg.edges]].T.reshape(-1),
+                              rows[:, [where[v] for _, v in qg.edges]].T.reshape(-1))
+        ok &= (hi > lo).reshape(len(qg.edges), n).all(axis=0)
+        return ok, [(lo[i * n:(i + 1) * n], hi[i * n:(i + 1) * n]) for i in range(len(qg.edges))]
 
     def evidence(self, qu: str, qv: str, edge_ids: list[int]) -> list[MatchedEdge]:
         g = self.graph
@@ -325,6 +353,41 @@ def _injective(rows: np.ndarray) -> np.ndarray:
         for b in range(a + 1, rows.shape[1]):
             ok &= rows[:, a] != rows[:, b]
     return ok
+
+def _distinct(rows: np.ndarray) -> np.ndarray:
+    """The rows without repeats, in first-occurrence order (one integer key per row when it fits in int64)."""
+    if rows.shape[0] < 2:
+        return rows
+    dims = rows.max(axis=0) + 1
+    if rows.min() >= 0 and float(np.prod(dims.astype(np.float64))) < 2.0 ** 62:
+        _, first = np.unique(np.ravel_multi_index(rows.T, dims), return_index=True)
+    else:
+        _, first = np.unique(rows, axis=0, return_index=True)
+    return rows[np.sort(first)]
+
+
+def _star_join(tables: list[tuple[tuple[str, ...], np.ndarray]], q: str,
+               shared: int) -> tuple[list[str], np.ndarray] | None:
+    """The join of semi-joined tables that share only ``q`` and bind each of the ``shared`` nodes once.
+
+    Then every row of the first table has exactly one partner per table: a lookup, not a join
+    (same rows, same order as ``_join``). None when that does not hold.
+    """
+    qids0, data0 = tables[0]
+    if not 0 < data0.shape[0] <= MAX_JOIN_ROWS or any(d.shape[0] != shared for _, d in tables):
+        return None
+    if any(set(qids) & set(other) != {q} for i, (qids, _) in enumerate(tables) for other, _ in tables[:i]):
+        return None
+    key = data0[:, qids0.index(q)]
+    cols, parts = list(qids0), [data0.astype(np.int64)]
+    for qids, data in tables[1:]:
+        col = data[:, qids.index(q)]
+        order = np.argsort(col)
+        new = [j for j, x in enumerate(qids) if x != q]
+        parts.append(data[order[np.searchsorted(col[order], key)]][:, new].astype(np.int64))
+        cols += [qids[j] for j in new]
+    return cols, np.concatenate(parts, axis=1)
+
 
 def _join(left: np.ndarray, lpos: list[int], right: np.ndarray, rpos: list[int], npos: list[int]) -> np.ndarray:
     """Rows of ``left`` extended by the ``npos`` columns of every ``right`` row agreeing on the shared columns.

@@ -477,7 +477,22 @@ def decompose(qg: QueryGraph, length: int) -> list[QueryPath]:
     edge overlap, then least weight w(p) = -sum of query degrees; keeps the cheapest plan.
     Edges a length-``length`` path cannot cover are covered by single-edge paths. Each path
     is oriented so a node with a known label comes first (the index is keyed on it).
+    The plan depends only on the query's shape (node ids, edges, which nodes are known), and
+    a few shapes recur across questions and across a question's relaxations: it is memoised.
     """
+    key = (tuple(n.qid for n in qg.nodes), qg.edges, frozenset(n.qid for n in qg.nodes if not n.is_unknown), length)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if len(_PLANS) > 4096:
+            _PLANS.clear()
+        plan = _PLANS[key] = tuple(_decompose(qg, length))
+    return list(plan)
+
+
+_PLANS: dict[tuple, tuple[QueryPath, ...]] = {}
+
+
+def _decompose(qg: QueryGraph, length: int) -> list[QueryPath]:
     adj: dict[str, set[str]] = {n.qid: set() for n in qg.nodes}
     for u, v in qg.edges:
         adj[u].add(v)

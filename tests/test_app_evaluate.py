@@ -12,19 +12,26 @@ PAGE = "pages/evaluate.py"
 CSV = f'query,answer\n"{Q_DR}",Dominican Republic\n"{Q_XSS}",Haiti\n'.encode()
 
 
-def test_upload_run_and_drill_down(built_ws, make_app):
-    at = make_app(built_ws, PAGE)
+def run_uploaded(at, ws, oracle: bytes | None = None):
+    """Upload CSV (and an oracle CSV), run the evaluation, wait for it, redraw the page."""
     assert_clean(at)
     at.radio(key=K.EVAL_SOURCE).set_value("Upload a CSV")
     at.run()
     at.file_uploader(key=K.EVAL_UPLOAD).set_value(("q.csv", CSV, "text/csv"))
+    if oracle:
+        at.file_uploader(key=K.EVAL_ORACLE).set_value(("oracle.csv", oracle, "text/csv"))
     at.run()
     click(at, "Run evaluation")
     at.run()
-    job = wait_job("eval", built_ws)
+    job = wait_job("eval", ws)
     assert job.status == "done", job.error
     at.run()
     assert_clean(at)
+    return at
+
+
+def test_upload_run_and_drill_down(built_ws, make_app):
+    at = run_uploaded(make_app(built_ws, PAGE), built_ws)
     assert "Results over 2 questions" in texts(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Hit@1"] == "0.500"
@@ -78,20 +85,10 @@ def test_needs_a_built_index(tmp_path, make_app):
 
 
 def test_oracle_upload_shows_the_exactness_measures(built_ws, make_app):
-    at = make_app(built_ws, PAGE)
-    at.radio(key=K.EVAL_SOURCE).set_value("Upload a CSV")
-    at.run()
-    at.file_uploader(key=K.EVAL_UPLOAD).set_value(("q.csv", CSV, "text/csv"))
     oracle = ("query,answer,named_constraints,exact_set_size,exact_set_size_allrel,others_in_exact_set\n"
               f'"{Q_DR}",Dominican Republic,Santo Domingo | World Bank,1,1,\n'
               f'"{Q_XSS}",Haiti,Atlantis | Pirate League,2,2,Cuba\n').encode()
-    at.file_uploader(key=K.EVAL_ORACLE).set_value(("oracle.csv", oracle, "text/csv"))
-    at.run()
-    click(at, "Run evaluation")
-    at.run()
-    assert wait_job("eval", built_ws).status == "done"
-    at.run()
-    assert_clean(at)
+    at = run_uploaded(make_app(built_ws, PAGE), built_ws, oracle)
     assert "1 determined, 1 ambiguous" in texts(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Hit@1, determined"] == "1.000" and metrics["Hit@1, ambiguous"] == "0.000"

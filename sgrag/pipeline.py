@@ -31,7 +31,7 @@ from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
 from .query import Linker, build_query_graph, decompose, llm_query_graph
-from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryGraph, QueryTrace, no_progress
+from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryGraph, QueryTrace, RankedAnswer, no_progress
 from .workspace import Workspace
 
 
@@ -175,8 +175,8 @@ class Engine:
             words = ", ".join(repr(n.mention.text) for n in types if n.qid in give)
             trace.notes.append(f"Nothing of the asked type meets the other constraints: the answer-type word(s) "
                                f"{words} now only rank the answers.")
-        soft = [n for n in qg.constraints if n.qid not in {c.qid for c in mq.constraints}]
-        if soft and len(soft) < len(qg.constraints):
+        soft = [n for n in qg.constraints if n.qid not in {c.qid for c in mq.constraints}]  # none if none is firm
+        if soft:
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
                                + ", ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft))
         target = qg.target
@@ -188,7 +188,7 @@ class Engine:
                 candidates = _best_tiers(support, mq, RANK_CAP)
             trace.notes.append("No exact match: showing the best partial matches.")
         with timer.stage("γ answer"):
-            if soft and len(soft) < len(qg.constraints):
+            if soft:
                 self.matcher.add_soft_support(candidates, soft)
             # rank() returns the whole top tier: with exact matches, the whole exact set
             ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5)
@@ -223,7 +223,7 @@ class Engine:
         trace.exact_count = len(exact)
         return mq, exact, known
 
-    def near_misses(self, trace: QueryTrace, limit: int = 10) -> list:
+    def near_misses(self, trace: QueryTrace, limit: int = 10) -> list[RankedAnswer]:
         """The best candidates outside the exact set, each naming the constraints it fails (for display).
 
         Computed on demand (a relaxed retrieval costs more than the exact one), from the trace alone.

@@ -110,9 +110,11 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     """Which nodes the graph uses as classes (professions, genders, genres), from its statistics.
 
     A relation is type-like when it is named so in the lexicon ("is a", "instance of") or when
-    its tails gather many heads each (profession: thousands of people, a hundred professions);
-    a node is a class when most of its edges come in through type-like relations. Countries are
-    not classes: nationality is type-like, but it is a small share of a country's edges.
+    its tails gather many heads each (profession: thousands of people, a hundred professions).
+    Each type-like edge points at its class side: its tail, unless its head has more than twice
+    as many edges of that relation (graphs that store some edges reversed still agree). A node is a
+    class when most of its edges are such pointers at it. Countries are not classes:
+    nationality is type-like, but it is a small share of a country's edges.
     """
     n, r = graph.num_nodes, len(graph.relations)
     if graph.num_edges == 0:
@@ -120,11 +122,17 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     rel = graph.rel.astype(np.int64)
     heads = np.bincount(np.unique(rel * n + graph.src) // n, minlength=r)
     tails = np.bincount(np.unique(rel * n + graph.dst) // n, minlength=r)
+    gathers = (heads >= TYPE_MIN_HEADS) & (heads >= TYPE_HEADS_PER_TAIL * np.maximum(tails, 1))
     named = np.array([_relation_word(x) in set(type_relations) for x in graph.relations], dtype=bool)
-    typelike = named | ((heads >= TYPE_MIN_HEADS) & (heads >= TYPE_HEADS_PER_TAIL * np.maximum(tails, 1)))
-    typed_in = np.bincount(graph.dst[typelike[rel]], minlength=n)
+    typelike = (named | gathers)[rel]
+    keys = np.concatenate([rel * n + graph.src, rel * n + graph.dst])
+    uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    per_edge = counts[inverse]  # edges of the same relation at each endpoint
+    at_src, at_dst = per_edge[: graph.num_edges], per_edge[graph.num_edges:]
+    class_side = np.where(at_src > 2 * at_dst, graph.src, graph.dst)  # the tail, unless clearly reversed
+    typed = np.bincount(class_side[typelike], minlength=n)
     incident = np.bincount(graph.src, minlength=n) + np.bincount(graph.dst, minlength=n)
-    return (typed_in > 0) & (typed_in >= CLASS_SHARE * incident)
+    return (typed > 0) & (typed >= CLASS_SHARE * incident)
 
 
 def _both_types_of(a: Mention, b: Mention) -> bool:

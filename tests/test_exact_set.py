@@ -183,3 +183,18 @@ def test_exact_set_is_exactly_the_entities_meeting_every_constraint(tmp_path_fac
         v = g.index_of[r.node_id]
         assert all(g.has_edge_between(v, g.index_of[c.lower()]) for c in asked)
     assert (trace.answer.confidence == 1.0) == (len(adjacent) == 1) or not adjacent
+
+
+def test_classes_survive_edges_stored_in_both_directions():
+    """The demo graph stores some profession edges reversed (Comedian -> person): still a class."""
+    b = GraphBuilder()
+    b.add_node("com", "Comedian")
+    for i in range(12):
+        b.add_node(f"p{i}", f"Person {i}")
+        b.add_edge(*(("com", f"p{i}") if i % 3 else (f"p{i}", "com")), PROF, "person profession")
+    b.add_node("pup", "Puppeteer")
+    b.add_edge("p1", "pup", PROF, "person profession")  # a one-member class whose member has two professions
+    g = b.build()
+    cls = class_nodes(g, Lexicon.load().type_relations)
+    assert cls[g.index_of["com"]] and cls[g.index_of["pup"]]
+    assert not any(cls[g.index_of[f"p{i}"]] for i in range(12))

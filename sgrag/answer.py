@@ -22,7 +22,7 @@ import numpy as np
 from .graph import KnowledgeGraph, expand_ranges
 from .prompts import default_prompts
 from .prompts import relation_paragraph as prompt_relation_paragraph
-from .query import STOPWORDS
+from .query import STOPWORDS, relation_word
 from .textnorm import tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
@@ -33,8 +33,7 @@ WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "rela
 
 def _is_type_relation(relation: str, type_relations: frozenset[str]) -> bool:
     """Relations whose tail names what the head *is* (its profession, gender, genre, class)."""
-    last = re.split(r"[/.]", relation.strip("/"))[-1].replace("_", " ").lower()
-    return last in type_relations
+    return relation_word(relation) in type_relations
 
 
 def _type_phrases(relation: str) -> tuple[str, str]:

@@ -241,7 +241,7 @@ SHOW_EXACT = 20  # exact-set members listed by plain `ask` (all are in --json)
 def _print_answer(trace) -> None:
     a = trace.answer
     qg = trace.query_graph
-    firm = {q for p in trace.paths for q in p.qids}
+    firm = trace.firm_qids
     k = sum(1 for n in qg.constraints if n.qid in firm) if qg else 0
     if a.exact_size == 1:
         print(f"Answer: {a.text}   (the only entity that satisfies all {k} constraints)")

@@ -7,6 +7,7 @@ is in the returned exact set, how well that set matches the oracle's, and linkin
 from __future__ import annotations
 
 import csv
+from collections import Counter
 import json
 import os
 import time
@@ -58,13 +59,17 @@ def read_oracle(path: str | os.PathLike) -> dict[str, OracleRow]:
                     size = int(r["exact_set_size"])
                 except ValueError:
                     raise InputFormatError(str(path), line, f"exact_set_size is not a number: {r['exact_set_size']!r}")
-                split = lambda text: frozenset(x.strip() for x in text.split(" | ") if x.strip())  # noqa: E731
-                out[r["query"]] = OracleRow(split(r["named_constraints"]), size,
-                                            frozenset({norm_answer(x) for x in split(r["others_in_exact_set"])}
+                out[r["query"]] = OracleRow(_labels(r["named_constraints"]), size,
+                                            frozenset({norm_answer(x) for x in _labels(r["others_in_exact_set"])}
                                                       | {norm_answer(r["answer"])}))
     except OSError as exc:
         raise InputFormatError(str(path), None, f"cannot open: {exc.strerror or exc}") from exc
     return out
+
+
+def _labels(text: str) -> frozenset[str]:
+    """The oracle's " | "-separated label lists."""
+    return frozenset(x.strip() for x in text.split(" | ") if x.strip())
 
 
 def oracle_scores(row: dict, trace: QueryTrace, oracle: OracleRow) -> dict:
@@ -76,7 +81,7 @@ def oracle_scores(row: dict, trace: QueryTrace, oracle: OracleRow) -> dict:
     union = len(returned) + oracle.size - known
     qg = trace.query_graph
     linked = {n.label for n in qg.constraints} if qg else set()
-    used = {q for p in trace.paths for q in p.qids}  # the firm constraints the matcher required
+    used = trace.firm_qids
     firm = {n.label for n in qg.constraints if n.qid in used} if qg else set()
     hit_named = len(linked & oracle.named)
     return {"determined": oracle.size == 1, "oracle_size": oracle.size,
@@ -102,13 +107,11 @@ class EvalReport:
                     "recall": sum(r["recall"] for r in rows) / n, "f1": sum(r["f1"] for r in rows) / n,
                     "exact": sum(r["exact"] for r in rows) / n}
         by_k: dict[int, list] = {}
-        causes: dict[str, int] = {}
         for r in self.rows:
             by_k.setdefault(r["constraints"], []).append(r)
-            causes[r["failure"] or "correct"] = causes.get(r["failure"] or "correct", 0) + 1
         out = {"overall": agg(self.rows), "by_constraints": {k: agg(v) for k, v in sorted(by_k.items())},
-               "failures": causes,
-                "latency_ms_p50": _pct([r["timings_ms"].get("total", 0) for r in self.rows], 50),
+               "failures": _outcomes(self.rows),
+               "latency_ms_p50": _pct([r["timings_ms"].get("total", 0) for r in self.rows], 50),
                "latency_ms_p95": _pct([r["timings_ms"].get("total", 0) for r in self.rows], 95)}
         scored = [r for r in self.rows if "jaccard" in r]
         if scored:
@@ -121,15 +124,13 @@ class EvalReport:
                              "exact_set_jaccard": mean(scored, "jaccard"),
                              "link_precision": mean(scored, "link_precision"), "link_recall": mean(scored, "link_recall"),
                              "firm_link_precision": mean(scored, "firm_precision"),
-                             "failures_determined": _count(r["failure"] or "correct" for r in determined)}
+                             "failures_determined": _outcomes(determined)}
         return out
 
 
-def _count(values) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for v in values:
-        out[v] = out.get(v, 0) + 1
-    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+def _outcomes(rows: list[dict]) -> dict[str, int]:
+    """How many rows ended each way ("correct" or a failure cause), most frequent first."""
+    return dict(Counter(r["failure"] or "correct" for r in rows).most_common())
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -176,7 +177,7 @@ def score_row(query: str, gold: str, trace: QueryTrace, graph, known_answers: se
 
 def _gold_satisfies_matched_constraints(trace: QueryTrace, graph, gold: str) -> bool:
     """Is some node labelled ``gold`` adjacent to every constraint the matcher used?"""
-    used = {q for p in trace.paths for q in p.qids}
+    used = trace.firm_qids
     labels = [n.label for n in trace.query_graph.constraints if n.qid in used]
     golds = graph.nodes_by_label.get(gold) or [v for k, vs in graph.nodes_by_folded_label.items()
                                                if k == norm_answer(gold) for v in vs]

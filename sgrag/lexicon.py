@@ -43,6 +43,11 @@ class Lexicon:
     """Relation names (last path segment, lowercase) whose tail says what the head is."""
 
     @classmethod
+    def of_workspace(cls, workspace: str | Path) -> "Lexicon":
+        """The shipped lexicon extended by the workspace's own ``lexicon.json``, if it has one."""
+        return cls.load(Path(workspace) / LEXICON_FILE)
+
+    @classmethod
     def load(cls, *paths: str | Path | None) -> "Lexicon":
         """The shipped lexicon extended by each existing file in ``paths``, in order."""
         data = _read(DEFAULT_LEXICON)

@@ -26,7 +26,7 @@ from .gnn import DominanceEncoder, pruning_power, train_dominance
 from .graph import KnowledgeGraph
 from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
 from .ingest import import_kg
-from .lexicon import LEXICON_FILE, Lexicon
+from .lexicon import Lexicon
 from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
@@ -80,7 +80,7 @@ class Engine:
         step(5)
         self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
-        self.lexicon = Lexicon.load(workspace.path / LEXICON_FILE)
+        self.lexicon = Lexicon.of_workspace(workspace.path)
         self.linker = Linker(self.graph, self.label_index, self._cache, config.query, self.lexicon)
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed, config.query.soft_below)
@@ -231,8 +231,7 @@ class Engine:
         qg, a = trace.query_graph, trace.answer
         if qg is None or a is None or not a.exact_set or not trace.paths:
             return []
-        firm = {q for p in trace.paths for q in p.qids}
-        mq = qg.restricted_to(firm)
+        mq = qg.restricted_to(trace.firm_qids)
         _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
         members = {self.graph.index_of[r.node_id] for r in a.exact_set}
         outside = _best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, RANK_CAP)
@@ -250,11 +249,11 @@ class Engine:
         if pick is None:
             trace.notes.append(f"LLM answer {text[:80]!r} is not one of the candidate entities; offline answer kept.")
             return replace(offline, mode="llm->offline")
+        tie = ""
         if offline.exact_size > 1:
             trace.notes.append(f"The LLM chose {pick.label} among the {offline.exact_size:,} entities that satisfy "
                                "every constraint.")
-        tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every constraint." \
-            if offline.exact_size > 1 else ""
+            tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every constraint."
         return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm", tie_break=tie)
 
     def one_hop_context(self, qg, limit: int = 60) -> str:
@@ -368,7 +367,7 @@ def _build_into(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
             sizes[L] = idx.size
     with stage("evidence"):
         progress(Progress("evidence", 0, 1, "embedding relation and type phrases"))
-        EvidenceModel.build(graph, lambda t: cache.embed(t), Lexicon.load(ws.path / LEXICON_FILE).type_relations) \
+        EvidenceModel.build(graph, lambda t: cache.embed(t), Lexicon.of_workspace(ws.path).type_relations) \
             .save(out / "evidence.npz")
         progress(Progress("evidence", 1, 1, "relation and type phrases embedded"))
     meta = {"created": time.time(), "config_hash": cfg.index_hash(), "embed_backend": cfg.embed.backend,

@@ -101,7 +101,7 @@ TYPE_MIN_HEADS = 20  # ...over enough heads to tell
 CLASS_SHARE = 0.6  # a class node gets most of its edges through type-like relations
 
 
-def _relation_word(name: str) -> str:
+def relation_word(name: str) -> str:
     """The last segment of a relation path, as words: "/people/person/profession" -> "profession"."""
     return re.split(r"[/.]", name.strip("/"))[-1].replace("_", " ").lower()
 
@@ -123,10 +123,11 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     heads = np.bincount(np.unique(rel * n + graph.src) // n, minlength=r)
     tails = np.bincount(np.unique(rel * n + graph.dst) // n, minlength=r)
     gathers = (heads >= TYPE_MIN_HEADS) & (heads >= TYPE_HEADS_PER_TAIL * np.maximum(tails, 1))
-    named = np.array([_relation_word(x) in set(type_relations) for x in graph.relations], dtype=bool)
+    type_relations = set(type_relations)
+    named = np.array([relation_word(x) in type_relations for x in graph.relations], dtype=bool)
     typelike = (named | gathers)[rel]
     keys = np.concatenate([rel * n + graph.src, rel * n + graph.dst])
-    uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
     per_edge = counts[inverse]  # edges of the same relation at each endpoint
     at_src, at_dst = per_edge[: graph.num_edges], per_edge[graph.num_edges:]
     class_side = np.where(at_src > 2 * at_dst, graph.src, graph.dst)  # the tail, unless clearly reversed
@@ -197,6 +198,7 @@ class Linker:
         self._demonym = re.compile(r"\b(" + _word_alternation(lex.demonyms) + r")\b")
         self._class_word = re.compile(r"\b(" + _word_alternation(lex.class_words) + r")\b", re.I)
         self._belief = re.compile(r"\b(" + _word_alternation(lex.beliefs) + r")\b", re.I)
+        self._beliefs = {k.lower(): v for k, v in lex.beliefs.items()}
         self._shared_tail = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
                                        r"((?:in|from) )(" + _word_alternation(lex.shared_tails) + r")\b")
         self.entries = entries
@@ -281,9 +283,8 @@ class Linker:
             texts.append((self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 0.5))
         for m in _TITLE_AND.finditer(question):
             texts.append((m.group(1) + m.group(2), m.start(2), m.end(2), 1.0))
-        beliefs = {k.lower(): v for k, v in self.lexicon.beliefs.items()}
         for m in self._belief.finditer(question):  # "of Islamic faith" -> Islam, weakly
-            texts.append((beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
+            texts.append((self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):
             for y in re.finditer(r"(?:19|20)\d{2}", m.group(1)):
                 start = m.start(1) + y.start()

@@ -195,6 +195,11 @@ class QueryTrace:
     def to_json(self) -> dict[str, Any]:
         return to_jsonable(self)
 
+    @property
+    def firm_qids(self) -> set[str]:
+        """The constraints the matcher required (its query paths cover exactly those)."""
+        return {q for p in self.paths for q in p.qids}
+
     def answer_evidence(self) -> tuple[MatchedEdge, ...]:
         """The evidence edges of the match that binds the answer (empty if none does)."""
         a, qg = self.answer, self.query_graph

@@ -161,20 +161,22 @@ class Engine:
             trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
             return trace
         mq, exact, known = self._match_firm(qg, trace, timer)
-        types = [n for n in mq.constraints if n.mention is not None and n.mention.role == "type"]
-        if not exact and types and len(types) < len(mq.constraints):
-            # the answer-type words were a statistical guess at a class: they give way first, one at a
-            # time (the last word, the head, first), then all together
-            for give in [{n.qid} for n in reversed(types)][: 3 if len(types) > 1 else 0] + [{n.qid for n in types}]:
+        words = self._class_words(mq)
+        if not exact and words and sum(map(len, words)) < len(mq.constraints):
+            # a word naming a class (an answer-type word, or "actor" in "earned its actor an award") was a
+            # statistical guess: such words give way first, one at a time (the answer type's head first),
+            # then all together
+            tries = words[:4] if len(words) > 1 else []
+            for give in tries + [{q for w in words for q in w}]:
                 tried = _demoted(qg, give, cfg.query.soft_below)
                 mq, exact, known = self._match_firm(tried, trace, timer)
                 if exact:
                     break
             qg = tried
             trace.query_graph = qg
-            words = ", ".join(repr(n.mention.text) for n in types if n.qid in give)
-            trace.notes.append(f"Nothing of the asked type meets the other constraints: the answer-type word(s) "
-                               f"{words} now only rank the answers.")
+            said = ", ".join(dict.fromkeys(repr(question[n.mention.start:n.mention.end])
+                                           for n in qg.constraints if n.qid in give))
+            trace.notes.append(f"Nothing meets every constraint: the class word(s) {said} now only rank the answers.")
         soft = [n for n in qg.constraints if n.qid not in {c.qid for c in mq.constraints}]  # none if none is firm
         if soft:
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
@@ -204,6 +206,17 @@ class Engine:
         trace.answer = answer
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
+
+    def _class_words(self, qg: QueryGraph) -> list[set[str]]:
+        """The constraints linked to class nodes, grouped by the word that named them ("actress": Actor,
+        Female), in the order they give way: answer-type words (head first), then the others (last first)."""
+        is_class, index_of = self.linker.is_class, self.graph.index_of
+        words: dict[tuple[int, int], set[str]] = {}
+        for n in qg.constraints:
+            m = n.mention
+            if m is not None and (m.role == "type" or (n.node_id in index_of and is_class[index_of[n.node_id]])):
+                words.setdefault((m.role != "type", -m.start, m.end), set()).add(n.qid)
+        return [words[k] for k in sorted(words)]
 
     def _match_firm(self, qg, trace: QueryTrace, timer: _Timer):
         """ψ3..δ over the firm constraints (all of them when none is firm): the verified exact matches."""

@@ -39,6 +39,7 @@ _YEAR_LIST = re.compile(
     r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+_NAME_AFTER = re.compile(r"\s+[A-Z]")  # a capitalised word right after: a name in apposition
 # A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
 # Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
 _CAP = r"[A-Z0-9][\w'’.&/-]*"
@@ -97,6 +98,9 @@ def _auto_aliases(label: str) -> list[str]:
 
 TYPE_CONFIDENCE = 0.9  # firm, yet the first to give way when nothing satisfies everything
 TYPE_HEADS_PER_TAIL = 8  # a relation is type-like when its tails gather many heads each...
+_QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
+RELATION_VOCAB_MIN_EDGES = 20  # a node's relation words need enough edges to tell
+RELATION_VOCAB_SHARE = 0.9  # ...and appear in the relation names of nearly all of them
 TYPE_MIN_HEADS = 20  # ...over enough heads to tell
 CLASS_SHARE = 0.6  # a class node gets most of its edges through type-like relations
 
@@ -136,9 +140,10 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     return (typed > 0) & (typed >= CLASS_SHARE * incident)
 
 
-def _both_types_of(a: Mention, b: Mention) -> bool:
-    """One word naming two classes ("actress": an Actor, Female): both mentions stand."""
-    return a.role == b.role == "type" and (a.start, a.end) == (b.start, b.end)
+def _two_readings_of_one_word(a: Mention, b: Mention, question: str) -> bool:
+    """One word naming two nodes through the lexicon ("actress": Actor and Female): both mentions stand."""
+    word = question[a.start:a.end]
+    return (a.start, a.end) == (b.start, b.end) and a.text != b.text and word not in (a.text, b.text)
 
 
 def _word_alternation(words) -> str:
@@ -189,7 +194,7 @@ class Linker:
             entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
             if key not in entries:
                 entries[key] = entry
-            elif self.is_class[entry.nodes[0]]:
+            elif self.is_class[entry.nodes[0]] and set(entry.nodes) != set(entries[key].nodes):
                 # "action": the class Action Film, if the name Action is no class; else two classes, unclear
                 self._class_alias[key] = entry
         for key in weakened & entries.keys():
@@ -209,6 +214,7 @@ class Linker:
         if entries:
             self.automaton.make_automaton()
         self._fuzzy_keys = [k for k, e in entries.items() if e.method == "exact" and len(k) >= 4]
+        self._rel_vocab: dict[int, frozenset[str]] = {}
 
     # ---- mention finding ----------------------------------------------------------------
     def _spans(self, folded: str) -> list[tuple[int, int, str]]:
@@ -243,8 +249,9 @@ class Linker:
         mentions: list[Mention] = []
         for text, q_start, q_end, weight in expanded:
             mentions.extend(self._link_text(text, q_start, q_end, a_start, a_end, weight))
-        mentions = self._non_overlapping(mentions)
+        mentions = self._non_overlapping(mentions, question)
         mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
+        mentions = _quoted_pieces_soft(question, self._without_relation_words(mentions))
         out = []
         for m in mentions:
             if m.text in overrides:
@@ -276,7 +283,10 @@ class Linker:
                 start = m.end(1) - len(head)
                 texts.append((f"{head} {m.group(2)}{m.group(3)}", start, m.end(1), 1.0))
         texts += self._languages(question)
+        a_end = answer_type_span(question)[2]
         for m in self._class_word.finditer(question):  # "actress" -> Actor and Female
+            if not m.group(1).islower() or (m.start() >= a_end and _NAME_AFTER.match(question, m.end(1))):
+                continue  # "Best Actress" is part of a title; "actress Natalie Portman" describes her
             for label in self.lexicon.class_words[m.group(1).lower()]:
                 texts.append((label, m.start(1), m.end(1), 1.0))
         for m in self._demonym.finditer(question):  # "American" -> United States of America, weakly
@@ -301,11 +311,15 @@ class Linker:
         if not template:
             return []
         words = [(m.group(0).lower(), m.start()) for m in re.finditer(r"[\w'’]+", question)]
+        folded, offsets = fold_with_offsets(question)
+        names = [(offsets[s], offsets[e - 1] + 1) for s, e, _ in self._spans(folded)]
         out = []
         for m in _CAPITALISED.finditer(question):
             label = template.replace("{x}", m.group(0))
             if fold(label) not in self.entries:
                 continue
+            if any(s <= m.start() and m.end() <= e and e - s > m.end() - m.start() for s, e in names):
+                continue  # "Yue Chinese" is a label of its own, not the Chinese language
             i = next(k for k, (_, start) in enumerate(words) if start >= m.start())
             if any(w in cues for w, _ in words[max(0, i - 3):i + 4] if w != m.group(0).lower()):
                 out.append((label, m.start(), m.end(), 1.0))
@@ -339,6 +353,8 @@ class Linker:
                     confidence = 0.7  # a modifier that is no class ("comedy film") is a weaker constraint
             if synthetic and fold(text) != key:
                 continue
+            if is_class and not synthetic and s >= a_end and text[s:e].islower() and _NAME_AFTER.match(text, e):
+                continue  # "the actor Tom Skerritt": the word describes the name after it
             score = entry.score * confidence * (0.5 if unclear else 1.0)
             if text[s:e].islower() and not synthetic and not is_class and any(ch.isupper() for ch in self.graph.labels[top]) \
                     and (" " not in key or key.startswith("the ")):
@@ -348,11 +364,12 @@ class Linker:
         return out
 
     @staticmethod
-    def _non_overlapping(mentions: list[Mention]) -> list[Mention]:
+    def _non_overlapping(mentions: list[Mention], question: str) -> list[Mention]:
         """Longest first, then leftmost; a mention overlapping a chosen one is dropped."""
         chosen: list[Mention] = []
         for m in sorted(mentions, key=lambda m: (-len(fold(m.text)), m.start)):
-            if not any(m.start < c.end and c.start < m.end and not _both_types_of(m, c) for c in chosen):
+            if not any(m.start < c.end and c.start < m.end and not _two_readings_of_one_word(m, c, question)
+                       for c in chosen):
                 chosen.append(m)
         return chosen
 
@@ -395,6 +412,39 @@ class Linker:
                 out = [m if m not in inner else replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5)))
                        for m in out]
         return sorted(out, key=lambda m: m.start)
+
+    def _without_relation_words(self, mentions: list[Mention]) -> list[Mention]:
+        """Drop a one-word mention that names how a nearby mention is connected, not an entity.
+
+        Question writers verbalise relation paths: "Common's official website" is the node
+        Official Website reached by ``/common/topic/webpage``, not the rapper Common. A word is
+        such a relation word when nearly every edge of the nearby node has it in its relation name.
+        """
+        out = []
+        for m in mentions:
+            word = fold(m.text)
+            if " " not in word and any(o is not m and abs(_gap(m, o)) <= 12 and word in self._relation_vocabulary(o)
+                                       for o in mentions):
+                continue
+            out.append(m)
+        return out
+
+    def _relation_vocabulary(self, m: Mention) -> frozenset[str]:
+        v = self.graph.index_of.get(m.chosen.node_id)
+        if v is None:
+            return frozenset()
+        if v not in self._rel_vocab:
+            edges = self.graph.incident_edges(v)
+            words: frozenset[str] = frozenset()
+            if edges.size >= RELATION_VOCAB_MIN_EDGES:
+                rels, counts = np.unique(self.graph.rel[edges], return_counts=True)
+                share: dict[str, int] = {}
+                for r, c in zip(rels.tolist(), counts.tolist()):
+                    for w in set(re.findall(r"[a-z]+", self.graph.relations[r].lower())):
+                        share[w] = share.get(w, 0) + c
+                words = frozenset(w for w, c in share.items() if c >= RELATION_VOCAB_SHARE * edges.size)
+            self._rel_vocab[v] = words
+        return self._rel_vocab[v]
 
     def _fallbacks(self, question: str, mentions: list[Mention], a_start: int, a_end: int) -> list[Mention]:
         """Name-like spans no label matched: fuzzy match, then embedding nearest neighbour."""
@@ -448,6 +498,28 @@ class Linker:
                     if all(c.node_id != o.node_id for o in out):
                         out.append(c)
         return out[:k]
+
+
+def _gap(a: Mention, b: Mention) -> int:
+    """Characters between two mentions (0 when they touch or overlap)."""
+    return max(b.start - a.end, a.start - b.end, 0)
+
+
+def _quoted_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]:
+    """Names inside a quoted title that matched nothing whole are pieces of it: soft.
+
+    "The Legend of Ron Burgundy" is a film the graph may lack; "Legend" and "Burgundy" are not
+    constraints of their own.
+    """
+    out = list(mentions)
+    for q in _QUOTED.finditer(question):
+        start, end = q.span(q.lastindex)
+        end = start + len(question[start:end].rstrip(" ,.;:!?"))  # American style: '"Howl,"'
+        inner = [m for m in out if start <= m.start and m.end <= end]
+        if not inner or any(fold(m.text) == fold(question[start:end]) for m in inner):
+            continue
+        out = [replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5))) if m in inner else m for m in out]
+    return out
 
 
 def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list[str]:

@@ -198,3 +198,14 @@ def test_classes_survive_edges_stored_in_both_directions():
     cls = class_nodes(g, Lexicon.load().type_relations)
     assert cls[g.index_of["com"]] and cls[g.index_of["pup"]]
     assert not any(cls[g.index_of[f"p{i}"]] for i in range(12))
+
+
+def test_class_words_outside_the_answer_type_describe_names_or_give_way(people_engine):
+    trace = people_engine.ask("Which country is home to the comedian Paul Reubens?")
+    assert [n.label for n in trace.query_graph.constraints] == ["Paul Reubens"]  # "comedian" describes him
+    trace = people_engine.ask("Which country is home to a comedian and to Paul Reubens?")
+    assert {n.label for n in trace.query_graph.constraints} == {"Comedian", "Paul Reubens"}
+    # nothing is both a Comedian's and Paul Reubens's neighbour: the class word gives way (with a note)
+    # instead of leaving no exact answer
+    assert trace.answer.exact and "United States of America" in {r.label for r in trace.answer.exact_set}
+    assert any("'comedian' now only rank the answers" in n for n in trace.notes)

@@ -190,3 +190,65 @@ def test_lowercase_word_naming_two_classes_only_ranks():
     got = confidences(Linker(b.build()), "Which film starring Edward Norton is known for its action scenes?")
     assert got["Edward Norton"] == 1.0
     assert max(v for k, v in got.items() if k.startswith("Action")) < 0.75
+
+
+def _people_linker():
+    """People with professions/genders (classes, from statistics), a website node, a rapper, languages."""
+    b = GraphBuilder()
+    for nid, label in [("actor", "Actor"), ("female", "Female"), ("male", "Male"), ("web", "Official Website"),
+                       ("common", "Common"), ("np", "Natalie Portman"), ("zh", "Chinese language"),
+                       ("yue", "Yue Chinese"), ("hk", "Hong Kong"), ("marriage", "Marriage"),
+                       ("legend", "Legend"), ("burg", "Burgundy"), ("pf", "Phyllis Smith")]:
+        b.add_node(nid, label)
+    for i in range(40):
+        b.add_node(f"p{i}", f"Person {i}")
+        b.add_edge(f"p{i}", "actor", "/people/person/profession", "profession")
+        b.add_edge(f"p{i}", "female" if i % 2 else "male", "/people/person/gender", "gender")
+        b.add_edge(f"p{i}", "web", "/common/topic/webpage./common/webpage/category", "webpage")
+        b.add_edge(f"p{i}", "marriage", "/people/person/spouse_s./people/marriage/type_of_union", "union")
+    for nid in ("common", "np", "zh", "yue", "hk", "legend", "burg", "pf"):
+        b.add_edge("p0", nid, "/r", "r")
+    return Linker(b.build())
+
+
+@pytest.fixture(scope="module")
+def people_linker():
+    return _people_linker()
+
+
+def test_class_word_describing_a_named_person_or_inside_a_title_is_not_about_the_answer(people_linker):
+    got = confidences(people_linker, "Which film shares a connection with actress Natalie Portman?")
+    assert "Female" not in got and got["Natalie Portman"] == 1.0
+    got = confidences(people_linker, "Which film won an award for Best Actress in a Supporting Role in Hong Kong?")
+    assert "Female" not in got
+    got = confidences(people_linker, "Who is the person, an actress, from Hong Kong?")
+    assert got["Female"] >= 0.75 and got["Actor"] >= 0.75  # lowercase and no name after it: the answer's class
+
+
+def test_a_longer_label_beats_the_language_reading_of_its_last_word(people_linker):
+    got = confidences(people_linker, "Who is the actor from Hong Kong who speaks Yue Chinese?")
+    assert "Yue Chinese" in got and "Chinese language" not in got
+    got = confidences(people_linker, "Who is the actor from Hong Kong who speaks Chinese?")
+    assert "Chinese language" in got
+
+
+def test_a_word_from_a_nearby_nodes_relation_name_is_not_an_entity(people_linker):
+    """Question writers verbalise /common/topic/webpage as "Common's official website"."""
+    for q in ("Which actor from Hong Kong is associated with Common's official website?",
+              "Which actor from Hong Kong is featured on the Official Website of Common?"):
+        got = confidences(people_linker, q)
+        assert "Official Website" in got and "Common" not in got
+    got = confidences(people_linker, "Which actor from Hong Kong worked with Common and Natalie Portman?")
+    assert got["Common"] == 1.0  # far from any node whose relations say "common": the rapper
+
+
+def test_names_inside_a_quoted_title_the_graph_lacks_are_soft(people_linker):
+    got = confidences(people_linker, 'Who anchored "The Legend of Ron Burgundy," and won awards with Phyllis Smith?')
+    assert got["Phyllis Smith"] == 1.0 and got["Legend"] <= 0.5 and got["Burgundy"] <= 0.5
+    got = confidences(people_linker, 'Which actor was in "Legend," and won awards with Phyllis Smith?')
+    assert got["Legend"] == 1.0  # the whole quoted title is the node
+
+
+def test_a_lowercase_word_naming_one_class_is_a_firm_constraint(people_linker):
+    got = confidences(people_linker, "Which actor from Hong Kong is known for their marriage?")
+    assert got["Marriage"] >= 0.75

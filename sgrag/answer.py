@@ -311,8 +311,8 @@ def _singular(word: str) -> str:
 
 
 FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also meets the weakly linked constraints",
-                 "type": "matches the answer type", "relation": "its relations fit the question's wording",
-                 "relation_words": "the question's words name its relations",
+                 "type": "matches the answer type", "relation": "has relations that fit the question's wording",
+                 "relation_words": "has relations named by the question's words",
                  "prior": "is more specific (fewer connections overall)",
                  "likelihood": "is joined to the constraints by more edges"}
 

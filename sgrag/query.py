@@ -260,12 +260,10 @@ class Linker:
                     chosen = LinkCandidate(self.graph.node_ids[v], self.graph.labels[v], 1.0, "override")
                     m = replace(m, chosen=chosen, alternatives=(chosen,) + tuple(a for a in m.alternatives if a.node_id != chosen.node_id))
             out.append(m)
-        seen, unique = set(), []
-        for m in sorted(out, key=lambda m: m.start):
-            if m.chosen.label not in seen:
-                seen.add(m.chosen.label)
-                unique.append(m)
-        return unique, atype
+        best: dict[str, Mention] = {}  # one mention per node label: the most confident ("United Kingdom", not "British")
+        for m in sorted(out, key=lambda m: (-m.chosen.score, m.start)):
+            best.setdefault(m.chosen.label, m)
+        return sorted(best.values(), key=lambda m: m.start), atype
 
     def _expand_coordination(self, question: str) -> list[tuple[str, int, int]]:
         """The question plus one synthetic text per coordinated item.

@@ -252,3 +252,13 @@ def test_names_inside_a_quoted_title_the_graph_lacks_are_soft(people_linker):
 def test_a_lowercase_word_naming_one_class_is_a_firm_constraint(people_linker):
     got = confidences(people_linker, "Which actor from Hong Kong is known for their marriage?")
     assert got["Marriage"] >= 0.75
+
+
+def test_one_mention_per_node_and_the_most_confident_wins(people_linker):
+    """"British ..., born in the United Kingdom": the full name is a firm constraint, not the soft demonym."""
+    b = GraphBuilder()
+    for nid, label in [("uk", "United Kingdom"), ("x", "Amy Nuttall")]:
+        b.add_node(nid, label)
+    b.add_edge("x", "uk", "/r", "r")
+    got = confidences(Linker(b.build()), "Which British singer, born in the United Kingdom, worked with Amy Nuttall?")
+    assert got["United Kingdom"] == 1.0

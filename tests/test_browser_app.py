@@ -11,7 +11,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from app_support import Q_DR, Q_XSS, XSS, built_template, small_config  # noqa: F401 (fixture)
+from app_support import Q_DR, Q_XSS, XSS, built_template, make_workspace, small_config  # noqa: F401 (fixture)
 from browser_support import (ask, launch, nav, needs_chromium, new_page, no_exception, outside_requests,
                              select_workspace, serve_app, wait_page, wait_workspace)
 from openai_stub import SilentServer
@@ -183,3 +183,41 @@ def _document_rows(ws: Path) -> list[dict]:
     w = sgrag.Workspace(ws)
     rows = [{"title": d.title, "status": d.status} for d in sgrag.list_documents(w)]
     return rows + [{"title": n, "status": "failed"} for n in unreadable_files(w)]
+
+
+# The GNN row's text once it differs from ``prev``, with the animations running in the page's main
+# area at that moment (read in one evaluation, in the frame the new progress was drawn).
+_GNN_ROW_MOVED = """prev => {
+    const row = [...document.querySelectorAll('[data-testid="stProgress"]')]
+        .find(e => e.innerText.includes('GNN training'));
+    if (!row || row.innerText === prev) return false;
+    const main = document.querySelector('[data-testid="stMain"]');
+    const running = document.getAnimations().filter(a => a.effect && main.contains(a.effect.target));
+    return {text: row.innerText, running: running.map(a => a.transitionProperty || a.animationName)};
+}"""
+
+
+def test_build_progress_moves_without_reload_and_without_animations(app, browser):
+    """The Build page re-reads a running build by itself (no refresh), with counts and time left, and draws
+    each poll at once: no fade or glide keeps the browser busy (and off the build's cores) between polls."""
+    make_workspace(app.root / "slow", build=False, epochs=100_000)  # ~1% of the bar a poll; cancelled before the end
+    page = open_app(app, browser, "/build?ws=slow")
+    wait_page(page, "Build")
+    wait_workspace(page, "slow")
+    page.get_by_role("button", name="Start build").click()
+    row = page.get_by_test_id("stProgress").filter(has_text="GNN training")
+    row.wait_for()
+    seen = [row.inner_text()]
+    for _ in range(2):  # two polls, each with new counts
+        moved = page.wait_for_function(_GNN_ROW_MOVED, arg=seen[-1], polling="raf").json_value()
+        assert moved["running"] == [], moved
+        seen.append(moved["text"])
+    counts = [int(re.search(r"GNN training\s*([\d,]+) /", t).group(1).replace(",", "")) for t in seen]
+    assert counts == sorted(counts) and counts[0] < counts[-1], seen
+    assert "left" in seen[-1], seen[-1]  # the time left is shown
+    assert page.get_by_role("button", name="Start build").is_disabled()
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_text("The build was cancelled").wait_for()
+    assert not Workspace(app.root / "slow").index_version
+    no_exception(page)
+

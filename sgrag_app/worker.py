@@ -3,13 +3,16 @@
 The job directory holds ``spec.json`` (the task's arguments), and receives ``progress.json``
 (every stage's latest state, rewritten atomically at most ``WRITE_EVERY_S`` apart, plus at
 each new stage and at the end) and ``result.json`` (status, JSON result or error). The app
-cancels by creating ``cancel`` in the directory. Secrets (the API key) come through the
+cancels by creating ``cancel`` in the directory; a worker whose app process is gone cancels itself
+and removes the directory. Secrets (the API key) come through the
 environment only.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import shutil
 import sys
 import time
 import traceback
@@ -47,15 +50,20 @@ class FileReporter:
 
 
 class CancelFlag:
-    """``should_stop`` for the engine: true once the app created the cancel file (stat throttled)."""
+    """``should_stop`` for the engine: true once the app created the cancel file (stat throttled), or
+    once the app that started the job is gone: nobody could see or cancel it, and it would hold the
+    workspace's writer lock and the CPU (the last good index stays)."""
 
     def __init__(self, path: Path):
         self.path, self._next, self._set = path, 0.0, False
+        self._parent = os.getppid()
+        self.orphaned = False
 
     def __call__(self) -> bool:
         now = time.monotonic()
         if not self._set and now >= self._next:
-            self._set, self._next = self.path.exists(), now + CANCEL_CHECK_S
+            self.orphaned = os.getppid() != self._parent
+            self._set, self._next = self.orphaned or self.path.exists(), now + CANCEL_CHECK_S
         return self._set
 
 
@@ -79,6 +87,9 @@ def run(task: str, job_dir: Path) -> int:
         out = {"status": CANCELLED if cancelled else FAILED, "error": str(exc)}
     except Exception as exc:  # noqa: BLE001 - the app shows a message, the detail goes to an expander
         out = {"status": FAILED, "error": f"{type(exc).__name__}: {exc}", "detail": traceback.format_exc()}
+    if should_stop.orphaned:
+        shutil.rmtree(job_dir, ignore_errors=True)  # no app left to read the result and clean up
+        return 0
     report.flush()
     atomic_write_json(job_dir / "result.json", out)
     return 0

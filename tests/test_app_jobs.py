@@ -1,5 +1,6 @@
 """The app's job machinery without Streamlit: child-process jobs, progress files, ETA, engine loading."""
 import json
+from pathlib import Path
 
 from app_support import built_template, built_ws  # noqa: F401 (fixtures)
 from app_support import make_workspace
@@ -70,3 +71,30 @@ def test_a_killed_worker_is_a_readable_failure(tmp_path):
     assert job.wait(60)
     assert job.status == "failed" and "stopped unexpectedly" in job.error
     assert not Workspace(ws).index_version
+
+
+def test_a_worker_whose_app_is_gone_stops_and_keeps_the_last_index(tmp_path):
+    """A server killed mid-build must not leave a build running unseen (CPU, the writer lock)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    ws = make_workspace(tmp_path / "ws" / "orphan", build=False, epochs=1_000_000)
+    parent = ("import sys, time; from sgrag_app.jobs import JobRegistry; from sgrag_app.tasks import build_job\n"
+              "job = JobRegistry().start('build', sys.argv[1], build_job(sys.argv[1]))\n"
+              "while 'gnn' not in job.snapshot(): time.sleep(0.2)\n"
+              "print(job.proc.pid, job.dir, flush=True)\n")  # then exits without cancelling: the app is gone
+    out = subprocess.run([sys.executable, "-c", parent, str(ws)], capture_output=True, text=True, timeout=300,
+                         cwd=str(Path(__file__).resolve().parent.parent))
+    pid, job_dir = out.stdout.split()
+    deadline = time.monotonic() + 120
+    try:
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not Path(f"/proc/{pid}").exists(), "the worker kept running after its app was gone"
+    finally:
+        if Path(f"/proc/{pid}").exists():
+            os.kill(int(pid), signal.SIGKILL)  # never leave a million-epoch build behind
+    assert not Path(job_dir).exists()  # it cleaned up after itself
+    assert not Workspace(ws).index_version  # cancelled: nothing half-built was published

@@ -40,6 +40,7 @@ _YEAR_LIST = re.compile(
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 _NAME_AFTER = re.compile(r"\s+[A-Z]")  # a capitalised word right after: a name in apposition
+_QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
 # A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
 # Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
 _CAP = r"[A-Z0-9][\w'’.&/-]*"
@@ -98,9 +99,9 @@ def _auto_aliases(label: str) -> list[str]:
 
 TYPE_CONFIDENCE = 0.9  # firm, yet the first to give way when nothing satisfies everything
 TYPE_HEADS_PER_TAIL = 8  # a relation is type-like when its tails gather many heads each...
-_QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
 RELATION_VOCAB_MIN_EDGES = 20  # a node's relation words need enough edges to tell
 RELATION_VOCAB_SHARE = 0.9  # ...and appear in the relation names of nearly all of them
+RELATION_WORD_GAP = 12  # characters between a relation word and its node's mention ("Common's official website")
 TYPE_MIN_HEADS = 20  # ...over enough heads to tell
 CLASS_SHARE = 0.6  # a class node gets most of its edges through type-like relations
 
@@ -421,7 +422,7 @@ class Linker:
         out = []
         for m in mentions:
             word = fold(m.text)
-            if " " not in word and any(o is not m and abs(_gap(m, o)) <= 12 and word in self._relation_vocabulary(o)
+            if " " not in word and any(o is not m and _gap(m, o) <= RELATION_WORD_GAP and word in self._relation_vocabulary(o)
                                        for o in mentions):
                 continue
             out.append(m)

@@ -23,7 +23,7 @@ from .graph import KnowledgeGraph, expand_ranges
 from .prompts import default_prompts
 from .prompts import relation_paragraph as prompt_relation_paragraph
 from .query import STOPWORDS, relation_word
-from .textnorm import tokens
+from .textnorm import singular, tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 UNABLE = "Unable to determine"
@@ -122,21 +122,21 @@ class Ranker:
         """Singular word -> ids of the type phrases holding it (the word share of ``type``)."""
         out: dict[str, list[int]] = {}
         for i, phrase in enumerate(self.model.type_vocab):
-            for w in {_singular(w) for w in phrase.split()}:
+            for w in {singular(w) for w in phrase.split()}:
                 out.setdefault(w, []).append(i)
         return {w: np.asarray(ids, dtype=np.int64) for w, ids in out.items()}
 
     def _text_words(self, t: int) -> set[str]:
         words = self._words_cache.get(t)
         if words is None:
-            words = self._words_cache[t] = {_singular(w) for w in tokens(self.model.text_vocab[t])}
+            words = self._words_cache[t] = {singular(w) for w in tokens(self.model.text_vocab[t])}
         return words
 
     def _relation_words(self, r: int) -> frozenset[str]:
         words = self._relation_words_cache.get(r)
         if words is None:
             parts = re.split(r"[/._\s]+", self.graph.relations[r].lower())
-            words = self._relation_words_cache[r] = frozenset(_singular(w) for w in parts if len(w) > 2)
+            words = self._relation_words_cache[r] = frozenset(singular(w) for w in parts if len(w) > 2)
         return words
 
     def _type_scores(self, type_vec: np.ndarray | None, type_words: set[str], nodes: np.ndarray) -> np.ndarray:
@@ -173,8 +173,8 @@ class Ranker:
         texts = [qg.answer_type] + [phrases.get(c.qid, "") for c in cons]
         vecs = self.embed([t or "-" for t in texts])
         type_vec = vecs[0] if qg.answer_type else None
-        type_words = {_singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
-        question_words = sorted({_singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS})
+        type_words = {singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
+        question_words = sorted({singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS})
         coverage, log_mult, rel_sum = (np.zeros(n, dtype=np.float64) for _ in range(3))
         rel_n = np.zeros(n, dtype=np.int64)
         words_hit = np.zeros((n, len(question_words)), dtype=bool)
@@ -196,7 +196,7 @@ class Ranker:
                     words_hit[rows[np.unique(owner[hits[rinv.reshape(-1), w]])], w] = True
             phrase = phrases.get(c.qid)
             if phrase:  # the constraint's phrase vs the relation texts of its edges (best edge)
-                words = {_singular(w) for w in tokens(phrase) if len(w) > 2 and w not in STOPWORDS}
+                words = {singular(w) for w in tokens(phrase) if len(w) > 2 and w not in STOPWORDS}
                 tids, tinv = np.unique(m.edge_text[eids], return_inverse=True)
                 sem = (m.text_vecs[tids] @ vecs[j + 1]).astype(np.float64)
                 lex = np.array([len(words & self._text_words(t)) / len(words) if words else 0.0 for t in tids.tolist()])
@@ -304,10 +304,6 @@ def _rounded(values: np.ndarray, digits: int) -> list[float]:
     uniq, inv = np.unique(values, return_inverse=True)
     done = [round(x, digits) for x in uniq.tolist()]
     return [done[i] for i in inv.reshape(-1).tolist()]
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also meets the weakly linked constraints",

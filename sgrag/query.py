@@ -20,7 +20,7 @@ from .config import QueryConfig
 from .errors import SgragError
 from .graph import KnowledgeGraph
 from .lexicon import Lexicon
-from .textnorm import fold, fold_with_offsets, is_cjk
+from .textnorm import fold, fold_with_offsets, is_cjk, singular
 from .types import UNK, LinkCandidate, Mention, QueryGraph, QueryNode, QueryPath
 
 STOPWORDS = frozenset("""a an the and or but of in on at to for from by with as is was are were be been being
@@ -334,10 +334,10 @@ class Linker:
             e = q_end if synthetic else offsets[end - 1] + 1
             entry, unclear = self.entries[key], False
             if key in self._class_alias and text[s:e].islower() and not synthetic:
-                if self.is_class[entry.nodes[0]]:
-                    unclear = True  # two classes answer to this word: it may rank, not filter
-                else:
+                if not self.is_class[entry.nodes[0]]:
                     entry = self._class_alias[key]  # a lowercase word names the class rather than the proper name
+                else:  # two classes answer to this word ("action": Action, Action Film)
+                    entry, unclear = self._class_of_answer_type(entry, self._class_alias[key], text[a_start:a_end])
             top = entry.nodes[0]
             is_class = bool(self.is_class[top]) and fold(text[s:e]) not in self.lexicon.loose_type_words
             confidence, role = weight, "entity"
@@ -361,6 +361,13 @@ class Linker:
             cands = self._candidates(key, score=round(score, 3), entry=entry)
             out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands), role))
         return out
+
+    def _class_of_answer_type(self, named: _Entry, alias: _Entry, answer_type: str) -> tuple[_Entry, bool]:
+        """Of two classes one word names, the one whose label carries the answer type's head word
+        ("Which film ... action": Action Film); (entry, unclear) -- unclear when neither or both do."""
+        head = singular(fold(answer_type).rsplit(" ", 1)[-1]) if answer_type.strip() else ""
+        carries = [x for x in (named, alias) if head and head in fold(self.graph.labels[x.nodes[0]]).split()]
+        return (carries[0], False) if len(carries) == 1 else (named, True)
 
     @staticmethod
     def _non_overlapping(mentions: list[Mention], question: str) -> list[Mention]:

@@ -82,3 +82,8 @@ def tokens(text: str) -> list[str]:
         if buf:
             out.append(buf)
     return out
+
+
+def singular(word: str) -> str:
+    """A crude singular for matching words ("films" ~ "film"; "class" stays)."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

@@ -83,7 +83,7 @@ def test_partial_candidates_rank_by_constraints_satisfied_first(olympics_engine,
 
 def brute_features(ranker, qg, candidates):
     """The features one candidate and one edge at a time (the definition the column-wise code must equal)."""
-    from sgrag.answer import _singular
+    from sgrag.textnorm import singular
     from sgrag.query import STOPWORDS
     from sgrag.textnorm import tokens
     g, m = ranker.graph, ranker.model
@@ -92,8 +92,8 @@ def brute_features(ranker, qg, candidates):
     soft = {q for q, c in conf.items() if c < ranker.soft_below}
     phrases = dict(zip((n.qid for n in cons), qg.relation_phrases))
     vecs = ranker.embed([t or "-" for t in [qg.answer_type] + [phrases.get(n.qid, "") for n in cons]])
-    type_words = {_singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
-    qwords = {_singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS}
+    type_words = {singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
+    qwords = {singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS}
     lmax = math.log1p(float(g.degree.max()))
     out = {}
     for v, sat in candidates.items():
@@ -105,7 +105,7 @@ def brute_features(ranker, qg, candidates):
                 rel_words |= ranker._relation_words(int(g.rel[e]))
             j = next(i for i, n in enumerate(cons) if n.qid == q)
             if eids and phrases.get(q):
-                words = {_singular(w) for w in tokens(phrases[q]) if len(w) > 2 and w not in STOPWORDS}
+                words = {singular(w) for w in tokens(phrases[q]) if len(w) > 2 and w not in STOPWORDS}
                 rel_scores.append(max(0.5 * max(0.0, float(m.text_vecs[m.edge_text[e]] @ vecs[j + 1]))
                                       + 0.5 * (len(words & ranker._text_words(int(m.edge_text[e]))) / len(words)
                                                if words else 0.0) for e in eids))
@@ -114,7 +114,7 @@ def brute_features(ranker, qg, candidates):
         if qg.answer_type and ids.size:
             typ = max(float(m.type_vecs[i] @ vecs[0]) for i in ids)
             if type_words:
-                held = {_singular(w) for i in ids for w in m.type_vocab[i].split()}
+                held = {singular(w) for i in ids for w in m.type_vocab[i].split()}
                 typ = max(typ, len(type_words & held) / len(type_words))
             typ = max(0.0, typ)
         log_deg, k = math.log1p(float(g.degree[v])), max(len(sat), 1)

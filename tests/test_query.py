@@ -187,9 +187,13 @@ def test_lowercase_word_naming_two_classes_only_ranks():
         b.add_node(f"f{i}", f"Film {i}")
         b.add_edge(f"f{i}", "act" if i % 2 else "actf", "/film/film/genre", "genre")
     b.add_edge("f0", "en", "/film/film/starring", "starring")
-    got = confidences(Linker(b.build()), "Which film starring Edward Norton is known for its action scenes?")
+    lk = Linker(b.build())
+    got = confidences(lk, "Which work starring Edward Norton is known for its action scenes?")
     assert got["Edward Norton"] == 1.0
     assert max(v for k, v in got.items() if k.startswith("Action")) < 0.75
+    # the answer type says which class is meant: a film's genre is the one whose label says "Film"
+    got = confidences(lk, "Which films starring Edward Norton are known for their action scenes?")
+    assert got["Action Film"] >= 0.75 and "Action" not in got
 
 
 def _people_linker():

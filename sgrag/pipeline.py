@@ -177,7 +177,8 @@ class Engine:
             said = ", ".join(dict.fromkeys(repr(question[n.mention.start:n.mention.end])
                                            for n in qg.constraints if n.qid in give))
             trace.notes.append(f"Nothing meets every constraint: the class word(s) {said} now only rank the answers.")
-        soft = [n for n in qg.constraints if n.qid not in {c.qid for c in mq.constraints}]  # none if none is firm
+        firm = {c.qid for c in mq.constraints}
+        soft = [n for n in qg.constraints if n.qid not in firm]  # none if none is firm
         if soft:
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
                                + ", ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft))

@@ -415,8 +415,7 @@ class Linker:
                 out = [m for m in out if m not in inner] + [Mention(question[start:end], start, end, cands[0],
                                                                    tuple(cands))]
             else:
-                out = [m if m not in inner else replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5)))
-                       for m in out]
+                out = _softened(out, inner)
         return sorted(out, key=lambda m: m.start)
 
     def _without_relation_words(self, mentions: list[Mention]) -> list[Mention]:
@@ -524,8 +523,14 @@ def _quoted_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]
         inner = [m for m in out if start <= m.start and m.end <= end]
         if not inner or any(fold(m.text) == fold(question[start:end]) for m in inner):
             continue
-        out = [replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5))) if m in inner else m for m in out]
+        out = _softened(out, inner)
     return out
+
+
+def _softened(mentions: list[Mention], pieces: list[Mention]) -> list[Mention]:
+    """``mentions`` with those in ``pieces`` (names inside a longer name) linked softly."""
+    return [replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5))) if m in pieces else m
+            for m in mentions]
 
 
 def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list[str]:

@@ -4,8 +4,7 @@ The job directory holds ``spec.json`` (the task's arguments), and receives ``pro
 (every stage's latest state, rewritten atomically at most ``WRITE_EVERY_S`` apart, plus at
 each new stage and at the end) and ``result.json`` (status, JSON result or error). The app
 cancels by creating ``cancel`` in the directory; a worker whose app process is gone cancels itself
-and removes the directory. Secrets (the API key) come through the
-environment only.
+and removes the directory. Secrets (the API key) come through the environment only.
 """
 from __future__ import annotations
 

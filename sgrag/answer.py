@@ -27,6 +27,11 @@ from .textnorm import singular, tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 UNABLE = "Unable to determine"
+# The answer's kind (below): a type phrase nearly every node of the kind holds marks it, unless a
+# fifth of the graph holds it too ("topic", "person" say little about what a node is).
+KIND_CORE_SHARE = 0.8
+KIND_GENERIC_SHARE = 0.2
+NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
 WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
            "likelihood": 3.64}
 
@@ -125,6 +130,55 @@ class Ranker:
             for w in {singular(w) for w in phrase.split()}:
                 out.setdefault(w, []).append(i)
         return {w: np.asarray(ids, dtype=np.int64) for w, ids in out.items()}
+
+    @cached_property
+    def _kind_phrases_with(self) -> dict[str, np.ndarray]:
+        """Singular word -> ids of the head-type phrases holding it ("award category": award, category).
+
+        Only what a relation path says its head *is* (/award/award_category/...) names a kind; a tail's
+        property name does not (/.../employment_tenure/company makes a country an employer, not a company).
+        """
+        heads = {_type_phrases(name)[0] for name in self.graph.relations} - {""}
+        out: dict[str, list[int]] = {}
+        for i, phrase in enumerate(self.model.type_vocab):
+            if phrase not in heads:
+                continue
+            for w in {singular(w) for w in phrase.split()}:
+                out.setdefault(w, []).append(i)
+        return {w: np.asarray(ids, dtype=np.int64) for w, ids in out.items()}
+
+    @cached_property
+    def _phrase_share(self) -> np.ndarray:
+        """Per type phrase, the share of the graph's nodes holding it."""
+        held = np.bincount(self.model.node_type_ids, minlength=len(self.model.type_vocab))
+        return held / max(self.graph.num_nodes, 1)
+
+    def of_answer_kind(self, answer_type: str, nodes: np.ndarray) -> np.ndarray | None:
+        """Which of ``nodes`` are of the kind the answer type names ("Which *award*"); None when the graph cannot tell.
+
+        A graph without class nodes still types its nodes through its relation paths (the head of
+        /film/film/country is a film, of /award/award_category/... an award category): a node heading a
+        relation whose type holds the answer type's head word is of that kind, and so is one holding a
+        type phrase nearly all of those share (a person the graph never calls a celebrity is still a
+        person). So "Which award did these films win" keeps the awards and drops the countries the films
+        also link to.
+        """
+        words = [singular(w) for w in tokens(answer_type)]
+        phrases = self._kind_phrases_with.get(words[-1]) if words and words[-1] not in NOT_A_KIND else None
+        if phrases is None or nodes.size < 2:
+            return None
+        m = self.model
+        pos, owner = expand_ranges(m.node_type_ptr[nodes], m.node_type_ptr[nodes + 1])
+        ids = m.node_type_ids[pos]
+        holds = np.zeros(nodes.size, dtype=bool)
+        holds[owner[np.isin(ids, phrases)]] = True
+        if not holds.any() or holds.all():
+            return None
+        held_by = np.bincount(ids[holds[owner]], minlength=len(m.type_vocab))
+        core = np.flatnonzero((held_by >= KIND_CORE_SHARE * holds.sum()) & (self._phrase_share < KIND_GENERIC_SHARE))
+        same = np.zeros(nodes.size, dtype=bool)
+        same[owner[np.isin(ids, core)]] = True
+        return holds | same
 
     def _text_words(self, t: int) -> set[str]:
         words = self._words_cache.get(t)

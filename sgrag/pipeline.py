@@ -183,8 +183,10 @@ class Engine:
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
                                + ", ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft))
         target = qg.target
+        other_kind: list[int] = []
         if exact:
             candidates = exact.candidates(target)
+            other_kind = self._set_apart_other_kinds(qg, candidates, trace)
         else:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
@@ -201,12 +203,29 @@ class Engine:
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
-            answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context)
+            answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
+                             other_kind=tuple((self.graph.node_ids[v], self.graph.labels[v]) for v in other_kind))
             if cfg.answer.mode == "llm" and self.llm is not None:
                 answer = self._llm_answer(question, answer, trace)
         trace.answer = answer
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
+
+    def _set_apart_other_kinds(self, qg: QueryGraph, candidates: dict[int, dict[str, int]],
+                               trace: QueryTrace) -> list[int]:
+        """Removes from ``candidates`` (the exact set) the entities of another kind than the answer type
+        names, and returns them (best known first); none when the graph's types cannot tell."""
+        nodes = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
+        kind = self.ranker.of_answer_kind(qg.answer_type, nodes)
+        if kind is None:
+            return []
+        other = sorted(nodes[~kind].tolist(), key=lambda v: -int(self.graph.degree[v]))
+        for v in other:
+            del candidates[v]
+        shown = ", ".join(self.graph.labels[v] for v in other[:5]) + (", ..." if len(other) > 5 else "")
+        trace.notes.append(f"{len(other):,} of the {nodes.size:,} entities joined to every constraint are not "
+                           f"of the kind '{qg.answer_type}' names ({shown}); they are left out of the exact set.")
+        return other
 
     def _class_words(self, qg: QueryGraph) -> list[set[str]]:
         """The constraints linked to class nodes, grouped by the word that named them ("actress": Actor,
@@ -247,7 +266,7 @@ class Engine:
             return []
         mq = qg.restricted_to(trace.firm_qids)
         _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
-        members = {self.graph.index_of[r.node_id] for r in a.exact_set}
+        members = {self.graph.index_of[r.node_id] for r in a.exact_set} | {self.graph.index_of[v] for v, _ in a.other_kind}
         outside = _best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, RANK_CAP)
         return self.ranker.rank(qg, outside, limit)[:limit]
 

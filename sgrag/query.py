@@ -69,6 +69,8 @@ def answer_type_span(question: str) -> tuple[str, int, int]:
             # a later capitalised word starts a name; "-ed"/"-s" words are usually the verb
             if picked and (word[0].isupper() or re.search(r"(?:ed|[^s]s)$", word.lower())):
                 break
+            if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation ends it
+                break
             picked.append(w)
         if picked:
             return rest[picked[0].start():picked[-1].end()], offset + picked[0].start(), offset + picked[-1].end()

@@ -170,6 +170,9 @@ class Answer:
     when nothing does. ``text`` is its first member when there is one."""
     tie_break: str = ""
     """Why ``text`` was put first when several entities satisfy everything (empty otherwise)."""
+    other_kind: tuple[tuple[str, str], ...] = ()
+    """(node id, label) of entities joined to every constraint but not of the kind the answer type
+    names ("Which *award*": the countries the films also link to); not in ``exact_set``."""
 
     @property
     def exact_size(self) -> int:

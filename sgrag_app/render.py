@@ -381,6 +381,11 @@ def render_ranked(trace: QueryTrace) -> None:
         df = exact_set_frame(trace)
         st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360),
                      column_config={"entity": st.column_config.TextColumn(pinned=True)})
+        if a.other_kind:
+            names = ", ".join(md(label) for _, label in a.other_kind[:SHOW_SET])
+            more = f" and {len(a.other_kind) - SHOW_SET:,} more" if len(a.other_kind) > SHOW_SET else ""
+            st.caption(f"Also joined to every condition, but not of the kind *{md(qg.answer_type)}* the question "
+                       f"asks for ({len(a.other_kind):,}): {names}{more}")
         return
     n = len(qg.constraints) if qg else 0
     df = pd.DataFrame([{"candidate": r.label, "conditions met": f"{len(r.satisfied)}/{n}",

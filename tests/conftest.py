@@ -51,6 +51,45 @@ def olympics_graph():
     return b.build()
 
 
+NOMINATED = "/award/award_nominated_work/award_nominations./award/award_nomination/award"
+
+
+def kinds_graph():
+    """No class nodes: films, awards, people and places are typed only by their relation paths."""
+    b = GraphBuilder()
+    for label in ("Gorvath Rising", "Teeble Days", "Best Zarnok Award", "Best Quibble Award", "Zarnok Ceremony",
+                  "Freedonia", "Drama", "Ann Plimsy", "Bob Mavrin", "Zork University", "Zork City", "Kelpie Yondu"):
+        b.add_node(label.lower().replace(" ", "_"), label)
+    edge = lambda s, rel, t: b.add_edge(s.lower().replace(" ", "_"), t.lower().replace(" ", "_"), rel, "")
+    for film in ("Gorvath Rising", "Teeble Days"):
+        edge(film, "/film/film/country", "Freedonia")
+        edge(film, "/film/film/genre", "Drama")
+        for award in ("Best Zarnok Award", "Best Quibble Award"):
+            edge(film, NOMINATED, award)
+    for award in ("Best Zarnok Award", "Best Quibble Award"):
+        edge(award, "/award/award_category/category_of", "Zarnok Ceremony")
+    edge("Freedonia", "/location/country/capital", "Zork City")
+    for person in ("Ann Plimsy", "Bob Mavrin"):  # both people; only Ann is typed a celebrity
+        edge(person, "/people/person/nationality", "Freedonia")
+        edge(person, "/people/person/education", "Zork University")
+    edge("Ann Plimsy", "/celebrities/celebrity/friend", "Kelpie Yondu")
+    edge("Zork University", "/organization/organization/headquarters", "Zork City")
+    edge("Zork City", "/location/location/containedby", "Freedonia")
+    for film in ("Crump Falls", "Elbow Room"):
+        b.add_node(film.lower().replace(" ", "_"), film)
+        edge(film, "/film/film/country", "Freedonia")
+        for company in ("Brastle Video", "Drizzt Pictures"):
+            b.add_node(company.lower().replace(" ", "_"), company)
+            edge(film, "/film/film/distributors./film/film_film_distributor_relationship/distributor", company)
+    edge("Bob Mavrin", "/people/person/employment_history./business/employment_tenure/company", "Freedonia")
+    for i in range(40):  # the rest of the world: "person" and "film" are no generic phrases here
+        b.add_node(f"p{i}", f"Place {i}")
+        b.add_edge(f"p{i}", f"country{i % 4}", "/location/location/containedby", "")
+    for i in range(4):
+        b.add_node(f"country{i}", f"Country {i}")
+    return b.build()
+
+
 def fast_config() -> SgragConfig:
     cfg = SgragConfig()
     cfg.embed.backend = "hash"

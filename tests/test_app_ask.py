@@ -5,6 +5,7 @@ from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtur
 from app_support import Q_DR, Q_XSS, XSS, assert_clean, click, make_workspace, texts
 from openai_stub import silent_server  # noqa: F401 (fixture)
 
+from conftest import build_workspace, kinds_graph
 from sgrag import Workspace
 
 from sgrag_app import state as K
@@ -138,3 +139,14 @@ def test_exactly_one_and_the_near_misses_with_the_conditions_they_fail(built_ws,
     assert "Haiti" in set(near["answer"])  # a World Bank member without Santo Domingo
     haiti = near[near["answer"] == "Haiti"].iloc[0]
     assert any(str(v).startswith("✗") for v in haiti.values)
+
+
+def test_entities_of_another_kind_are_named_beside_the_exact_set(tmp_path, make_app):
+    path = tmp_path / "ws" / "kinds"
+    build_workspace(path, kinds_graph())
+    at = ask(make_app(path), "Which award has nominated both Gorvath Rising and Teeble Days?")
+    assert "**2 entities satisfy every condition**" in [m.value for m in at.markdown]
+    members = next(d.value for d in at.dataframe if "entity" in d.value.columns)
+    assert set(members["entity"]) == {"Best Zarnok Award", "Best Quibble Award"}
+    caption = next(c.value for c in at.caption if c.value.startswith("Also joined to every condition"))
+    assert "*award*" in caption and "Freedonia" in caption and "Drama" in caption

@@ -13,7 +13,7 @@ from sgrag.cli import main as cli_main
 from sgrag.eval import run_eval
 from sgrag.lexicon import Lexicon
 from sgrag.query import class_nodes
-from conftest import build_workspace, fast_config
+from conftest import build_workspace, fast_config, kinds_graph
 
 PROF, GENDER, NATION = "/people/person/profession", "/people/person/gender", "/people/person/nationality"
 QUESTION = "Who is the male comedian and television director from the United States of America?"
@@ -209,3 +209,39 @@ def test_class_words_outside_the_answer_type_describe_names_or_give_way(people_e
     # instead of leaving no exact answer
     assert trace.answer.exact and "United States of America" in {r.label for r in trace.answer.exact_set}
     assert any("'comedian' now only rank the answers" in n for n in trace.notes)
+
+
+@pytest.fixture(scope="module")
+def kinds_engine(tmp_path_factory):
+    path = tmp_path_factory.mktemp("kinds") / "ws"
+    build_workspace(path, kinds_graph())
+    return Engine.open(path)
+
+
+def test_the_answer_type_keeps_entities_of_its_kind(kinds_engine):
+    """The countries and genres both films link to are no awards: they leave the exact set, said so."""
+    trace = kinds_engine.ask("Which award has nominated both Gorvath Rising and Teeble Days?")
+    a = trace.answer
+    assert {r.label for r in a.exact_set} == {"Best Zarnok Award", "Best Quibble Award"}
+    assert {label for _, label in a.other_kind} == {"Freedonia", "Drama"}
+    assert any("not of the kind 'award'" in n and "Freedonia" in n for n in trace.notes)
+    assert not {r.label for r in kinds_engine.near_misses(trace)} & {"Freedonia", "Drama"}
+    # without an answer-type word that the graph's types hold, nothing is set apart
+    trace = kinds_engine.ask("Which thing has nominated both Gorvath Rising and Teeble Days?")
+    assert {r.label for r in trace.answer.exact_set} == {"Best Zarnok Award", "Best Quibble Award", "Freedonia", "Drama"}
+    assert trace.answer.other_kind == ()
+
+
+def test_a_kind_the_graph_types_sparsely_keeps_the_same_kind(kinds_engine):
+    """Only Ann is typed a celebrity, but Bob is a person like her; the city is not."""
+    trace = kinds_engine.ask("Which celebrity is from Freedonia and studied at Zork University?")
+    assert {r.label for r in trace.answer.exact_set} == {"Ann Plimsy", "Bob Mavrin"}
+    assert [label for _, label in trace.answer.other_kind] == ["Zork City"]
+
+
+def test_a_property_name_does_not_make_a_kind(kinds_engine):
+    """Bob worked for Freedonia (the tail of .../employment_tenure/company): that makes no country a company,
+    so nothing is set apart from the companies that distributed both films."""
+    trace = kinds_engine.ask("Which company distributed both Crump Falls and Elbow Room?")
+    assert {r.label for r in trace.answer.exact_set} == {"Brastle Video", "Drizzt Pictures", "Freedonia"}
+    assert trace.answer.other_kind == ()

@@ -13,6 +13,7 @@ from conftest import olympics_graph
     ("Which country is a UN member?", "country"),
     ("What film was edited by Anne V. Coates?", "film"),
     ("Who won the 2008 Olympics?", "person"),
+    ("Which film, set in the United States and primarily in English, won an award?", "film"),
 ])
 def test_answer_type(question, expected):
     assert answer_type_span(question)[0] == expected

@@ -22,8 +22,8 @@ import numpy as np
 from .graph import KnowledgeGraph, expand_ranges
 from .prompts import default_prompts
 from .prompts import relation_paragraph as prompt_relation_paragraph
-from .query import STOPWORDS, relation_word
-from .textnorm import singular, tokens
+from .query import STOPWORDS, relation_word, stated_words
+from .textnorm import singular, stem, tokens
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 UNABLE = "Unable to determine"
@@ -31,6 +31,7 @@ UNABLE = "Unable to determine"
 # fifth of the graph holds it too ("topic", "person" say little about what a node is).
 KIND_CORE_SHARE = 0.8
 KIND_GENERIC_SHARE = 0.2
+STATED_WORDS = 6  # the words before a constraint that may state its relation
 NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
 WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
            "likelihood": 3.64}
@@ -115,6 +116,7 @@ class Ranker:
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
+        self._relation_stems_cache: dict[int, frozenset[str]] = {}
 
     @cached_property
     def _log_deg(self) -> np.ndarray:
@@ -132,20 +134,75 @@ class Ranker:
         return {w: np.asarray(ids, dtype=np.int64) for w, ids in out.items()}
 
     @cached_property
-    def _kind_phrases_with(self) -> dict[str, np.ndarray]:
-        """Singular word -> ids of the head-type phrases holding it ("award category": award, category).
+    def _head_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
+        """What each node heads: singular word -> kind ids, and a CSR of node -> kind ids.
 
-        Only what a relation path says its head *is* (/award/award_category/...) names a kind; a tail's
-        property name does not (/.../employment_tenure/company makes a country an employer, not a company).
+        A kind is the head type of a relation path (/award/award_category/...: "award category"). Only
+        what a relation says its *head* is names a kind: a tail's property name does not
+        (.../employment_tenure/company makes a country an employer, not a company).
         """
-        heads = {_type_phrases(name)[0] for name in self.graph.relations} - {""}
-        out: dict[str, list[int]] = {}
-        for i, phrase in enumerate(self.model.type_vocab):
-            if phrase not in heads:
-                continue
+        g = self.graph
+        kinds: dict[str, int] = {}
+        of_rel = np.array([kinds.setdefault(_type_phrases(name)[0], len(kinds)) for name in g.relations] or [0],
+                          dtype=np.int64)
+        words: dict[str, list[int]] = {}
+        for phrase, k in kinds.items():
             for w in {singular(w) for w in phrase.split()}:
-                out.setdefault(w, []).append(i)
-        return {w: np.asarray(ids, dtype=np.int64) for w, ids in out.items()}
+                words.setdefault(w, []).append(k)
+        pairs = np.unique(g.src.astype(np.int64) * len(kinds) + of_rel[g.rel]) if g.num_edges else np.zeros(0, np.int64)
+        ptr = np.zeros(g.num_nodes + 1, dtype=np.int64)
+        np.add.at(ptr, pairs // max(len(kinds), 1) + 1, 1)
+        return words, np.cumsum(ptr), pairs % max(len(kinds), 1)
+
+    @cached_property
+    def _kind_nouns(self) -> frozenset[str]:
+        """The head nouns of the graph's kinds ("category" of "award category"): in a question they name
+        what something is ("the film"), not how it is related."""
+        return frozenset(singular(p.split()[-1]) for p in map(lambda r: _type_phrases(r)[0], self.graph.relations) if p)
+
+    def _relation_stems(self, r: int) -> frozenset[str]:
+        """Stems of what relation ``r`` says: its property, not its domain or head type, nor kind nouns
+        (/film/film/release_date_s./film/film_regional_release_date/film_release_region: releas, date,
+        region); the whole name when it is no path ("born in")."""
+        words = self._relation_stems_cache.get(r)
+        if words is None:
+            name = self.graph.relations[r].lower()
+            if name.startswith("/"):
+                first, *rest = name.split(".")
+                name = " ".join(first.split("/")[3:] + rest)
+            words = self._relation_stems_cache[r] = frozenset(
+                stem(w) for w in re.split(r"[/._\s]+", name) if len(w) > 2 and singular(w) not in self._kind_nouns)
+        return words
+
+    def stated_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, str, np.ndarray]]:
+        """(constraint column, question word, mask of ``nodes`` joined to that constraint by a relation the
+        word names), for each word right before a constraint ("released in Canada") that names the relation
+        of some nodes' edges to it but not of all: the question states that relation, not just any link.
+
+        ``sat[i, j]``: the node bound to constraint j for ``nodes[i]`` (every one bound: an exact set).
+        """
+        g = self.graph
+        out = []
+        near = stated_words(qg)
+        for j, c in enumerate(qg.constraints):
+            if (sat[:, j] < 0).any() or c.qid not in near:  # soft: not every node is joined to it
+                continue
+            before, after = ([w for w in tokens(text) if len(w) > 3 and w not in STOPWORDS
+                              and singular(w) not in self._kind_nouns] for text in near[c.qid])
+            words = before[-STATED_WORDS:] + after
+            if not words:
+                continue
+            lo, hi = g.edge_slots(nodes, sat[:, j])
+            slots, owner = expand_ranges(lo, hi)
+            rels, inv = np.unique(g.rel[g.slot_edges(slots)], return_inverse=True)
+            stems = [self._relation_stems(r) for r in rels.tolist()]
+            for w in dict.fromkeys(words):
+                named = np.array([stem(w) in s for s in stems], dtype=bool)
+                mask = np.zeros(nodes.size, dtype=bool)
+                mask[owner[named[inv.reshape(-1)]]] = True
+                if mask.any() and not mask.all():
+                    out.append((j, w, mask))
+        return out
 
     @cached_property
     def _phrase_share(self) -> np.ndarray:
@@ -164,21 +221,24 @@ class Ranker:
         also link to.
         """
         words = [singular(w) for w in tokens(answer_type)]
-        phrases = self._kind_phrases_with.get(words[-1]) if words and words[-1] not in NOT_A_KIND else None
-        if phrases is None or nodes.size < 2:
+        by_word, kind_ptr, kind_ids = self._head_kinds
+        kinds = by_word.get(words[-1]) if words and words[-1] not in NOT_A_KIND else None
+        if kinds is None or nodes.size < 2:
+            return None
+        pos, owner = expand_ranges(kind_ptr[nodes], kind_ptr[nodes + 1])
+        holds = np.zeros(nodes.size, dtype=bool)
+        holds[owner[np.isin(kind_ids[pos], kinds)]] = True
+        if not holds.any() or holds.all():
             return None
         m = self.model
         pos, owner = expand_ranges(m.node_type_ptr[nodes], m.node_type_ptr[nodes + 1])
         ids = m.node_type_ids[pos]
-        holds = np.zeros(nodes.size, dtype=bool)
-        holds[owner[np.isin(ids, phrases)]] = True
-        if not holds.any() or holds.all():
-            return None
         held_by = np.bincount(ids[holds[owner]], minlength=len(m.type_vocab))
         core = np.flatnonzero((held_by >= KIND_CORE_SHARE * holds.sum()) & (self._phrase_share < KIND_GENERIC_SHARE))
         same = np.zeros(nodes.size, dtype=bool)
         same[owner[np.isin(ids, core)]] = True
-        return holds | same
+        kind = holds | same
+        return None if kind.all() else kind
 
     def _text_words(self, t: int) -> set[str]:
         words = self._words_cache.get(t)
@@ -282,7 +342,7 @@ class Ranker:
         won", "influenced by"); prior: specificity; likelihood: how probable it is to draw these
         constraints from the candidate's edges (edges to a constraint / degree, per constraint).
         """
-        nodes, sat = _candidate_arrays(qg, candidates)
+        nodes, sat = candidate_arrays(qg, candidates)
         cols = {name: col.tolist() for name, col in self._columns(qg, nodes, sat).items()}
         return {v: {name: cols[name][i] for name in FEATURES} for i, v in enumerate(nodes.tolist())}
 
@@ -298,7 +358,7 @@ class Ranker:
             return []
         g = self.graph
         cons = qg.constraints
-        nodes, sat = _candidate_arrays(qg, candidates)
+        nodes, sat = candidate_arrays(qg, candidates)
         tier = np.zeros(nodes.size, dtype=np.float64)
         for j, c in enumerate(cons):
             if c.confidence >= self.soft_below:
@@ -335,7 +395,7 @@ class Ranker:
 FEATURES = tuple(WEIGHTS)
 
 
-def _candidate_arrays(qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> tuple[np.ndarray, np.ndarray]:
+def candidate_arrays(qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> tuple[np.ndarray, np.ndarray]:
     """Candidate nodes and, per constraint (column), the node each is bound to (-1: not satisfied)."""
     nodes = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
     sats = list(candidates.values())

@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from .answer import UNABLE, EvidenceModel, Ranker, offline_answer, relation_paragraph
+from .answer import UNABLE, EvidenceModel, Ranker, candidate_arrays, offline_answer, relation_paragraph
 from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import BuildCancelled, BuildError, SgragError, WorkspaceError
@@ -31,7 +31,8 @@ from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
 from .query import Linker, build_query_graph, decompose, llm_query_graph
-from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryGraph, QueryTrace, RankedAnswer, no_progress
+from .types import (Answer, LinkCandidate, Progress, ProgressFn, QueryGraph, QueryTrace, RankedAnswer, SetApart,
+                    no_progress)
 from .workspace import Workspace
 
 
@@ -183,10 +184,10 @@ class Engine:
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
                                + ", ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft))
         target = qg.target
-        other_kind: list[int] = []
+        set_apart: list[SetApart] = []
         if exact:
             candidates = exact.candidates(target)
-            other_kind = self._set_apart_other_kinds(qg, candidates, trace)
+            set_apart = self._set_apart(qg, candidates, trace)
         else:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
@@ -204,28 +205,47 @@ class Engine:
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
-                             other_kind=tuple((self.graph.node_ids[v], self.graph.labels[v]) for v in other_kind))
+                             set_apart=tuple(set_apart))
             if cfg.answer.mode == "llm" and self.llm is not None:
                 answer = self._llm_answer(question, answer, trace)
         trace.answer = answer
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
 
-    def _set_apart_other_kinds(self, qg: QueryGraph, candidates: dict[int, dict[str, int]],
-                               trace: QueryTrace) -> list[int]:
-        """Removes from ``candidates`` (the exact set) the entities of another kind than the answer type
-        names, and returns them (best known first); none when the graph's types cannot tell."""
+    def _set_apart(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], trace: QueryTrace) -> list[SetApart]:
+        """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
+        returns them, each with why: of another kind than the answer type names ("Which *award*"), or
+        joined to a constraint only by relations other than the one stated before it ("*released in*
+        Canada"). A rule that would leave nothing gives way."""
+        g = self.graph
+        out: list[SetApart] = []
+
+        def drop(gone: np.ndarray, reason: str, note: str) -> None:
+            gone = sorted(gone.tolist(), key=lambda v: -int(g.degree[v]))  # best known first
+            for v in gone:
+                del candidates[v]
+                out.append(SetApart(g.node_ids[v], g.labels[v], reason))
+            shown = ", ".join(g.labels[v] for v in gone[:5]) + (", ..." if len(gone) > 5 else "")
+            trace.notes.append(f"{note} ({shown}): left out of the exact set.")
+
         nodes = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
         kind = self.ranker.of_answer_kind(qg.answer_type, nodes)
-        if kind is None:
-            return []
-        other = sorted(nodes[~kind].tolist(), key=lambda v: -int(self.graph.degree[v]))
-        for v in other:
-            del candidates[v]
-        shown = ", ".join(self.graph.labels[v] for v in other[:5]) + (", ..." if len(other) > 5 else "")
-        trace.notes.append(f"{len(other):,} of the {nodes.size:,} entities joined to every constraint are not "
-                           f"of the kind '{qg.answer_type}' names ({shown}); they are left out of the exact set.")
-        return other
+        if kind is not None:
+            drop(nodes[~kind], f"not of the kind '{qg.answer_type}'",
+                 f"{int((~kind).sum()):,} of the {nodes.size:,} entities joined to every constraint are not of the "
+                 f"kind '{qg.answer_type}' names")
+        if len(candidates) < 2:
+            return out
+        nodes, sat = candidate_arrays(qg, candidates)
+        keep = np.ones(nodes.size, dtype=bool)
+        for j, word, mask in self.ranker.stated_relations(qg, nodes, sat):
+            if (keep & mask).any() and (keep & ~mask).any():
+                label = qg.constraints[j].label
+                drop(nodes[keep & ~mask], f"joined to {label} only by relations '{word}' does not name",
+                     f"{int((keep & ~mask).sum()):,} entities are joined to {label} only by relations that "
+                     f"'{word}' does not name")
+                keep &= mask
+        return out
 
     def _class_words(self, qg: QueryGraph) -> list[set[str]]:
         """The constraints linked to class nodes, grouped by the word that named them ("actress": Actor,
@@ -266,7 +286,7 @@ class Engine:
             return []
         mq = qg.restricted_to(trace.firm_qids)
         _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
-        members = {self.graph.index_of[r.node_id] for r in a.exact_set} | {self.graph.index_of[v] for v, _ in a.other_kind}
+        members = {self.graph.index_of[r.node_id] for r in a.exact_set} | {self.graph.index_of[x.node_id] for x in a.set_apart}
         outside = _best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, RANK_CAP)
         return self.ranker.rank(qg, outside, limit)[:limit]
 

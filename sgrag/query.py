@@ -552,6 +552,26 @@ def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list
     return phrases
 
 
+def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
+    """Per constraint, where English states its relation: the text between it and the mention (or
+    answer type) before it ("... was *released in* Canada"), and the first words after it up to the
+    clause's end ("Beverly Hills, *where he died*")."""
+    ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
+    lo = answer_type_span(qg.question)[2]
+    out = {}
+    for i, n in enumerate(ordered):
+        hi = ordered[i + 1].mention.start if i + 1 < len(ordered) else len(qg.question)
+        before = qg.question[lo:n.mention.start] if n.mention.start >= lo else ""
+        after = _CLAUSE_END.split(qg.question[n.mention.end:hi], 1)[0].split()[:STATED_AFTER]
+        out[n.qid] = (before, " ".join(after))
+        lo = max(lo, n.mention.end)
+    return out
+
+
+STATED_AFTER = 3  # words after a constraint that may still state its relation ("as executive producer")
+_CLAUSE_END = re.compile(r"[,;:?!]|\band\b")
+
+
 def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline") -> QueryGraph:
     """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint."""
     a_end = answer_type_span(question)[2]

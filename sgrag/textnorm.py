@@ -6,7 +6,11 @@ CJK characters intact (they carry the meaning and have no case).
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from functools import lru_cache
+
+import snowballstemmer
 
 _SPACE = re.compile(r"\s+")
 _CJK_RANGES = (
@@ -87,3 +91,15 @@ def tokens(text: str) -> list[str]:
 def singular(word: str) -> str:
     """A crude singular for matching words ("films" ~ "film"; "class" stays)."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+_STEMMER = snowballstemmer.stemmer("english")
+_STEM_LOCK = threading.Lock()  # a Snowball stemmer keeps state between calls
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The English Snowball stem ("released", "release" -> "releas"): a verb in a question meets the noun
+    of a relation name."""
+    with _STEM_LOCK:
+        return _STEMMER.stemWord(word)

@@ -153,6 +153,14 @@ class RankedAnswer:
 
 
 @dataclass(frozen=True)
+class SetApart:
+    """An entity joined to every constraint, left out of the exact set, and why."""
+    node_id: str
+    label: str
+    reason: str  # "not of the kind 'award'", "joined to Canada only by relations 'released' does not name"
+
+
+@dataclass(frozen=True)
 class Answer:
     """γ output."""
     text: str
@@ -170,9 +178,9 @@ class Answer:
     when nothing does. ``text`` is its first member when there is one."""
     tie_break: str = ""
     """Why ``text`` was put first when several entities satisfy everything (empty otherwise)."""
-    other_kind: tuple[tuple[str, str], ...] = ()
-    """(node id, label) of entities joined to every constraint but not of the kind the answer type
-    names ("Which *award*": the countries the films also link to); not in ``exact_set``."""
+    set_apart: tuple[SetApart, ...] = ()
+    """Entities joined to every constraint that the question's words still rule out (not of the
+    answer's kind, or joined by another relation than the one stated); not in ``exact_set``."""
 
     @property
     def exact_size(self) -> int:

@@ -381,11 +381,11 @@ def render_ranked(trace: QueryTrace) -> None:
         df = exact_set_frame(trace)
         st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360),
                      column_config={"entity": st.column_config.TextColumn(pinned=True)})
-        if a.other_kind:
-            names = ", ".join(md(label) for _, label in a.other_kind[:SHOW_SET])
-            more = f" and {len(a.other_kind) - SHOW_SET:,} more" if len(a.other_kind) > SHOW_SET else ""
-            st.caption(f"Also joined to every condition, but not of the kind *{md(qg.answer_type)}* the question "
-                       f"asks for ({len(a.other_kind):,}): {names}{more}")
+        if a.set_apart:
+            st.caption(f"Also joined to every condition, but ruled out by the question's words "
+                       f"({len(a.set_apart):,}; showing {min(len(a.set_apart), SHOW_SET):,}):")
+            st.dataframe(pd.DataFrame([{"entity": x.label, "why": x.reason} for x in a.set_apart[:SHOW_SET]]),
+                         hide_index=True, width="stretch", height=min(36 * min(len(a.set_apart), SHOW_SET) + 38, 240))
         return
     n = len(qg.constraints) if qg else 0
     df = pd.DataFrame([{"candidate": r.label, "conditions met": f"{len(r.satisfied)}/{n}",

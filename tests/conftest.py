@@ -82,6 +82,7 @@ def kinds_graph():
             b.add_node(company.lower().replace(" ", "_"), company)
             edge(film, "/film/film/distributors./film/film_film_distributor_relationship/distributor", company)
     edge("Bob Mavrin", "/people/person/employment_history./business/employment_tenure/company", "Freedonia")
+    edge("Elbow Room", "/film/film/release_date_s./film/film_regional_release_date/film_release_region", "Freedonia")
     for i in range(40):  # the rest of the world: "person" and "film" are no generic phrases here
         b.add_node(f"p{i}", f"Place {i}")
         b.add_edge(f"p{i}", f"country{i % 4}", "/location/location/containedby", "")

@@ -47,11 +47,18 @@ def tie_engine(tmp_path_factory) -> Engine:
 
 
 def test_relation_named_in_the_question_breaks_the_tie(tie_engine):
-    trace = tie_engine.ask("Which film features music by Randy Newman and is in the English Language?")
+    trace = tie_engine.ask("Which film is linked to Randy Newman and the English Language, for its music?")
     assert trace.exact_count == 2  # both films are linked to both constraints
     first, second = trace.answer.ranked[:2]
     assert first.label == "Ragtime" and second.label == "Awakenings"
     assert first.features["relation_words"] > second.features["relation_words"]
+
+
+def test_relation_stated_next_to_the_constraint_decides(tie_engine):
+    trace = tie_engine.ask("Which film features music by Randy Newman and is in the English Language?")
+    assert [r.label for r in trace.answer.exact_set] == ["Ragtime"]  # Awakenings was only edited by him
+    assert [(x.label, x.reason) for x in trace.answer.set_apart] == [
+        ("Awakenings", "joined to Randy Newman only by relations 'music' does not name")]
 
 
 def test_constraint_joined_by_several_relations_breaks_the_tie(tie_engine):

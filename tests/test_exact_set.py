@@ -223,20 +223,21 @@ def test_the_answer_type_keeps_entities_of_its_kind(kinds_engine):
     trace = kinds_engine.ask("Which award has nominated both Gorvath Rising and Teeble Days?")
     a = trace.answer
     assert {r.label for r in a.exact_set} == {"Best Zarnok Award", "Best Quibble Award"}
-    assert {label for _, label in a.other_kind} == {"Freedonia", "Drama"}
+    assert {(x.label, x.reason) for x in a.set_apart} == {("Freedonia", "not of the kind 'award'"),
+                                                           ("Drama", "not of the kind 'award'")}
     assert any("not of the kind 'award'" in n and "Freedonia" in n for n in trace.notes)
     assert not {r.label for r in kinds_engine.near_misses(trace)} & {"Freedonia", "Drama"}
     # without an answer-type word that the graph's types hold, nothing is set apart
-    trace = kinds_engine.ask("Which thing has nominated both Gorvath Rising and Teeble Days?")
+    trace = kinds_engine.ask("Which thing is linked to both Gorvath Rising and Teeble Days?")
     assert {r.label for r in trace.answer.exact_set} == {"Best Zarnok Award", "Best Quibble Award", "Freedonia", "Drama"}
-    assert trace.answer.other_kind == ()
+    assert trace.answer.set_apart == ()
 
 
 def test_a_kind_the_graph_types_sparsely_keeps_the_same_kind(kinds_engine):
     """Only Ann is typed a celebrity, but Bob is a person like her; the city is not."""
     trace = kinds_engine.ask("Which celebrity is from Freedonia and studied at Zork University?")
     assert {r.label for r in trace.answer.exact_set} == {"Ann Plimsy", "Bob Mavrin"}
-    assert [label for _, label in trace.answer.other_kind] == ["Zork City"]
+    assert [x.label for x in trace.answer.set_apart] == ["Zork City"]
 
 
 def test_a_property_name_does_not_make_a_kind(kinds_engine):
@@ -244,4 +245,55 @@ def test_a_property_name_does_not_make_a_kind(kinds_engine):
     so nothing is set apart from the companies that distributed both films."""
     trace = kinds_engine.ask("Which company distributed both Crump Falls and Elbow Room?")
     assert {r.label for r in trace.answer.exact_set} == {"Brastle Video", "Drizzt Pictures", "Freedonia"}
-    assert trace.answer.other_kind == ()
+    assert trace.answer.set_apart == ()
+
+
+def test_a_stated_relation_keeps_the_entities_joined_by_it(kinds_engine):
+    """"nominated" names the award-nomination relation: the country and genre both films link to are out."""
+    trace = kinds_engine.ask("Which thing has nominated both Gorvath Rising and Teeble Days?")
+    assert {r.label for r in trace.answer.exact_set} == {"Best Zarnok Award", "Best Quibble Award"}
+    assert {x.label: x.reason for x in trace.answer.set_apart} == {
+        "Freedonia": "joined to Gorvath Rising only by relations 'nominated' does not name",
+        "Drama": "joined to Gorvath Rising only by relations 'nominated' does not name"}
+    # "released in" names the release region: of the films from Freedonia, one was released there
+    trace = kinds_engine.ask("Which film was released in Freedonia?")
+    assert [r.label for r in trace.answer.exact_set] == ["Elbow Room"]
+    assert trace.answer.confidence == 1.0
+    why = {x.label: x.reason for x in trace.answer.set_apart}
+    assert why["Crump Falls"] == "joined to Freedonia only by relations 'released' does not name"
+    assert why["Ann Plimsy"] == "not of the kind 'film'"
+    # a word no relation holds states nothing: every film from Freedonia stays
+    trace = kinds_engine.ask("Which film was shot in Freedonia?")
+    assert {r.label for r in trace.answer.exact_set} == {"Gorvath Rising", "Teeble Days", "Crump Falls", "Elbow Room"}
+
+
+RELATIONS = ["/t/thing/released_in", "/t/thing/filmed_at", "/t/thing/near"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_a_stated_relation_filters_exactly_and_never_empties_the_set(tmp_path_factory, data):
+    """Brute force: with "released in" before the first constraint, the set is the entities joined to it by a
+    released_in edge (and to the other by any), unless none or all of the adjacent ones are."""
+    ents, cons = NAMES[:6], NAMES[6:8]
+    edges = data.draw(st.sets(st.tuples(st.sampled_from(ents), st.sampled_from(cons), st.sampled_from(RELATIONS)),
+                              min_size=2, max_size=24))
+    b = GraphBuilder()
+    for name in ents + cons:
+        b.add_node(name.lower(), name)
+    for e, c, rel in edges:
+        b.add_edge(e.lower(), c.lower(), rel, "")
+    g = b.build()
+    path = tmp_path_factory.mktemp("stated") / "ws"
+    cfg = fast_config()
+    cfg.gnn.epochs = 2
+    build_workspace(path, g, cfg)
+    first, second = cons
+    trace = Engine.open(path).ask(f"Which thing was released in {first} and linked to {second}?")
+    if {n.label for n in trace.query_graph.constraints} != set(cons):
+        return  # a constraint on no edge is not in the graph's label index
+    adjacent = {e for e in ents if all(any(x == e and y == c for x, y, _ in edges) for c in cons)}
+    released = {e for e in adjacent if (e, first, RELATIONS[0]) in edges}
+    expected = released if released else adjacent
+    assert {r.label for r in trace.answer.exact_set} == expected
+    assert {x.label for x in trace.answer.set_apart} == adjacent - expected

@@ -129,6 +129,9 @@ class LLMEmbedder:
         return vecs
 
 
+TRANSIENT_MAX = 50_000  # question-text vectors kept in memory (cleared when full)
+
+
 class EmbeddingCache:
     """Label -> vector cache on disk, per embedder, so rebuilds never re-embed a label."""
 
@@ -136,6 +139,7 @@ class EmbeddingCache:
         self.embedder = embedder
         self.path = Path(directory) / f"{embedder.name}.npz" if directory else None
         self._rows: dict[str, np.ndarray] = {}
+        self._transient: dict[str, np.ndarray] = {}  # question texts: never written to disk
         if self.path and self.path.exists():
             try:
                 data = np.load(self.path, allow_pickle=False)
@@ -165,6 +169,18 @@ class EmbeddingCache:
         if missing and self.path:
             self.save()
         return out
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors for a question's texts: cached labels reused, the rest embedded and kept in memory only,
+        so asking never rewrites the workspace's label cache."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self._rows and t not in self._transient))
+        if missing:
+            if len(self._transient) + len(missing) > TRANSIENT_MAX:
+                self._transient.clear()
+            self._transient.update(zip(missing, self.embedder.embed(missing)))
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._rows[t] if t in self._rows else self._transient[t] for t in texts]).astype(np.float32)
 
     @property
     def dim(self) -> int:

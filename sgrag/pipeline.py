@@ -82,9 +82,9 @@ class Engine:
         self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
         self.lexicon = Lexicon.of_workspace(workspace.path)
-        self.linker = Linker(self.graph, self.label_index, self._cache, config.query, self.lexicon)
+        self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, config.query, self.lexicon)
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
-        self.ranker = Ranker(self.graph, self.evidence, self._cache.embed, config.query.soft_below)
+        self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, config.query.soft_below)
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
         progress(Progress("load", len(self.LOAD_STEPS), len(self.LOAD_STEPS), "index loaded"))
 

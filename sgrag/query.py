@@ -163,9 +163,10 @@ class _Entry:
 class Linker:
     """Finds constraint mentions in a question and links them to graph nodes."""
 
-    def __init__(self, graph: KnowledgeGraph, label_index=None, embedder=None, cfg: QueryConfig | None = None,
+    def __init__(self, graph: KnowledgeGraph, label_index=None, embed=None, cfg: QueryConfig | None = None,
                  lexicon: Lexicon | None = None):
-        self.graph, self.label_index, self.embedder = graph, label_index, embedder
+        """``embed``: texts -> unit vectors (the question's mentions; with ``label_index``, for fuzzy links)."""
+        self.graph, self.label_index, self.embed = graph, label_index, embed
         self.cfg = cfg or QueryConfig()
         self.lexicon = lex = lexicon or Lexicon.load()
         self.is_class = class_nodes(graph, lex.type_relations)
@@ -480,9 +481,9 @@ class Linker:
         return out
 
     def _embedding(self, text: str) -> list[LinkCandidate]:
-        if self.label_index is None or self.embedder is None:
+        if self.label_index is None or self.embed is None:
             return []
-        scores, ids = self.label_index.search(self.embedder.embed([text]), self.cfg.top_k)
+        scores, ids = self.label_index.search(self.embed([text]), self.cfg.top_k)
         out = []
         for score, lid in zip(scores[0], ids[0]):
             if lid < 0 or score < self.cfg.link_floor:

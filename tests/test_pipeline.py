@@ -168,3 +168,14 @@ def test_oversized_path_length_is_refused_before_training(tmp_path):
     assert "gnn" not in stages and "embeddings" not in stages
     assert cli_main(["-q", "build", "-w", str(ws), "--path-length", "2"]) == 2
     assert Workspace(ws).config().index.path_length == 1  # a configuration that failed is not kept
+
+
+def test_asking_never_rewrites_the_label_cache(olympics_ws):
+    """Question texts are embedded in memory: a new question costs no write of the workspace's cache."""
+    eng = Engine.open(olympics_ws)
+    caches = sorted((olympics_ws / "cache" / "embeddings").glob("*.npz"))
+    assert caches
+    before = [(p.stat().st_mtime_ns, p.stat().st_size) for p in caches]
+    trace = eng.ask("Which zanzibar quokka country won medals at the 2012 Summer Olympics, said the wombat?")
+    assert trace.answer.exact
+    assert [(p.stat().st_mtime_ns, p.stat().st_size) for p in caches] == before

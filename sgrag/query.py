@@ -562,7 +562,7 @@ def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
     out = {}
     for i, n in enumerate(ordered):
         hi = ordered[i + 1].mention.start if i + 1 < len(ordered) else len(qg.question)
-        before = qg.question[lo:n.mention.start] if n.mention.start >= lo else ""
+        before = _CLAUSE_END.split(qg.question[lo:n.mention.start])[-1] if n.mention.start >= lo else ""
         after = _CLAUSE_END.split(qg.question[n.mention.end:hi], 1)[0].split()[:STATED_AFTER]
         out[n.qid] = (before, " ".join(after))
         lo = max(lo, n.mention.end)

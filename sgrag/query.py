@@ -35,8 +35,9 @@ played plays known includes include included shares share has have had also""".s
 _WHICH = re.compile(r"^\s*(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
 _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)(\w{1,4}?)(?=会|是|能|可|被|与|和|在|的|由|有|同时|出生|导致|引起|获得|位于|属于|包括|来自|曾|，|,|？|\?)")
+_LIST_ITEM = r"(?:(?:19|20)\d{2}|\d{1,3}(?:st|nd|rd|th))"  # a year, or an ordinal ("41st")
 _YEAR_LIST = re.compile(
-    r"\b((?:(?:19|20)\d{2})(?:\s*,\s*(?:and\s+|or\s+)?(?:19|20)\d{2})*,?\s+(?:and|or|&)\s+(?:19|20)\d{2})"
+    rf"\b({_LIST_ITEM}(?:\s*,\s*(?:and\s+|or\s+)?{_LIST_ITEM})*,?\s+(?:and|or|&)\s+{_LIST_ITEM})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 _NAME_AFTER = re.compile(r"\s+[A-Z]")  # a capitalised word right after: a name in apposition
@@ -94,7 +95,7 @@ def _auto_aliases(label: str) -> list[str]:
     if base.lower().startswith("the ") and len(base.split()) >= 3:
         out.append(base[4:])
     words = base.split()
-    if len(words) >= 2 and words[-1].isalpha() and not words[-1].endswith("s"):
+    if len(words) >= 2 and words[-1].isalpha() and len(words[-1]) > 2 and not words[-1].endswith("s"):
         out.append(base + "s")  # "United States Dollars" for "United States Dollar"
     return out
 
@@ -208,7 +209,7 @@ class Linker:
         self._class_word = re.compile(r"\b(" + _word_alternation(lex.class_words) + r")\b", re.I)
         self._belief = re.compile(r"\b(" + _word_alternation(lex.beliefs) + r")\b", re.I)
         self._beliefs = {k.lower(): v for k, v in lex.beliefs.items()}
-        self._shared_tail = re.compile(r"\b([A-Za-z]+(?: [A-Za-z]+)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
+        self._shared_tail = re.compile(r"\b([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
                                        r"((?:in|from) )(" + _word_alternation(lex.shared_tails) + r")\b")
         self.entries = entries
         self._title_keys = [k for k in entries if " for " in k]
@@ -298,7 +299,7 @@ class Linker:
         for m in self._belief.finditer(question):  # "of Islamic faith" -> Islam, weakly
             texts.append((self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):
-            for y in re.finditer(r"(?:19|20)\d{2}", m.group(1)):
+            for y in re.finditer(_LIST_ITEM, m.group(1)):
                 start = m.start(1) + y.start()
                 texts.append((f"{y.group(0)} {m.group(2)}", start, start + len(y.group(0)), 1.0))
         return texts

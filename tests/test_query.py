@@ -267,3 +267,21 @@ def test_one_mention_per_node_and_the_most_confident_wins(people_linker):
     b.add_edge("x", "uk", "/r", "r")
     got = confidences(Linker(b.build()), "Which British singer, born in the United Kingdom, worked with Amy Nuttall?")
     assert got["United Kingdom"] == 1.0
+
+
+def test_short_labels_hyphenated_professions_and_ordinal_lists_link_whole():
+    """"the US" is no plural of "The U"; "singer-songwriter ... from Great Britain" names Singer-songwriter-GB,
+    not Songwriter-GB; "the 41st and 50th Annual Grammy Awards" names both ceremonies ("-US" labels too)."""
+    b = GraphBuilder()
+    for nid, label in [("u", "The U"), ("us", "United States of America"), ("sw", "Songwriter-GB"),
+                       ("ssw", "Singer-songwriter-GB"), ("act", "Actor-GB"), ("g41", "41st Annual Grammy Awards"),
+                       ("g50", "50th Annual Grammy Awards-US"), ("flea", "Flea")]:
+        b.add_node(nid, label)
+    for nid in ("u", "us", "sw", "ssw", "act", "g41", "g50"):
+        b.add_edge("flea", nid, "/r", "r")
+    lk = Linker(b.build())
+    got = confidences(lk, "Which award was won by Flea at the 41st and 50th Annual Grammy Awards in the US?")
+    assert "The U" not in got
+    assert got["41st Annual Grammy Awards"] == 1.0 and got["50th Annual Grammy Awards-US"] >= 0.75
+    got = confidences(lk, "Who is the singer-songwriter and actor from Great Britain who worked with Flea?")
+    assert "Singer-songwriter-GB" in got and "Songwriter-GB" not in got and "Actor-GB" in got

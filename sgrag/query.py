@@ -409,11 +409,12 @@ class Linker:
                 if rest:
                     texts.append(head.chosen.label + rest.group(1))
             best = None
-            for text in texts:
-                hit = process.extractOne(fold(text), self._title_keys, scorer=fuzz.ratio,
-                                         score_cutoff=self.cfg.title_floor)
-                if hit and (best is None or hit[1] > best[1]):
-                    best = hit
+            for text in texts:  # word order counts little: "Best Adapted Screenplay" is "Best Screenplay, Adapted"
+                for scorer in (fuzz.ratio, fuzz.token_sort_ratio):
+                    hit = process.extractOne(fold(text), self._title_keys, scorer=scorer,
+                                             score_cutoff=self.cfg.title_floor)
+                    if hit and (best is None or hit[1] > best[1]):
+                        best = hit
             if best:
                 cands = self._candidates(best[0], "fuzzy", round(best[1] / 100, 3))
                 out = [m for m in out if m not in inner] + [Mention(question[start:end], start, end, cands[0],
@@ -474,10 +475,14 @@ class Linker:
     def _fuzzy(self, text: str) -> list[LinkCandidate]:
         if not self._fuzzy_keys:
             return []
-        hits = process.extract(fold(text), self._fuzzy_keys, scorer=fuzz.ratio, limit=self.cfg.top_k,
-                               score_cutoff=self.cfg.fuzzy_floor)
+        best: dict[str, float] = {}
+        for scorer in (fuzz.ratio, fuzz.token_sort_ratio):  # word order counts little ("Screenplay, Adapted")
+            for key, score, _ in process.extract(fold(text), self._fuzzy_keys, scorer=scorer, limit=self.cfg.top_k,
+                                                 score_cutoff=self.cfg.fuzzy_floor):
+                best[key] = max(score, best.get(key, 0.0))
+        hits = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[: self.cfg.top_k]
         out = []
-        for key, score, _ in hits:
+        for key, score in hits:
             out.extend(self._candidates(key, "fuzzy", round(score / 100 * 0.85, 3))[:1])
         return out
 

@@ -122,9 +122,10 @@ def _award_linker():
     for nid, label in [("emmy", "Primetime Emmy Award"), ("lead", "Primetime Emmy Award for Outstanding Lead Actress - Miniseries or a Movie"),
                        ("mini", "Miniseries"), ("comedy", "Comedy"), ("tv", "Television"), ("mlp", "Mary-Louise Parker"),
                        ("us", "United States of America"), ("act", "Actor-GB"), ("gb", "Great Britain"), ("islam", "Islam"), ("dir", "Academy Award for Best Director"),
-                       ("actor", "Academy Award for Best Actor"), ("x", "Weeds")]:
+                       ("actor", "Academy Award for Best Actor"), ("x", "Weeds"),
+                       ("bafta", "BAFTA Award for Best Screenplay, Adapted"), ("aacta", "AACTA Award for Best Adapted Screenplay")]:
         b.add_node(nid, label)
-    for nid in ("emmy", "lead", "mini", "comedy", "tv", "mlp", "us", "act", "gb", "islam", "dir", "actor"):
+    for nid in ("emmy", "lead", "mini", "comedy", "tv", "mlp", "us", "act", "gb", "islam", "dir", "actor", "bafta", "aacta"):
         b.add_edge("x", nid, "/r", "r")
     return Linker(b.build())
 
@@ -139,6 +140,9 @@ def test_award_title_links_whole_despite_rewording():
                                        "in a Miniseries or a Movie and works with Mary-Louise Parker?")
     assert set(got) == {"Primetime Emmy Award for Outstanding Lead Actress - Miniseries or a Movie", "Mary-Louise Parker"}
     assert all(c > 0.9 for c in got.values())
+    # the same words in another order beat one word changed
+    got = confidences(_award_linker(), "Which film was nominated for the BAFTA Award for Best Adapted Screenplay?")
+    assert set(got) == {"BAFTA Award for Best Screenplay, Adapted"}
 
 
 def test_names_inside_an_unknown_title_are_soft_but_plain_names_stay_firm():

@@ -575,7 +575,7 @@ def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
     return out
 
 
-STATED_AFTER = 3  # words after a constraint that may still state its relation ("as executive producer")
+STATED_AFTER = 6  # words after a constraint that may still state its relation ("as executive producer")
 _CLAUSE_END = re.compile(r"[,;:?!]|\band\b")
 
 

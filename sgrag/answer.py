@@ -176,16 +176,17 @@ class Ranker:
 
     def stated_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, str, np.ndarray]]:
         """(constraint column, question word, mask of ``nodes`` joined to that constraint by a relation the
-        word names), for each word right before a constraint ("released in Canada") that names the relation
-        of some nodes' edges to it but not of all: the question states that relation, not just any link.
+        word names), for each word next to a constraint ("released in Canada") that names the relation of
+        some nodes' edges to it but not of all: the question states that relation, not just any link.
 
-        ``sat[i, j]``: the node bound to constraint j for ``nodes[i]`` (every one bound: an exact set).
+        ``sat[i, j]``: the node of constraint j for ``nodes[i]`` (joined to it or not); columns with a -1
+        are skipped.
         """
         g = self.graph
         out = []
         near = stated_words(qg)
         for j, c in enumerate(qg.constraints):
-            if (sat[:, j] < 0).any() or c.qid not in near:  # soft: not every node is joined to it
+            if (sat[:, j] < 0).any() or c.qid not in near:
                 continue
             before, after = ([w for w in tokens(text) if len(w) > 3 and w not in STOPWORDS
                               and singular(w) not in self._kind_nouns] for text in near[c.qid])

@@ -180,15 +180,16 @@ class Engine:
             trace.notes.append(f"Nothing meets every constraint: the class word(s) {said} now only rank the answers.")
         firm = {c.qid for c in mq.constraints}
         soft = [n for n in qg.constraints if n.qid not in firm]  # none if none is firm
-        if soft:
-            trace.notes.append("Soft constraints (weakly linked; used for ranking only): "
-                               + ", ".join(f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft))
         target = qg.target
         set_apart: list[SetApart] = []
+        stated: set[str] = set()
         if exact:
             candidates = exact.candidates(target)
-            set_apart = self._set_apart(qg, candidates, trace)
-        else:
+            set_apart, stated = self._set_apart(qg, candidates, trace)
+        if soft and any(n.qid not in stated for n in soft):
+            trace.notes.append("Soft constraints (weakly linked; used for ranking only): " + ", ".join(
+                f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft if n.qid not in stated))
+        if not exact:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
                 candidates = _best_tiers(support, mq, RANK_CAP)
@@ -212,13 +213,16 @@ class Engine:
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
 
-    def _set_apart(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], trace: QueryTrace) -> list[SetApart]:
+    def _set_apart(self, qg: QueryGraph, candidates: dict[int, dict[str, int]],
+                   trace: QueryTrace) -> tuple[list[SetApart], set[str]]:
         """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
-        returns them, each with why: of another kind than the answer type names ("Which *award*"), or
-        joined to a constraint only by relations other than the one stated before it ("*released in*
-        Canada"). A rule that would leave nothing gives way."""
+        returns them, each with why: of another kind than the answer type names ("Which *award*"), or not
+        joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
+        word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
+        nothing gives way. Also returns the weakly linked constraints a stated relation applied."""
         g = self.graph
         out: list[SetApart] = []
+        stated: set[str] = set()
 
         def drop(gone: np.ndarray, reason: str, note: str) -> None:
             gone = sorted(gone.tolist(), key=lambda v: -int(g.degree[v]))  # best known first
@@ -235,17 +239,21 @@ class Engine:
                  f"{int((~kind).sum()):,} of the {nodes.size:,} entities joined to every constraint are not of the "
                  f"kind '{qg.answer_type}' names")
         if len(candidates) < 2:
-            return out
+            return out, stated
         nodes, sat = candidate_arrays(qg, candidates)
+        for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not
+            if (sat[:, j] < 0).all() and c.node_id in g.index_of:
+                sat[:, j] = g.index_of[c.node_id]
         keep = np.ones(nodes.size, dtype=bool)
         for j, word, mask in self.ranker.stated_relations(qg, nodes, sat):
             if (keep & mask).any() and (keep & ~mask).any():
                 label = qg.constraints[j].label
-                drop(nodes[keep & ~mask], f"joined to {label} only by relations '{word}' does not name",
-                     f"{int((keep & ~mask).sum()):,} entities are joined to {label} only by relations that "
-                     f"'{word}' does not name")
+                drop(nodes[keep & ~mask], f"not joined to {label} by a relation '{word}' names",
+                     f"{int((keep & ~mask).sum()):,} entities are not joined to {label} by a relation that "
+                     f"'{word}' names")
                 keep &= mask
-        return out
+                stated.add(qg.constraints[j].qid)
+        return out, stated
 
     def _class_words(self, qg: QueryGraph) -> list[set[str]]:
         """The constraints linked to class nodes, grouped by the word that named them ("actress": Actor,

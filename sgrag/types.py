@@ -157,7 +157,7 @@ class SetApart:
     """An entity joined to every constraint, left out of the exact set, and why."""
     node_id: str
     label: str
-    reason: str  # "not of the kind 'award'", "joined to Canada only by relations 'released' does not name"
+    reason: str  # "not of the kind 'award'", "not joined to Canada by a relation 'released' names"
 
 
 @dataclass(frozen=True)

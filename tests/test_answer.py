@@ -58,7 +58,7 @@ def test_relation_stated_next_to_the_constraint_decides(tie_engine):
     trace = tie_engine.ask("Which film features music by Randy Newman and is in the English Language?")
     assert [r.label for r in trace.answer.exact_set] == ["Ragtime"]  # Awakenings was only edited by him
     assert [(x.label, x.reason) for x in trace.answer.set_apart] == [
-        ("Awakenings", "joined to Randy Newman only by relations 'music' does not name")]
+        ("Awakenings", "not joined to Randy Newman by a relation 'music' names")]
 
 
 def test_constraint_joined_by_several_relations_breaks_the_tie(tie_engine):

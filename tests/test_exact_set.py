@@ -253,14 +253,14 @@ def test_a_stated_relation_keeps_the_entities_joined_by_it(kinds_engine):
     trace = kinds_engine.ask("Which thing has nominated both Gorvath Rising and Teeble Days?")
     assert {r.label for r in trace.answer.exact_set} == {"Best Zarnok Award", "Best Quibble Award"}
     assert {x.label: x.reason for x in trace.answer.set_apart} == {
-        "Freedonia": "joined to Gorvath Rising only by relations 'nominated' does not name",
-        "Drama": "joined to Gorvath Rising only by relations 'nominated' does not name"}
+        "Freedonia": "not joined to Gorvath Rising by a relation 'nominated' names",
+        "Drama": "not joined to Gorvath Rising by a relation 'nominated' names"}
     # "released in" names the release region: of the films from Freedonia, one was released there
     trace = kinds_engine.ask("Which film was released in Freedonia?")
     assert [r.label for r in trace.answer.exact_set] == ["Elbow Room"]
     assert trace.answer.confidence == 1.0
     why = {x.label: x.reason for x in trace.answer.set_apart}
-    assert why["Crump Falls"] == "joined to Freedonia only by relations 'released' does not name"
+    assert why["Crump Falls"] == "not joined to Freedonia by a relation 'released' names"
     assert why["Ann Plimsy"] == "not of the kind 'film'"
     # a word no relation holds states nothing: every film from Freedonia stays
     trace = kinds_engine.ask("Which film was shot in Freedonia?")
@@ -297,3 +297,29 @@ def test_a_stated_relation_filters_exactly_and_never_empties_the_set(tmp_path_fa
     expected = released if released else adjacent
     assert {r.label for r in trace.answer.exact_set} == expected
     assert {x.label for x in trace.answer.set_apart} == adjacent - expected
+
+
+def test_a_weakly_linked_word_counts_once_its_relation_is_stated(tmp_path):
+    """"guitar" alone only ranks (a lowercase word naming a node); "played the guitar" states how the
+    answer is joined to it, so the players stay and the rest are set apart, each with why."""
+    b = GraphBuilder()
+    for nid, label in [("fr", "Freedonia"), ("gtr", "Guitar"), ("m1", "Zarnok Quill"), ("m2", "Teeble Snorkel"),
+                       ("m3", "Plimsy Crump"), ("m4", "Mavrin Elbow")]:
+        b.add_node(nid, label)
+    for m in ("m1", "m2", "m3", "m4"):
+        b.add_edge(m, "fr", "/people/person/nationality", "")
+    for m in ("m1", "m2"):
+        b.add_edge(m, "gtr", "/music/group_member/instruments_played", "")
+    b.add_edge("m3", "gtr", "/music/artist/track_contributions./music/track_contribution/role", "")
+    path = tmp_path / "ws"
+    build_workspace(path, b.build())
+    eng = Engine.open(path)
+    trace = eng.ask("Which musician from Freedonia likes the guitar?")
+    assert {r.label for r in trace.answer.exact_set} == {"Zarnok Quill", "Teeble Snorkel", "Plimsy Crump", "Mavrin Elbow"}
+    assert any("guitar -> Guitar" in n for n in trace.notes if n.startswith("Soft constraints"))
+    trace = eng.ask("Which musician from Freedonia played the guitar?")
+    assert {r.label for r in trace.answer.exact_set} == {"Zarnok Quill", "Teeble Snorkel"}
+    assert {x.label: x.reason for x in trace.answer.set_apart} == {
+        "Plimsy Crump": "not joined to Guitar by a relation 'played' names",
+        "Mavrin Elbow": "not joined to Guitar by a relation 'played' names"}
+    assert not any(n.startswith("Soft constraints") for n in trace.notes)

@@ -134,25 +134,76 @@ class Ranker:
         return {w: np.asarray(ids, dtype=np.int64) for w, ids in out.items()}
 
     @cached_property
-    def _head_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
-        """What each node heads: singular word -> kind ids, and a CSR of node -> kind ids.
+    def _ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """(node, relation) keys (node * R + relation) where the node is the relation's head, and where it is
+        its tail: the end it holds most often (a tie counts as the head). Graphs that store some edges
+        backwards (Finland -[film_release_region]-> a film) thus do not make a country a film."""
+        g = self.graph
+        n_rel = max(len(g.relations), 1)
+        out_keys, out_n = np.unique(g.src.astype(np.int64) * n_rel + g.rel, return_counts=True)
+        in_keys, in_n = np.unique(g.dst.astype(np.int64) * n_rel + g.rel, return_counts=True)
 
-        A kind is the head type of a relation path (/award/award_category/...: "award category"). Only
-        what a relation says its *head* is names a kind: a tail's property name does not
+        def count_in(keys, other_keys, other_n):
+            if not other_keys.size:
+                return np.zeros(keys.size, dtype=np.int64)
+            at = np.minimum(np.searchsorted(other_keys, keys), other_keys.size - 1)
+            return np.where(other_keys[at] == keys, other_n[at], 0)
+
+        return (out_keys[out_n >= count_in(out_keys, in_keys, in_n)],
+                in_keys[in_n > count_in(in_keys, out_keys, out_n)])
+
+    def _csr(self, pairs: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
+        """node -> ids, from arrays of node * width + id."""
+        keys = np.unique(np.concatenate(pairs)) if pairs else np.zeros(0, np.int64)
+        ptr = np.zeros(self.graph.num_nodes + 1, dtype=np.int64)
+        np.add.at(ptr, keys // width + 1, 1)
+        return np.cumsum(ptr), keys % width
+
+    @cached_property
+    def _head_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
+        """What kind each node is: singular word -> kind ids, and a CSR of node -> kind ids.
+
+        A kind is the head type of a relation path (/award/award_category/...: "award category"). A node
+        heading such a relation is of its kind; so is a node at its tail when the path's last word is
+        itself a kind, or its plural (the tail of /film/film/country is a country). Other tail properties name no kind
         (.../employment_tenure/company makes a country an employer, not a company).
         """
         g = self.graph
         kinds: dict[str, int] = {}
-        of_rel = np.array([kinds.setdefault(_type_phrases(name)[0], len(kinds)) for name in g.relations] or [0],
-                          dtype=np.int64)
+        head_kind = np.array([kinds.setdefault(_type_phrases(name)[0], len(kinds)) for name in g.relations] or [0],
+                             dtype=np.int64)
+        tail_kind = np.array([kinds.get(_type_phrases(name)[1], kinds.get(singular(_type_phrases(name)[1]), -1))
+                              for name in g.relations] or [-1], dtype=np.int64)  # ".../sports": a sport
+        kinds.pop("", None)
         words: dict[str, list[int]] = {}
         for phrase, k in kinds.items():
             for w in {singular(w) for w in phrase.split()}:
                 words.setdefault(w, []).append(k)
-        pairs = np.unique(g.src.astype(np.int64) * len(kinds) + of_rel[g.rel]) if g.num_edges else np.zeros(0, np.int64)
-        ptr = np.zeros(g.num_nodes + 1, dtype=np.int64)
-        np.add.at(ptr, pairs // max(len(kinds), 1) + 1, 1)
-        return words, np.cumsum(ptr), pairs % max(len(kinds), 1)
+        n_rel, width = max(len(g.relations), 1), len(kinds) + 1
+        pairs = []
+        for keys, kind_of in zip(self._ends, (head_kind, tail_kind)):
+            k = kind_of[keys % n_rel]
+            pairs.append(keys[k >= 0] // n_rel * width + k[k >= 0])
+        return (words, *self._csr(pairs, width))
+
+    @cached_property
+    def _node_phrases(self) -> tuple[np.ndarray, np.ndarray]:
+        """CSR node -> type-phrase ids: the model's phrases, with those of relation ends taken from the end
+        each node holds most often (see ``_ends``); class labels ("actor-gb") as the model has them."""
+        g, m = self.graph, self.model
+        vocab = {p: i for i, p in enumerate(m.type_vocab)}
+        ends = [np.array([vocab.get(_type_phrases(name)[side], -1) for name in g.relations] or [-1], dtype=np.int64)
+                for side in (0, 1)]
+        relational = np.unique(np.concatenate(ends))
+        n_rel, width = max(len(g.relations), 1), max(len(vocab), 1)
+        pairs = []
+        for keys, phrase_of in zip(self._ends, ends):
+            p = phrase_of[keys % n_rel]
+            pairs.append(keys[p >= 0] // n_rel * width + p[p >= 0])
+        owner = np.repeat(np.arange(g.num_nodes), np.diff(m.node_type_ptr))
+        labels = ~np.isin(m.node_type_ids, relational)
+        pairs.append(owner[labels] * width + m.node_type_ids[labels])
+        return self._csr(pairs, width)
 
     @cached_property
     def _kind_nouns(self) -> frozenset[str]:
@@ -208,7 +259,7 @@ class Ranker:
     @cached_property
     def _phrase_share(self) -> np.ndarray:
         """Per type phrase, the share of the graph's nodes holding it."""
-        held = np.bincount(self.model.node_type_ids, minlength=len(self.model.type_vocab))
+        held = np.bincount(self._node_phrases[1], minlength=len(self.model.type_vocab))
         return held / max(self.graph.num_nodes, 1)
 
     def of_answer_kind(self, answer_type: str, nodes: np.ndarray) -> np.ndarray | None:
@@ -231,10 +282,10 @@ class Ranker:
         holds[owner[np.isin(kind_ids[pos], kinds)]] = True
         if not holds.any() or holds.all():
             return None
-        m = self.model
-        pos, owner = expand_ranges(m.node_type_ptr[nodes], m.node_type_ptr[nodes + 1])
-        ids = m.node_type_ids[pos]
-        held_by = np.bincount(ids[holds[owner]], minlength=len(m.type_vocab))
+        phrase_ptr, phrase_ids = self._node_phrases
+        pos, owner = expand_ranges(phrase_ptr[nodes], phrase_ptr[nodes + 1])
+        ids = phrase_ids[pos]
+        held_by = np.bincount(ids[holds[owner]], minlength=len(self.model.type_vocab))
         core = np.flatnonzero((held_by >= KIND_CORE_SHARE * holds.sum()) & (self._phrase_share < KIND_GENERIC_SHARE))
         same = np.zeros(nodes.size, dtype=bool)
         same[owner[np.isin(ids, core)]] = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -323,3 +324,12 @@ def test_a_weakly_linked_word_counts_once_its_relation_is_stated(tmp_path):
         "Plimsy Crump": "not joined to Guitar by a relation 'played' names",
         "Mavrin Elbow": "not joined to Guitar by a relation 'played' names"}
     assert not any(n.startswith("Soft constraints") for n in trace.notes)
+
+
+def test_kinds_survive_backward_edges_and_tail_only_nodes(kinds_engine):
+    """Freedonia heads one film edge stored backwards: still no film. Zarnokia is only ever the tail of
+    /film/film/country: still a country, like Freedonia."""
+    g, kind_of = kinds_engine.graph, kinds_engine.ranker.of_answer_kind
+    idx = lambda *labels: np.array([g.nodes_by_label[x][0] for x in labels])  # noqa: E731
+    assert kind_of("film", idx("Gorvath Rising", "Freedonia")).tolist() == [True, False]
+    assert kind_of("country", idx("Freedonia", "Zarnokia", "Zork City")).tolist() == [True, True, False]

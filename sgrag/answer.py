@@ -31,6 +31,8 @@ UNABLE = "Unable to determine"
 # fifth of the graph holds it too ("topic", "person" say little about what a node is).
 KIND_CORE_SHARE = 0.8
 KIND_GENERIC_SHARE = 0.2
+ONE_WAY_OVERLAP = 0.05  # a relation whose heads and tails share more nodes than this is stored either way
+DIRECTED_SHARE = 0.5  # ... and a graph with fewer of its edges in one-way relations types no node by them
 STATED_WORDS = 6  # the words before a constraint that may state its relation
 NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
 WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
@@ -135,22 +137,48 @@ class Ranker:
 
     @cached_property
     def _ends(self) -> tuple[np.ndarray, np.ndarray]:
-        """(node, relation) keys (node * R + relation) where the node is the relation's head, and where it is
-        its tail: the end it holds most often (a tie counts as the head). Graphs that store some edges
-        backwards (Finland -[film_release_region]-> a film) thus do not make a country a film."""
+        """(node * R + relation) keys where the node is the relation's head, and where it is its tail (the
+        end it holds most often; a tie counts as the head), over the relations the graph keeps one way."""
+        keep = self._one_way[self.graph.rel]
+        return _ends_of(self.graph.src[keep], self.graph.dst[keep], self.graph.rel[keep], len(self.graph.relations))
+
+    @cached_property
+    def _relation_kinds(self) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+        """Kind phrase -> id, and per relation the kind of its head and of its tail (-1: none).
+
+        A kind is the head type of a relation path (/award/award_category/...: "award category"); a
+        relation's tail is of a kind when the path's last word is one, or its plural (the tail of
+        /film/film/country is a country). Other tail properties name no kind (.../employment_tenure/company
+        makes a country an employer, not a company)."""
+        kinds: dict[str, int] = {}
+        names = self.graph.relations
+        head = np.array([kinds.setdefault(_type_phrases(n)[0], len(kinds)) for n in names] or [0], dtype=np.int64)
+        tail = np.array([kinds.get(_type_phrases(n)[1], kinds.get(singular(_type_phrases(n)[1]), -1)) for n in names]
+                        or [-1], dtype=np.int64)
+        empty = kinds.pop("", None)
+        if empty is not None:
+            head[head == empty], tail[tail == empty] = -1, -1
+        return kinds, head, tail
+
+    @cached_property
+    def _one_way(self) -> np.ndarray:
+        """Per relation, whether the graph keeps its direction: few nodes are both its head and its tail (a
+        film is never a language), unless both ends are of one kind (sibling, adjoins). Only those type
+        nodes: a graph that stores edges either way (the demo's subgraphs run half of them backwards)
+        would make countries films."""
         g = self.graph
         n_rel = max(len(g.relations), 1)
-        out_keys, out_n = np.unique(g.src.astype(np.int64) * n_rel + g.rel, return_counts=True)
-        in_keys, in_n = np.unique(g.dst.astype(np.int64) * n_rel + g.rel, return_counts=True)
+        heads = np.unique(g.src.astype(np.int64) * n_rel + g.rel)
+        tails = np.unique(g.dst.astype(np.int64) * n_rel + g.rel)
+        both = np.bincount(np.intersect1d(heads, tails) % n_rel, minlength=n_rel)
+        fewer = np.minimum(np.bincount(heads % n_rel, minlength=n_rel), np.bincount(tails % n_rel, minlength=n_rel))
+        _, head_kind, tail_kind = self._relation_kinds
+        return (both <= ONE_WAY_OVERLAP * fewer) | (head_kind[:n_rel] == tail_kind[:n_rel])
 
-        def count_in(keys, other_keys, other_n):
-            if not other_keys.size:
-                return np.zeros(keys.size, dtype=np.int64)
-            at = np.minimum(np.searchsorted(other_keys, keys), other_keys.size - 1)
-            return np.where(other_keys[at] == keys, other_n[at], 0)
-
-        return (out_keys[out_n >= count_in(out_keys, in_keys, in_n)],
-                in_keys[in_n > count_in(in_keys, out_keys, out_n)])
+    @cached_property
+    def _directed(self) -> bool:
+        """Whether most edges lie in relations kept one way, so their directions can say what nodes are."""
+        return bool(self.graph.num_edges) and float(self._one_way[self.graph.rel].mean()) >= DIRECTED_SHARE
 
     def _csr(self, pairs: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
         """node -> ids, from arrays of node * width + id."""
@@ -161,25 +189,14 @@ class Ranker:
 
     @cached_property
     def _head_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
-        """What kind each node is: singular word -> kind ids, and a CSR of node -> kind ids.
-
-        A kind is the head type of a relation path (/award/award_category/...: "award category"). A node
-        heading such a relation is of its kind; so is a node at its tail when the path's last word is
-        itself a kind, or its plural (the tail of /film/film/country is a country). Other tail properties name no kind
-        (.../employment_tenure/company makes a country an employer, not a company).
-        """
-        g = self.graph
-        kinds: dict[str, int] = {}
-        head_kind = np.array([kinds.setdefault(_type_phrases(name)[0], len(kinds)) for name in g.relations] or [0],
-                             dtype=np.int64)
-        tail_kind = np.array([kinds.get(_type_phrases(name)[1], kinds.get(singular(_type_phrases(name)[1]), -1))
-                              for name in g.relations] or [-1], dtype=np.int64)  # ".../sports": a sport
-        kinds.pop("", None)
+        """What kind each node is (``_relation_kinds`` at the ends it holds): singular word -> kind ids, and
+        a CSR of node -> kind ids."""
+        kinds, head_kind, tail_kind = self._relation_kinds
         words: dict[str, list[int]] = {}
         for phrase, k in kinds.items():
             for w in {singular(w) for w in phrase.split()}:
                 words.setdefault(w, []).append(k)
-        n_rel, width = max(len(g.relations), 1), len(kinds) + 1
+        n_rel, width = max(len(self.graph.relations), 1), len(head_kind) + 1
         pairs = []
         for keys, kind_of in zip(self._ends, (head_kind, tail_kind)):
             k = kind_of[keys % n_rel]
@@ -272,6 +289,8 @@ class Ranker:
         person). So "Which award did these films win" keeps the awards and drops the countries the films
         also link to.
         """
+        if not self._directed:
+            return None
         words = [singular(w) for w in tokens(answer_type)]
         by_word, kind_ptr, kind_ids = self._head_kinds
         kinds = by_word.get(words[-1]) if words and words[-1] not in NOT_A_KIND else None
@@ -445,6 +464,23 @@ class Ranker:
 
 
 FEATURES = tuple(WEIGHTS)
+
+
+def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """values[i] where keys[i] == wanted (keys sorted), 0 where absent."""
+    if not keys.size:
+        return np.zeros(wanted.size, dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    return np.where(keys[at] == wanted, values[at], 0)
+
+
+def _ends_of(src: np.ndarray, dst: np.ndarray, rel: np.ndarray, n_relations: int) -> tuple[np.ndarray, np.ndarray]:
+    """(node * R + relation) keys where the node is the relation's head, and where it is its tail: the end it
+    holds most often, a tie counting as the head."""
+    n_rel = max(n_relations, 1)
+    out_keys, out_n = np.unique(src.astype(np.int64) * n_rel + rel, return_counts=True)
+    in_keys, in_n = np.unique(dst.astype(np.int64) * n_rel + rel, return_counts=True)
+    return out_keys[out_n >= _lookup(in_keys, in_n, out_keys)], in_keys[in_n > _lookup(out_keys, out_n, in_keys)]
 
 
 def candidate_arrays(qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> tuple[np.ndarray, np.ndarray]:

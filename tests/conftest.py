@@ -83,7 +83,6 @@ def kinds_graph():
             edge(film, "/film/film/distributors./film/film_film_distributor_relationship/distributor", company)
     edge("Bob Mavrin", "/people/person/employment_history./business/employment_tenure/company", "Freedonia")
     edge("Elbow Room", "/film/film/release_date_s./film/film_regional_release_date/film_release_region", "Freedonia")
-    edge("Freedonia", "/film/film/country", "Gorvath Rising")  # stored backwards, as some graphs do
     b.add_node("zarnokia", "Zarnokia")  # a country the graph types only as the country of a film
     edge("Crump Falls", "/film/film/country", "Zarnokia")
     for i in range(40):  # the rest of the world: "person" and "film" are no generic phrases here

@@ -235,9 +235,10 @@ class Engine:
         nodes = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
         kind = self.ranker.of_answer_kind(qg.answer_type, nodes)
         if kind is not None:
+            n = int((~kind).sum())
             drop(nodes[~kind], f"not of the kind '{qg.answer_type}'",
-                 f"{int((~kind).sum()):,} of the {nodes.size:,} entities joined to every constraint are not of the "
-                 f"kind '{qg.answer_type}' names")
+                 f"{n:,} of the {nodes.size:,} entities joined to every constraint {'is' if n == 1 else 'are'} not of "
+                 f"the kind '{qg.answer_type}' by the graph's relation types")
         if len(candidates) < 2:
             return out, stated
         nodes, sat = candidate_arrays(qg, candidates)
@@ -248,8 +249,9 @@ class Engine:
         for j, word, mask in self.ranker.stated_relations(qg, nodes, sat):
             if (keep & mask).any() and (keep & ~mask).any():
                 label = qg.constraints[j].label
+                n = int((keep & ~mask).sum())
                 drop(nodes[keep & ~mask], f"not joined to {label} by a relation '{word}' names",
-                     f"{int((keep & ~mask).sum()):,} entities are not joined to {label} by a relation that "
+                     f"{n:,} {'entity is' if n == 1 else 'entities are'} not joined to {label} by a relation that "
                      f"'{word}' names")
                 keep &= mask
                 stated.add(qg.constraints[j].qid)

@@ -188,7 +188,7 @@ class Ranker:
         return np.cumsum(ptr), keys % width
 
     @cached_property
-    def _head_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
+    def _node_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
         """What kind each node is (``_relation_kinds`` at the ends it holds): singular word -> kind ids, and
         a CSR of node -> kind ids."""
         kinds, head_kind, tail_kind = self._relation_kinds
@@ -283,16 +283,15 @@ class Ranker:
         """Which of ``nodes`` are of the kind the answer type names ("Which *award*"); None when the graph cannot tell.
 
         A graph without class nodes still types its nodes through its relation paths (the head of
-        /film/film/country is a film, of /award/award_category/... an award category): a node heading a
-        relation whose type holds the answer type's head word is of that kind, and so is one holding a
-        type phrase nearly all of those share (a person the graph never calls a celebrity is still a
-        person). So "Which award did these films win" keeps the awards and drops the countries the films
-        also link to.
+        /film/film/country is a film, its tail a country; ``_relation_kinds``): a node of a kind whose
+        phrase holds the answer type's head word is of that kind, and so is one holding a type phrase
+        nearly all of those share (a person the graph never calls a celebrity is still a person). So
+        "Which award did these films win" keeps the awards and drops the countries the films also link to.
         """
         if not self._directed:
             return None
         words = [singular(w) for w in tokens(answer_type)]
-        by_word, kind_ptr, kind_ids = self._head_kinds
+        by_word, kind_ptr, kind_ids = self._node_kinds
         kinds = by_word.get(words[-1]) if words and words[-1] not in NOT_A_KIND else None
         if kinds is None or nodes.size < 2:
             return None

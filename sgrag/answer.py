@@ -188,6 +188,11 @@ class Ranker:
         return np.cumsum(ptr), keys % width
 
     @cached_property
+    def _kind_names(self) -> dict[int, str]:
+        """Kind id -> its phrase."""
+        return {k: phrase for phrase, k in self._relation_kinds[0].items()}
+
+    @cached_property
     def _node_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
         """What kind each node is (``_relation_kinds`` at the ends it holds): singular word -> kind ids, and
         a CSR of node -> kind ids."""
@@ -196,6 +201,9 @@ class Ranker:
         for phrase, k in kinds.items():
             for w in {singular(w) for w in phrase.split()}:
                 words.setdefault(w, []).append(k)
+        for w, ks in words.items():  # a kind the word is the head noun of ("film") stands alone: not "film subject"
+            named = [k for k in ks if singular(self._kind_names[k].split()[-1]) == w]
+            words[w] = named or ks
         n_rel, width = max(len(self.graph.relations), 1), len(head_kind) + 1
         pairs = []
         for keys, kind_of in zip(self._ends, (head_kind, tail_kind)):

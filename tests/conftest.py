@@ -84,6 +84,7 @@ def kinds_graph():
     edge("Bob Mavrin", "/people/person/employment_history./business/employment_tenure/company", "Freedonia")
     edge("Elbow Room", "/film/film/release_date_s./film/film_regional_release_date/film_release_region", "Freedonia")
     b.add_node("zarnokia", "Zarnokia")  # a country the graph types only as the country of a film
+    edge("Freedonia", "/film/film_subject/films", "Teeble Days")
     edge("Crump Falls", "/film/film/country", "Zarnokia")
     for i in range(40):  # the rest of the world: "person" and "film" are no generic phrases here
         b.add_node(f"p{i}", f"Place {i}")

@@ -342,3 +342,10 @@ def test_kinds_come_from_relations_kept_one_way(kinds_engine, tmp_path):
     build_workspace(tmp_path / "ws", b.build())
     two_way = Engine.open(tmp_path / "ws")
     assert two_way.ranker.of_answer_kind("film", idx(two_way.graph, "Film 0", "Country 0", "Country 1")) is None
+
+
+def test_a_kind_named_by_its_head_noun_stands_alone(kinds_engine):
+    """"Which film": Freedonia is a film *subject* (/film/film_subject/...), which makes it no film."""
+    g = kinds_engine.graph
+    nodes = np.array([g.nodes_by_label[x][0] for x in ("Gorvath Rising", "Freedonia")])
+    assert kinds_engine.ranker.of_answer_kind("film", nodes).tolist() == [True, False]

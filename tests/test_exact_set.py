@@ -55,9 +55,7 @@ def people_graph(extra_only_comedian: str | None = None):
 
 @pytest.fixture(scope="module")
 def people_engine(tmp_path_factory):
-    path = tmp_path_factory.mktemp("people") / "ws"
-    build_workspace(path, people_graph())
-    return Engine.open(path)
+    return Engine.open(build_workspace(tmp_path_factory.mktemp("people") / "ws", people_graph()).path)
 
 
 def test_type_words_that_name_classes_are_firm_constraints(people_engine):
@@ -214,9 +212,7 @@ def test_class_words_outside_the_answer_type_describe_names_or_give_way(people_e
 
 @pytest.fixture(scope="module")
 def kinds_engine(tmp_path_factory):
-    path = tmp_path_factory.mktemp("kinds") / "ws"
-    build_workspace(path, kinds_graph())
-    return Engine.open(path)
+    return Engine.open(build_workspace(tmp_path_factory.mktemp("kinds") / "ws", kinds_graph()).path)
 
 
 def test_the_answer_type_keeps_entities_of_its_kind(kinds_engine):

@@ -143,6 +143,11 @@ class Ranker:
         return _ends_of(self.graph.src[keep], self.graph.dst[keep], self.graph.rel[keep], len(self.graph.relations))
 
     @cached_property
+    def _end_phrases(self) -> list[tuple[str, str]]:
+        """Per relation, the (head type, tail property) phrases of its path (``_type_phrases``)."""
+        return [_type_phrases(name) for name in self.graph.relations]
+
+    @cached_property
     def _relation_kinds(self) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
         """Kind phrase -> id, and per relation the kind of its head and of its tail (-1: none).
 
@@ -151,10 +156,9 @@ class Ranker:
         /film/film/country is a country). Other tail properties name no kind (.../employment_tenure/company
         makes a country an employer, not a company)."""
         kinds: dict[str, int] = {}
-        names = self.graph.relations
-        head = np.array([kinds.setdefault(_type_phrases(n)[0], len(kinds)) for n in names] or [0], dtype=np.int64)
-        tail = np.array([kinds.get(_type_phrases(n)[1], kinds.get(singular(_type_phrases(n)[1]), -1)) for n in names]
-                        or [-1], dtype=np.int64)
+        ends = self._end_phrases
+        head = np.array([kinds.setdefault(h, len(kinds)) for h, _ in ends] or [0], dtype=np.int64)
+        tail = np.array([kinds.get(t, kinds.get(singular(t), -1)) for _, t in ends] or [-1], dtype=np.int64)
         empty = kinds.pop("", None)
         if empty is not None:
             head[head == empty], tail[tail == empty] = -1, -1
@@ -180,17 +184,19 @@ class Ranker:
         """Whether most edges lie in relations kept one way, so their directions can say what nodes are."""
         return bool(self.graph.num_edges) and float(self._one_way[self.graph.rel].mean()) >= DIRECTED_SHARE
 
-    def _csr(self, pairs: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
-        """node -> ids, from arrays of node * width + id."""
-        keys = np.unique(np.concatenate(pairs)) if pairs else np.zeros(0, np.int64)
+    def _csr_of_ends(self, head_ids: np.ndarray, tail_ids: np.ndarray, width: int,
+                     extra: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """CSR node -> ids: ``head_ids[r]`` for each relation r a node is the head of (``_ends``),
+        ``tail_ids[r]`` for each it is the tail of (-1: none), plus ``extra`` keys (node * width + id)."""
+        n_rel = max(len(self.graph.relations), 1)
+        pairs = [] if extra is None else [extra]
+        for keys, id_of in zip(self._ends, (head_ids, tail_ids)):
+            ids = id_of[keys % n_rel]
+            pairs.append(keys[ids >= 0] // n_rel * width + ids[ids >= 0])
+        keys = np.unique(np.concatenate(pairs))
         ptr = np.zeros(self.graph.num_nodes + 1, dtype=np.int64)
         np.add.at(ptr, keys // width + 1, 1)
         return np.cumsum(ptr), keys % width
-
-    @cached_property
-    def _kind_names(self) -> dict[int, str]:
-        """Kind id -> its phrase."""
-        return {k: phrase for phrase, k in self._relation_kinds[0].items()}
 
     @cached_property
     def _node_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
@@ -198,43 +204,34 @@ class Ranker:
         a CSR of node -> kind ids."""
         kinds, head_kind, tail_kind = self._relation_kinds
         words: dict[str, list[int]] = {}
+        headed: dict[str, list[int]] = {}  # a kind the word is the head noun of ("film") stands alone: not "film subject"
         for phrase, k in kinds.items():
+            noun = singular(phrase.split()[-1])
             for w in {singular(w) for w in phrase.split()}:
                 words.setdefault(w, []).append(k)
-        for w, ks in words.items():  # a kind the word is the head noun of ("film") stands alone: not "film subject"
-            named = [k for k in ks if singular(self._kind_names[k].split()[-1]) == w]
-            words[w] = named or ks
-        n_rel, width = max(len(self.graph.relations), 1), len(head_kind) + 1
-        pairs = []
-        for keys, kind_of in zip(self._ends, (head_kind, tail_kind)):
-            k = kind_of[keys % n_rel]
-            pairs.append(keys[k >= 0] // n_rel * width + k[k >= 0])
-        return (words, *self._csr(pairs, width))
+                if w == noun:
+                    headed.setdefault(w, []).append(k)
+        by_word = {w: headed.get(w) or ks for w, ks in words.items()}
+        return (by_word, *self._csr_of_ends(head_kind, tail_kind, len(head_kind) + 1))
 
     @cached_property
     def _node_phrases(self) -> tuple[np.ndarray, np.ndarray]:
         """CSR node -> type-phrase ids: the model's phrases, with those of relation ends taken from the end
         each node holds most often (see ``_ends``); class labels ("actor-gb") as the model has them."""
-        g, m = self.graph, self.model
+        m = self.model
         vocab = {p: i for i, p in enumerate(m.type_vocab)}
-        ends = [np.array([vocab.get(_type_phrases(name)[side], -1) for name in g.relations] or [-1], dtype=np.int64)
-                for side in (0, 1)]
-        relational = np.unique(np.concatenate(ends))
-        n_rel, width = max(len(g.relations), 1), max(len(vocab), 1)
-        pairs = []
-        for keys, phrase_of in zip(self._ends, ends):
-            p = phrase_of[keys % n_rel]
-            pairs.append(keys[p >= 0] // n_rel * width + p[p >= 0])
-        owner = np.repeat(np.arange(g.num_nodes), np.diff(m.node_type_ptr))
-        labels = ~np.isin(m.node_type_ids, relational)
-        pairs.append(owner[labels] * width + m.node_type_ids[labels])
-        return self._csr(pairs, width)
+        head_ids, tail_ids = (np.array([vocab.get(p[side], -1) for p in self._end_phrases] or [-1], dtype=np.int64)
+                              for side in (0, 1))
+        width = max(len(vocab), 1)
+        owner = np.repeat(np.arange(self.graph.num_nodes), np.diff(m.node_type_ptr))
+        labels = ~np.isin(m.node_type_ids, np.concatenate([head_ids, tail_ids]))
+        return self._csr_of_ends(head_ids, tail_ids, width, owner[labels] * width + m.node_type_ids[labels])
 
     @cached_property
     def _kind_nouns(self) -> frozenset[str]:
         """The head nouns of the graph's kinds ("category" of "award category"): in a question they name
         what something is ("the film"), not how it is related."""
-        return frozenset(singular(p.split()[-1]) for p in map(lambda r: _type_phrases(r)[0], self.graph.relations) if p)
+        return frozenset(singular(phrase.split()[-1]) for phrase in self._relation_kinds[0])
 
     def _relation_stems(self, r: int) -> frozenset[str]:
         """Stems of what relation ``r`` says: its property, not its domain or head type, nor kind nouns

@@ -85,8 +85,11 @@ def test_refusals_leave_no_new_workspace_behind(corpus, tmp_path, capsys):
         assert rc == 2 and not (tmp_path / "new").exists(), (name, err)
 
 
-WRAPPER = ("import resource, sys\nfrom sgrag.cli import main\nrc = main(sys.argv[1:])\n"
-           "sys.stderr.write('\\nmaxrss_kb %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+# The peak is read from VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec, so a child
+# spawned by a large pytest process would report pytest's own peak.
+WRAPPER = ("import sys\nfrom sgrag.cli import main\nrc = main(sys.argv[1:])\n"
+           "hwm = next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
+           "sys.stderr.write('\\nmaxrss_kb %s\\n' % hwm)\n"
            "sys.exit(rc)")
 
 

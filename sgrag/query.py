@@ -145,9 +145,15 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
 
 
 def _two_readings_of_one_word(a: Mention, b: Mention, question: str) -> bool:
-    """One word naming two nodes through the lexicon ("actress": Actor and Female): both mentions stand."""
+    """One word naming two nodes through the lexicon: both mentions stand. Either the same word
+    ("actress": Actor and Female), or a lexicon reading inside an alias ("British" -> United Kingdom
+    inside "British actor" -> Actor-GB); inside an exact name ("American Beauty") the word is the name's."""
     word = question[a.start:a.end]
-    return (a.start, a.end) == (b.start, b.end) and a.text != b.text and word not in (a.text, b.text)
+    if (a.start, a.end) == (b.start, b.end):
+        return a.text != b.text and word not in (a.text, b.text)
+    outer, inner = (a, b) if a.end - a.start > b.end - b.start else (b, a)
+    return (outer.chosen.method == "alias" and outer.start <= inner.start and inner.end <= outer.end
+            and fold(inner.text) != fold(question[inner.start:inner.end]))
 
 
 def _word_alternation(words) -> str:
@@ -212,6 +218,8 @@ class Linker:
         self._shared_tail = re.compile(r"\b([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
                                        r"((?:in|from) )(" + _word_alternation(lex.shared_tails) + r")\b")
         self.entries = entries
+        self._short_labels = frozenset(label for label in graph.nodes_by_label if len(label) == 2
+                                       and not any(ch.islower() for ch in label) and any(ch.isupper() for ch in label))
         self._title_keys = [k for k in entries if " for " in k]
         self.automaton = ahocorasick.Automaton()
         for key in entries:
@@ -222,8 +230,12 @@ class Linker:
         self._rel_vocab: dict[int, frozenset[str]] = {}
 
     # ---- mention finding ----------------------------------------------------------------
-    def _spans(self, folded: str) -> list[tuple[int, int, str]]:
-        """All label occurrences at word boundaries (any position for CJK)."""
+    def _spans(self, folded: str, text: str = "", offsets: list[int] | None = None) -> list[tuple[int, int, str]]:
+        """All label occurrences at word boundaries (any position for CJK).
+
+        A key of one or two characters is a word of the sentence, not a name, unless ``text`` (the
+        unfolded original, ``offsets`` mapping into it) spells a short capitalised label as is
+        ("X2", "U2", "ER"; not "er" or "us")."""
         if not self.entries:
             return []
         out = []
@@ -234,7 +246,8 @@ class Linker:
                 continue
             if not (is_cjk(key[-1]) or end == len(folded) or folded[end] == " "):
                 continue
-            if key in STOPWORDS or (len(key) <= 2 and not is_cjk(key[0])):
+            if key in STOPWORDS or (len(key) <= 2 and not is_cjk(key[0]) and not (
+                    text and text[offsets[start]:offsets[end - 1] + 1] in self._short_labels)):
                 continue
             out.append((start, end, key))
         return out
@@ -299,9 +312,11 @@ class Linker:
         for m in self._belief.finditer(question):  # "of Islamic faith" -> Islam, weakly
             texts.append((self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):
+            head = m.group(2)  # each item names one: "the 105th and 111th Congresses" -> "105th Congress"
+            heads = {head} | ({head[:-1], head[:-2]} if head.endswith("es") else {head[:-1]} if head.endswith("s") else set())
             for y in re.finditer(_LIST_ITEM, m.group(1)):
                 start = m.start(1) + y.start()
-                texts.append((f"{y.group(0)} {m.group(2)}", start, start + len(y.group(0)), 1.0))
+                texts += [(f"{y.group(0)} {h}", start, start + len(y.group(0)), 1.0) for h in sorted(heads)]
         return texts
 
     def _languages(self, question: str) -> list[tuple[str, int, int, float]]:
@@ -333,7 +348,7 @@ class Linker:
         folded, offsets = fold_with_offsets(text)
         synthetic = q_start != 0 or q_end != len(text)
         out = []
-        for start, end, key in self._spans(folded):
+        for start, end, key in self._spans(folded, text, offsets):
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
             entry, unclear = self.entries[key], False
@@ -375,9 +390,11 @@ class Linker:
 
     @staticmethod
     def _non_overlapping(mentions: list[Mention], question: str) -> list[Mention]:
-        """Longest first, then leftmost; a mention overlapping a chosen one is dropped."""
+        """Longest span first ("American Beauty" over the "American" it holds), then the longer
+        linked text ("screenwriter from Great Britain" over "screenwriter"), then leftmost; a
+        mention overlapping a chosen one is dropped."""
         chosen: list[Mention] = []
-        for m in sorted(mentions, key=lambda m: (-len(fold(m.text)), m.start)):
+        for m in sorted(mentions, key=lambda m: (-(m.end - m.start), -len(fold(m.text)), m.start)):
             if not any(m.start < c.end and c.start < m.end and not _two_readings_of_one_word(m, c, question)
                        for c in chosen):
                 chosen.append(m)

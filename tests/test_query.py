@@ -289,3 +289,24 @@ def test_short_labels_hyphenated_professions_and_ordinal_lists_link_whole():
     assert got["41st Annual Grammy Awards"] == 1.0 and got["50th Annual Grammy Awards-US"] >= 0.75
     got = confidences(lk, "Who is the singer-songwriter and actor from Great Britain who worked with Flea?")
     assert "Singer-songwriter-GB" in got and "Songwriter-GB" not in got and "Actor-GB" in got
+
+
+def test_names_holding_a_demonym_short_capitalised_names_and_plural_lists_link_whole():
+    """"American Beauty" is the film, not the United States; "British actor" is the British Actor-GB
+    and still says British; "X2" and "U2" as written are names ("er" is no ER); "the 105th and 111th
+    United States Congresses" names both congresses."""
+    b = GraphBuilder()
+    for nid, label in [("us", "United States of America"), ("uk", "United Kingdom"), ("ab", "American Beauty"),
+                       ("act", "Actor-GB"), ("x2", "X2"), ("u2", "U2"), ("er", "ER"), ("c105", "105th United States Congress"),
+                       ("c111", "111th United States Congress"), ("p", "Kevin Spacey")]:
+        b.add_node(nid, label)
+    for nid in ("us", "uk", "ab", "act", "x2", "u2", "er", "c105", "c111"):
+        b.add_edge("p", nid, "/r", "r")
+    lk = Linker(b.build())
+    got = confidences(lk, "Which actor starred in American Beauty and X2 and met U2?")
+    assert {"American Beauty", "X2", "U2"} <= set(got) and "United States of America" not in got
+    got = confidences(lk, "Which film, like American Beauty, had a British actor in it?")
+    assert got["Actor-GB"] >= 0.75 and got["United Kingdom"] == 0.5
+    assert "ER" not in confidences(lk, "Which singer, a former worker at a bakery, met Kevin Spacey?")
+    got = confidences(lk, "Who served in both the 105th and 111th United States Congresses?")
+    assert got["105th United States Congress"] == 1.0 and got["111th United States Congress"] == 1.0

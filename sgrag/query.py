@@ -373,6 +373,8 @@ class Linker:
                 continue
             if is_class and not synthetic and s >= a_end and text[s:e].islower() and _NAME_AFTER.match(text, e):
                 continue  # "the actor Tom Skerritt": the word describes the name after it
+            if key.startswith("the ") and key[4:] in self.entries and text[s:e].islower() and not synthetic:
+                continue  # "featuring the piano" is the instrument Piano, not the film The Piano
             score = entry.score * confidence * (0.5 if unclear else 1.0)
             if text[s:e].islower() and not synthetic and not is_class and any(ch.isupper() for ch in self.graph.labels[top]) \
                     and (" " not in key or key.startswith("the ")):

@@ -310,3 +310,17 @@ def test_names_holding_a_demonym_short_capitalised_names_and_plural_lists_link_w
     assert "ER" not in confidences(lk, "Which singer, a former worker at a bakery, met Kevin Spacey?")
     got = confidences(lk, "Who served in both the 105th and 111th United States Congresses?")
     assert got["105th United States Congress"] == 1.0 and got["111th United States Congress"] == 1.0
+
+
+def test_a_lowercase_article_and_noun_is_the_noun_and_the_shipped_demonyms_cover_small_countries():
+    """"tracks featuring the piano" is the instrument, not the film The Piano; "Hungarian" is Hungary
+    (weakly, as every demonym)."""
+    b = GraphBuilder()
+    for nid, label in [("piano", "Piano"), ("film", "The Piano"), ("hu", "Hungary"), ("p", "Emeric Pressburger")]:
+        b.add_node(nid, label)
+    for nid in ("piano", "film", "hu"):
+        b.add_edge("p", nid, "/r", "r")
+    lk = Linker(b.build())
+    got = confidences(lk, "Who is the Hungarian screenwriter known for tracks featuring the piano?")
+    assert "Piano" in got and "The Piano" not in got and got["Hungary"] == 0.5
+    assert "The Piano" in confidences(lk, "Who wrote music for The Piano?")

@@ -40,7 +40,7 @@ _YEAR_LIST = re.compile(
     rf"\b({_LIST_ITEM}(?:\s*,\s*(?:and\s+|or\s+)?{_LIST_ITEM})*,?\s+(?:and|or|&)\s+{_LIST_ITEM})"
     r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
-_NAME_AFTER = re.compile(r"\s+[A-Z]")  # a capitalised word right after: a name in apposition
+_NAME_AFTER = re.compile(r"\s+[\"“]?[A-Z]")  # a capitalised word (or quoted title) right after: a name in apposition
 _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
 # A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
 # Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
@@ -50,6 +50,7 @@ _TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards))?"  # "Primetime Emm
 _TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*{_TITLE_NOUN} for {_TITLE_WORDS}")
 # "the Academy Award for Best Director and Best Actor": the second title shares the head.
 _TITLE_AND = re.compile(rf"\b((?:[A-Z][\w'’.-]* )+for ){_TITLE_WORDS},? (?:and|or) ((?:Best|Outstanding) {_TITLE_WORDS})")
+_SHARED_MODIFIER = re.compile(r"\b([a-z]+) ([a-z]+) and ([a-z]+)\b")
 _QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
 
@@ -309,6 +310,9 @@ class Linker:
             texts.append((self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 0.5))
         for m in _TITLE_AND.finditer(question):
             texts.append((m.group(1) + m.group(2), m.start(2), m.end(2), 1.0))
+        for m in _SHARED_MODIFIER.finditer(question):  # "television producer and director": a television director
+            if m.group(1) not in STOPWORDS and m.group(2) != m.group(3):
+                texts.append((f"{m.group(1)} {m.group(3)}", m.start(3), m.end(3), 1.0))
         for m in self._belief.finditer(question):  # "of Islamic faith" -> Islam, weakly
             texts.append((self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):

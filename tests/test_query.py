@@ -324,3 +324,22 @@ def test_a_lowercase_article_and_noun_is_the_noun_and_the_shipped_demonyms_cover
     got = confidences(lk, "Who is the Hungarian screenwriter known for tracks featuring the piano?")
     assert "Piano" in got and "The Piano" not in got and got["Hungary"] == 0.5
     assert "The Piano" in confidences(lk, "Who wrote music for The Piano?")
+
+
+def test_a_class_word_before_a_quoted_title_describes_it_and_a_shared_modifier_carries_over():
+    """'the historical drama "Cold Mountain"' names the film, not the class Drama; "television producer
+    and director" is a television director, not the film director the bare word names."""
+    b = GraphBuilder()
+    for nid, label in [("drama", "Drama"), ("cm", "Cold Mountain"), ("tvd", "Television Director"),
+                       ("fd", "Film Director"), ("tvp", "Television producer"), ("x", "Cheryl Hines")]:
+        b.add_node(nid, label)
+    for nid in ("cm", "tvd", "fd", "tvp"):
+        b.add_edge("x", nid, "/people/person/profession", "profession")
+    for k in range(12):  # Drama is a class: the tail of a type-like relation for many heads
+        b.add_node(f"f{k}", f"Film {k}")
+        b.add_edge(f"f{k}", "drama", "/film/film/genre", "genre")
+    lk = Linker(b.build())
+    got = confidences(lk, 'Which city was featured in the historical drama "Cold Mountain"?')
+    assert "Cold Mountain" in got and "Drama" not in got
+    got = confidences(lk, "Who is the female television producer and director that met Cheryl Hines?")
+    assert "Television Director" in got and "Film Director" not in got

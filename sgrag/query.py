@@ -50,6 +50,7 @@ _TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards))?"  # "Primetime Emm
 _TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*{_TITLE_NOUN} for {_TITLE_WORDS}")
 # "the Academy Award for Best Director and Best Actor": the second title shares the head.
 _TITLE_AND = re.compile(rf"\b((?:[A-Z][\w'’.-]* )+for ){_TITLE_WORDS},? (?:and|or) ((?:Best|Outstanding) {_TITLE_WORDS})")
+_CATEGORY_LEAD = re.compile(r"\b(?:Best|Outstanding) $")  # "... for Best Film": the name of an award category, not Film
 _SHARED_MODIFIER = re.compile(r"\b([a-z]+) ([a-z]+) and ([a-z]+)\b")
 _QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
@@ -271,6 +272,7 @@ class Linker:
         mentions = self._non_overlapping(mentions, question)
         mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
         mentions = _quoted_pieces_soft(question, self._without_relation_words(mentions))
+        mentions = _softened(mentions, [m for m in mentions if _CATEGORY_LEAD.search(question, 0, m.start)])
         out = []
         for m in mentions:
             if m.text in overrides:

@@ -343,3 +343,16 @@ def test_a_class_word_before_a_quoted_title_describes_it_and_a_shared_modifier_c
     assert "Cold Mountain" in got and "Drama" not in got
     got = confidences(lk, "Who is the female television producer and director that met Cheryl Hines?")
     assert "Television Director" in got and "Film Director" not in got
+
+
+def test_a_name_after_best_or_outstanding_is_an_award_category_not_a_constraint():
+    """"nominations for Best Director and Best Film" name award categories; Film is no entity of the question."""
+    b = GraphBuilder()
+    for nid, label in [("film", "Film"), ("gr", "Gena Rowlands"), ("jc", "John Cassavetes")]:
+        b.add_node(nid, label)
+    b.add_edge("jc", "gr", "/r", "r")
+    b.add_edge("jc", "film", "/r", "r")
+    lk = Linker(b.build())
+    got = confidences(lk, "Who was married to Gena Rowlands and received nominations for Best Director and Best Film?")
+    assert got["Gena Rowlands"] == 1.0 and got["Film"] <= 0.5
+    assert confidences(lk, "Who made a Film with Gena Rowlands?")["Film"] == 1.0

@@ -21,7 +21,8 @@ _MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes")
 @dataclass(frozen=True)
 class Lexicon:
     demonyms: dict[str, str] = field(default_factory=dict)
-    """Adjective -> country label ("American" -> "United States of America"); linked weakly."""
+    """Adjective -> country label ("American" -> "United States of America"); linked weakly, except in the
+    answer type ("Who is the American actor"), where it constrains the answer like a class word."""
     beliefs: dict[str, str] = field(default_factory=dict)
     """Lowercase belief adjective -> religion label ("jewish" -> "Judaism"); linked weakly."""
     aliases: dict[str, str] = field(default_factory=dict)
@@ -36,7 +37,8 @@ class Lexicon:
     """Words that, within a few words of "English", make it the language ("English dialogue")."""
     label_suffixes: dict[str, dict] = field(default_factory=dict)
     """Label suffix -> {"aliases": templates over the label without it, "weakens": lowercase keys
-    that then link weakly}: FB15k-237 names British professions "Actor-GB"."""
+    (labels or demonyms) that then link weakly, even in the answer type}: FB15k-237 names British
+    professions "Actor-GB", so its questions call American actors "British"."""
     shared_tails: tuple[str, ...] = ()
     """Place names that coordinated nouns share ("screenwriter and producer from Great Britain")."""
     type_relations: tuple[str, ...] = ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -169,6 +170,15 @@ class _Entry:
     score: float
 
 
+class _Text(NamedTuple):
+    """A text to link and where it reads in the question: the question itself or a synthetic reading of a span."""
+    text: str
+    start: int
+    end: int
+    weight: float = 1.0
+    of_answer: bool = False
+
+
 class Linker:
     """Finds constraint mentions in a question and links them to graph nodes."""
 
@@ -210,6 +220,7 @@ class Linker:
             elif self.is_class[entry.nodes[0]] and set(entry.nodes) != set(entries[key].nodes):
                 # "action": the class Action Film, if the name Action is no class; else two classes, unclear
                 self._class_alias[key] = entry
+        self._weakened = frozenset(weakened)
         for key in weakened & entries.keys():
             # "actor from Great Britain" names the "Actor-GB" profession, rarely the country: a weak link
             entries[key] = replace(entries[key], score=0.5)
@@ -267,8 +278,8 @@ class Linker:
         atype, a_start, a_end = answer_type_span(question)
         expanded = self._expand_coordination(question)
         mentions: list[Mention] = []
-        for text, q_start, q_end, weight in expanded:
-            mentions.extend(self._link_text(text, q_start, q_end, a_start, a_end, weight))
+        for t in expanded:
+            mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer))
         mentions = self._non_overlapping(mentions, question)
         mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
         mentions = _quoted_pieces_soft(question, self._without_relation_words(mentions))
@@ -286,7 +297,7 @@ class Linker:
             best.setdefault(m.chosen.label, m)
         return sorted(best.values(), key=lambda m: m.start), atype
 
-    def _expand_coordination(self, question: str) -> list[tuple[str, int, int]]:
+    def _expand_coordination(self, question: str) -> list["_Text"]:
         """The question plus one synthetic text per coordinated item.
 
         "the 1988, 2012, and 1984 Summer Olympics" -> "1988 Summer Olympics", ...;
@@ -294,38 +305,42 @@ class Linker:
         "Academy Award for Best Director and Best Actor" -> "Academy Award for Best Actor".
         A synthetic text only links if it is a whole label or alias.
         """
-        texts = [(question, 0, len(question), 1.0)]
+        texts = [_Text(question, 0, len(question))]
         for m in self._shared_tail.finditer(question):
             words = m.group(1).split()
             for k in range(1, len(words) + 1):  # "the screenwriter" -> try "screenwriter" too
                 head = " ".join(words[-k:])
                 start = m.end(1) - len(head)
-                texts.append((f"{head} {m.group(2)}{m.group(3)}", start, m.end(1), 1.0))
+                texts.append(_Text(f"{head} {m.group(2)}{m.group(3)}", start, m.end(1)))
         texts += self._languages(question)
         a_end = answer_type_span(question)[2]
         for m in self._class_word.finditer(question):  # "actress" -> Actor and Female
             if not m.group(1).islower() or (m.start() >= a_end and _NAME_AFTER.match(question, m.end(1))):
                 continue  # "Best Actress" is part of a title; "actress Natalie Portman" describes her
             for label in self.lexicon.class_words[m.group(1).lower()]:
-                texts.append((label, m.start(1), m.end(1), 1.0))
-        for m in self._demonym.finditer(question):  # "American" -> United States of America, weakly
-            texts.append((self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 0.5))
+                texts.append(_Text(label, m.start(1), m.end(1)))
+        a_start = answer_type_span(question)[1]
+        for m in self._demonym.finditer(question):  # "American" -> United States of America: weakly, unless it
+            # says what the answer is ("Who is the American actor"; not "British" where the lexicon weakens it)
+            of_answer = a_start <= m.start(1) and m.end(1) <= a_end and m.group(1).lower() not in self._weakened
+            texts.append(_Text(self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 1.0 if of_answer else 0.5,
+                               of_answer))
         for m in _TITLE_AND.finditer(question):
-            texts.append((m.group(1) + m.group(2), m.start(2), m.end(2), 1.0))
+            texts.append(_Text(m.group(1) + m.group(2), m.start(2), m.end(2)))
         for m in _SHARED_MODIFIER.finditer(question):  # "television producer and director": a television director
             if m.group(1) not in STOPWORDS and m.group(2) != m.group(3):
-                texts.append((f"{m.group(1)} {m.group(3)}", m.start(3), m.end(3), 1.0))
+                texts.append(_Text(f"{m.group(1)} {m.group(3)}", m.start(3), m.end(3)))
         for m in self._belief.finditer(question):  # "of Islamic faith" -> Islam, weakly
-            texts.append((self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
+            texts.append(_Text(self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):
             head = m.group(2)  # each item names one: "the 105th and 111th Congresses" -> "105th Congress"
             heads = {head} | ({head[:-1], head[:-2]} if head.endswith("es") else {head[:-1]} if head.endswith("s") else set())
             for y in re.finditer(_LIST_ITEM, m.group(1)):
                 start = m.start(1) + y.start()
-                texts += [(f"{y.group(0)} {h}", start, start + len(y.group(0)), 1.0) for h in sorted(heads)]
+                texts += [_Text(f"{y.group(0)} {h}", start, start + len(y.group(0))) for h in sorted(heads)]
         return texts
 
-    def _languages(self, question: str) -> list[tuple[str, int, int, float]]:
+    def _languages(self, question: str) -> list["_Text"]:
         """ "features English dialogue", "in both Italian and English", "French-speaking" -> X Language.
 
         A word that names a language in the graph counts as one when a language word (dialogue,
@@ -346,11 +361,13 @@ class Linker:
                 continue  # "Yue Chinese" is a label of its own, not the Chinese language
             i = next(k for k, (_, start) in enumerate(words) if start >= m.start())
             if any(w in cues for w, _ in words[max(0, i - 3):i + 4] if w != m.group(0).lower()):
-                out.append((label, m.start(), m.end(), 1.0))
+                out.append(_Text(label, m.start(), m.end()))
         return out
 
     def _link_text(self, text: str, q_start: int, q_end: int, a_start: int, a_end: int,
-                   weight: float = 1.0) -> list[Mention]:
+                   weight: float = 1.0, of_answer: bool = False) -> list[Mention]:
+        """Mentions of labels in ``text``: the question, or a synthetic text read at [q_start, q_end) of it
+        (``of_answer``: a synthetic reading that says what the answer is, linked like a class word)."""
         folded, offsets = fold_with_offsets(text)
         synthetic = q_start != 0 or q_end != len(text)
         out = []
@@ -366,7 +383,7 @@ class Linker:
             top = entry.nodes[0]
             is_class = bool(self.is_class[top]) and fold(text[s:e]) not in self.lexicon.loose_type_words
             confidence, role = weight, "entity"
-            if synthetic and is_class and a_start <= s and e <= a_end:  # "actress" -> Actor, Female
+            if synthetic and (is_class or of_answer) and a_start <= s and e <= a_end:  # "actress" -> Actor, Female
                 confidence, role = TYPE_CONFIDENCE, "type"
             elif not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
                 if is_class:  # "male comedian": the answer is a Comedian, firmly

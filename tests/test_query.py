@@ -114,7 +114,23 @@ def test_language_and_demonym_mentions():
     assert atype == "American war film" or "war film" in atype
     assert got["English Language"] == 1.0  # "in English" is the language, not the people
     assert "English" not in got
-    assert got["United States of America"] < 0.75  # a demonym is a soft constraint: it ranks, never filters
+    # a demonym saying what the answer is constrains it like a class word (the first to give way)
+    assert got["United States of America"] == 0.9
+    assert next(m for m in mentions if m.chosen.label == "United States of America").role == "type"
+    got = confidences(lk, "Which war film had an American director and is primarily in English?")
+    assert got["United States of America"] < 0.75  # elsewhere it is soft: it ranks, never filters
+
+
+def test_a_demonym_the_lexicon_weakens_stays_soft_even_for_the_answer():
+    """FB15k-237 names professions "Actor-GB", so questions call American actors "British": the shipped
+    lexicon weakens "british", and "Who is the British actor" keeps the United Kingdom soft."""
+    b = GraphBuilder()
+    for nid, lab in [("uk", "United Kingdom"), ("act", "Actor-GB"), ("x", "Hugh Laurie")]:
+        b.add_node(nid, lab)
+    b.add_edge("x", "uk", "/r", "r")
+    b.add_edge("x", "act", "/r", "r")
+    got = confidences(Linker(b.build()), "Who is the British actor that worked with Hugh Laurie?")
+    assert got["United Kingdom"] == 0.5
 
 
 def _award_linker():
@@ -321,7 +337,7 @@ def test_a_lowercase_article_and_noun_is_the_noun_and_the_shipped_demonyms_cover
     for nid in ("piano", "film", "hu"):
         b.add_edge("p", nid, "/r", "r")
     lk = Linker(b.build())
-    got = confidences(lk, "Who is the Hungarian screenwriter known for tracks featuring the piano?")
+    got = confidences(lk, "Who is the screenwriter from a Hungarian family known for tracks featuring the piano?")
     assert "Piano" in got and "The Piano" not in got and got["Hungary"] == 0.5
     assert "The Piano" in confidences(lk, "Who wrote music for The Piano?")
 

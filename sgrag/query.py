@@ -297,7 +297,7 @@ class Linker:
             best.setdefault(m.chosen.label, m)
         return sorted(best.values(), key=lambda m: m.start), atype
 
-    def _expand_coordination(self, question: str) -> list["_Text"]:
+    def _expand_coordination(self, question: str) -> list[_Text]:
         """The question plus one synthetic text per coordinated item.
 
         "the 1988, 2012, and 1984 Summer Olympics" -> "1988 Summer Olympics", ...;
@@ -340,7 +340,7 @@ class Linker:
                 texts += [_Text(f"{y.group(0)} {h}", start, start + len(y.group(0))) for h in sorted(heads)]
         return texts
 
-    def _languages(self, question: str) -> list["_Text"]:
+    def _languages(self, question: str) -> list[_Text]:
         """ "features English dialogue", "in both Italian and English", "French-speaking" -> X Language.
 
         A word that names a language in the graph counts as one when a language word (dialogue,

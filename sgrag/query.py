@@ -451,12 +451,10 @@ class Linker:
                 if rest:
                     texts.append(head.chosen.label + rest.group(1))
             best = None
-            for text in texts:  # word order counts little: "Best Adapted Screenplay" is "Best Screenplay, Adapted"
-                for scorer in (fuzz.ratio, fuzz.token_sort_ratio):
-                    hit = process.extractOne(fold(text), self._title_keys, scorer=scorer,
-                                             score_cutoff=self.cfg.title_floor)
-                    if hit and (best is None or hit[1] > best[1]):
-                        best = hit
+            for text in texts:
+                hits = _fuzzy_hits(fold(text), self._title_keys, self.cfg.title_floor, 1)
+                if hits and (best is None or hits[0][1] > best[1]):
+                    best = hits[0]
             if best:
                 cands = self._candidates(best[0], "fuzzy", round(best[1] / 100, 3))
                 out = [m for m in out if m not in inner] + [Mention(question[start:end], start, end, cands[0],
@@ -517,14 +515,8 @@ class Linker:
     def _fuzzy(self, text: str) -> list[LinkCandidate]:
         if not self._fuzzy_keys:
             return []
-        best: dict[str, float] = {}
-        for scorer in (fuzz.ratio, fuzz.token_sort_ratio):  # word order counts little ("Screenplay, Adapted")
-            for key, score, _ in process.extract(fold(text), self._fuzzy_keys, scorer=scorer, limit=self.cfg.top_k,
-                                                 score_cutoff=self.cfg.fuzzy_floor):
-                best[key] = max(score, best.get(key, 0.0))
-        hits = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[: self.cfg.top_k]
         out = []
-        for key, score in hits:
+        for key, score in _fuzzy_hits(fold(text), self._fuzzy_keys, self.cfg.fuzzy_floor, self.cfg.top_k):
             out.extend(self._candidates(key, "fuzzy", round(score / 100 * 0.85, 3))[:1])
         return out
 
@@ -554,6 +546,17 @@ class Linker:
                     if all(c.node_id != o.node_id for o in out):
                         out.append(c)
         return out[:k]
+
+
+def _fuzzy_hits(text: str, keys: list[str], floor: float, limit: int) -> list[tuple[str, float]]:
+    """The ``limit`` keys most like ``text`` (0-100, at least ``floor``), best first, ties by key. Each key scores
+    the better of character and token-order similarity: word order counts little ("Best Adapted Screenplay" is
+    "Best Screenplay, Adapted")."""
+    best: dict[str, float] = {}
+    for scorer in (fuzz.ratio, fuzz.token_sort_ratio):
+        for key, score, _ in process.extract(text, keys, scorer=scorer, limit=limit, score_cutoff=floor):
+            best[key] = max(score, best.get(key, 0.0))
+    return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
 
 
 def _gap(a: Mention, b: Mention) -> int:

@@ -51,6 +51,8 @@ _TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards))?"  # "Primetime Emm
 _TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*{_TITLE_NOUN} for {_TITLE_WORDS}")
 # "the Academy Award for Best Director and Best Actor": the second title shares the head.
 _TITLE_AND = re.compile(rf"\b((?:[A-Z][\w'’.-]* )+for ){_TITLE_WORDS},? (?:and|or) ((?:Best|Outstanding) {_TITLE_WORDS})")
+_RUN_WORD = r"[A-Z0-9](?:[\w.&-]|['’](?!s\b))*"  # a capitalised word, without a possessive 's
+_CAPITALISED_RUN = re.compile(rf"\b{_RUN_WORD}(?: {_RUN_WORD})+")  # "MTV Movie Award", "Nick Cannon" of "Nick Cannon's"
 _CATEGORY_LEAD = re.compile(r"\b(?:Best|Outstanding) $")  # "... for Best Film": the name of an award category, not Film
 _SHARED_MODIFIER = re.compile(r"\b([a-z]+) ([a-z]+) and ([a-z]+)\b")
 _QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
@@ -284,6 +286,7 @@ class Linker:
         mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
         mentions = _quoted_pieces_soft(question, self._without_relation_words(mentions))
         mentions = _softened(mentions, [m for m in mentions if _CATEGORY_LEAD.search(question, 0, m.start)])
+        mentions = _name_pieces_soft(question, mentions)
         out = []
         for m in mentions:
             if m.text in overrides:
@@ -578,6 +581,23 @@ def _quoted_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]
         if not inner or any(fold(m.text) == fold(question[start:end]) for m in inner):
             continue
         out = _softened(out, inner)
+    return out
+
+
+def _name_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]:
+    """Names inside a longer capitalised name that no mention covers whole are pieces of it: soft ("MTV" in
+    "an MTV Movie Award" the graph has no node for). Synthetic readings ("111th United States Congress" read
+    at "111th") are not pieces."""
+    out = list(mentions)
+    for n in _CAPITALISED_RUN.finditer(question):
+        start, end = n.span()
+        if start == 0:
+            continue
+        inner = [m for m in out if start <= m.start and m.end <= end]
+        whole = fold(question[start:end])  # "Wimbledon F.C." is whole without its last dot
+        if inner and not any(fold(question[m.start:m.end]) == whole for m in inner) \
+                and not any(m.start < end and start < m.end and m not in inner for m in out):
+            out = _softened(out, [m for m in inner if m.text == question[m.start:m.end]])
     return out
 
 

@@ -372,3 +372,21 @@ def test_a_name_after_best_or_outstanding_is_an_award_category_not_a_constraint(
     got = confidences(lk, "Who was married to Gena Rowlands and received nominations for Best Director and Best Film?")
     assert got["Gena Rowlands"] == 1.0 and got["Film"] <= 0.5
     assert confidences(lk, "Who made a Film with Gena Rowlands?")["Film"] == 1.0
+
+
+def test_a_name_inside_a_longer_capitalised_name_the_graph_lacks_is_a_piece_of_it():
+    """"an MTV Movie Award": the graph has MTV but no node for the award, so MTV is no constraint of
+    its own (soft); a possessive ("Nick Cannon's location") or a label's last dot ("Wimbledon F.C.")
+    does not make a longer name."""
+    b = GraphBuilder()
+    for nid, label in [("mtv", "MTV"), ("nc", "Nick Cannon"), ("wfc", "Wimbledon F.C."), ("rh", "Rush Hour"),
+                       ("x", "Chris Tucker")]:
+        b.add_node(nid, label)
+    for nid in ("mtv", "nc", "wfc", "rh"):
+        b.add_edge("x", nid, "/r", "r")
+    lk = Linker(b.build())
+    got = confidences(lk, "Which actor starred in Rush Hour and was nominated for an MTV Movie Award?")
+    assert got["Rush Hour"] == 1.0 and got["MTV"] <= 0.5
+    got = confidences(lk, "Which actor shares Nick Cannon's location and played for Wimbledon F.C.?")
+    assert got["Nick Cannon"] == 1.0 and got["Wimbledon F.C."] == 1.0
+    assert confidences(lk, "Which actor worked for MTV and starred in Rush Hour?")["MTV"] == 1.0

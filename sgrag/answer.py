@@ -244,7 +244,7 @@ class Ranker:
                 first, *rest = name.split(".")
                 name = " ".join(first.split("/")[3:] + rest)
             words = self._relation_stems_cache[r] = frozenset(
-                stem(w) for w in re.split(r"[/._\s]+", name) if len(w) > 2 and singular(w) not in self._kind_nouns)
+                stem(w) for w in _name_words(name) if singular(w) not in self._kind_nouns)
         return words
 
     def stated_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, str, np.ndarray]]:
@@ -324,8 +324,7 @@ class Ranker:
     def _relation_words(self, r: int) -> frozenset[str]:
         words = self._relation_words_cache.get(r)
         if words is None:
-            parts = re.split(r"[/._\s]+", self.graph.relations[r].lower())
-            words = self._relation_words_cache[r] = frozenset(singular(w) for w in parts if len(w) > 2)
+            words = self._relation_words_cache[r] = frozenset(singular(w) for w in _name_words(self.graph.relations[r]))
         return words
 
     def _type_scores(self, type_vec: np.ndarray | None, type_words: set[str], nodes: np.ndarray) -> np.ndarray:
@@ -468,6 +467,12 @@ class Ranker:
 
 
 FEATURES = tuple(WEIGHTS)
+
+
+def _name_words(name: str) -> list[str]:
+    """The words of a relation name or path ("/film/film/release_date_s" -> film, film, release, date), lowercase,
+    longer than two letters."""
+    return [w for w in re.split(r"[/._\s]+", name.lower()) if len(w) > 2]
 
 
 def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:

@@ -232,16 +232,16 @@ class Engine:
             shown = ", ".join(g.labels[v] for v in gone[:5]) + (", ..." if len(gone) > 5 else "")
             trace.notes.append(f"{note} ({shown}): left out of the exact set.")
 
-        nodes = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
+        nodes, sat = candidate_arrays(qg, candidates)
         kind = self.ranker.of_answer_kind(qg.answer_type, nodes)
         if kind is not None:
             n = int((~kind).sum())
             drop(nodes[~kind], f"not of the kind '{qg.answer_type}'",
                  f"{n:,} of the {nodes.size:,} entities joined to every constraint {'is' if n == 1 else 'are'} not of "
                  f"the kind '{qg.answer_type}' by the graph's relation types")
-        if len(candidates) < 2:
+            nodes, sat = nodes[kind], sat[kind]
+        if nodes.size < 2:
             return out, stated
-        nodes, sat = candidate_arrays(qg, candidates)
         for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not
             if (sat[:, j] < 0).all() and c.node_id in g.index_of:
                 sat[:, j] = g.index_of[c.node_id]

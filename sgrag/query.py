@@ -158,7 +158,12 @@ def _two_readings_of_one_word(a: Mention, b: Mention, question: str) -> bool:
         return a.text != b.text and word not in (a.text, b.text)
     outer, inner = (a, b) if a.end - a.start > b.end - b.start else (b, a)
     return (outer.chosen.method == "alias" and outer.start <= inner.start and inner.end <= outer.end
-            and fold(inner.text) != fold(question[inner.start:inner.end]))
+            and _is_reading(inner, question))
+
+
+def _is_reading(m: Mention, question: str) -> bool:
+    """Whether ``m`` is a synthetic reading of its span ("British" -> United Kingdom), not the words themselves."""
+    return m.text != question[m.start:m.end]
 
 
 def _word_alternation(words) -> str:
@@ -278,7 +283,7 @@ class Linker:
         """Mentions (longest, non-overlapping) with their linked nodes, and the answer type."""
         overrides = overrides or {}
         atype, a_start, a_end = answer_type_span(question)
-        expanded = self._expand_coordination(question)
+        expanded = self._expand_coordination(question, a_start, a_end)
         mentions: list[Mention] = []
         for t in expanded:
             mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer))
@@ -300,8 +305,8 @@ class Linker:
             best.setdefault(m.chosen.label, m)
         return sorted(best.values(), key=lambda m: m.start), atype
 
-    def _expand_coordination(self, question: str) -> list[_Text]:
-        """The question plus one synthetic text per coordinated item.
+    def _expand_coordination(self, question: str, a_start: int, a_end: int) -> list[_Text]:
+        """The question plus one synthetic text per coordinated item (``a_start``/``a_end``: the answer type's span).
 
         "the 1988, 2012, and 1984 Summer Olympics" -> "1988 Summer Olympics", ...;
         "screenwriter and film producer from Great Britain" -> "screenwriter from Great Britain";
@@ -316,13 +321,11 @@ class Linker:
                 start = m.end(1) - len(head)
                 texts.append(_Text(f"{head} {m.group(2)}{m.group(3)}", start, m.end(1)))
         texts += self._languages(question)
-        a_end = answer_type_span(question)[2]
         for m in self._class_word.finditer(question):  # "actress" -> Actor and Female
             if not m.group(1).islower() or (m.start() >= a_end and _NAME_AFTER.match(question, m.end(1))):
                 continue  # "Best Actress" is part of a title; "actress Natalie Portman" describes her
             for label in self.lexicon.class_words[m.group(1).lower()]:
                 texts.append(_Text(label, m.start(1), m.end(1)))
-        a_start = answer_type_span(question)[1]
         for m in self._demonym.finditer(question):  # "American" -> United States of America: weakly, unless it
             # says what the answer is ("Who is the American actor"; not "British" where the lexicon weakens it)
             of_answer = a_start <= m.start(1) and m.end(1) <= a_end and m.group(1).lower() not in self._weakened
@@ -337,7 +340,11 @@ class Linker:
             texts.append(_Text(self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
         for m in _YEAR_LIST.finditer(question):
             head = m.group(2)  # each item names one: "the 105th and 111th Congresses" -> "105th Congress"
-            heads = {head} | ({head[:-1], head[:-2]} if head.endswith("es") else {head[:-1]} if head.endswith("s") else set())
+            heads = {head}
+            if head.endswith("s"):
+                heads.add(head[:-1])  # "Awards" -> "Award"
+            if head.endswith("es"):
+                heads.add(head[:-2])  # "Congresses" -> "Congress"
             for y in re.finditer(_LIST_ITEM, m.group(1)):
                 start = m.start(1) + y.start()
                 texts += [_Text(f"{y.group(0)} {h}", start, start + len(y.group(0))) for h in sorted(heads)]
@@ -597,7 +604,7 @@ def _name_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]:
         whole = fold(question[start:end])  # "Wimbledon F.C." is whole without its last dot
         if inner and not any(fold(question[m.start:m.end]) == whole for m in inner) \
                 and not any(m.start < end and start < m.end and m not in inner for m in out):
-            out = _softened(out, [m for m in inner if m.text == question[m.start:m.end]])
+            out = _softened(out, [m for m in inner if not _is_reading(m, question)])
     return out
 
 

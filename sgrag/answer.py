@@ -112,9 +112,12 @@ class Ranker:
     that can reach the output: the whole top tier, then lower tiers while the list is short.
     """
 
-    def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0):
+    def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0,
+                 relation_words: dict[str, list[str]] | None = None):
+        """``relation_words``: question word -> words a relation name says it with ("died" -> "death")."""
         self.graph, self.model, self.embed = graph, model, embed
         self.soft_below = soft_below
+        self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()}
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
@@ -243,8 +246,14 @@ class Ranker:
             if name.startswith("/"):
                 first, *rest = name.split(".")
                 name = " ".join(first.split("/")[3:] + rest)
-            words = self._relation_stems_cache[r] = frozenset(
-                stem(w) for w in _name_words(name) if singular(w) not in self._kind_nouns)
+            all_words = _name_words(name)
+            words = frozenset(stem(w) for w in all_words if singular(w) not in self._kind_nouns)
+            segs = self.graph.relations[r].split("/")
+            if not words and len(segs) > 3:  # /people/deceased_person/place_of_death: kind nouns are all it says
+                domain = set(_name_words(segs[1]))
+                words = frozenset(stem(w) for w in all_words if w not in domain) or frozenset(
+                    stem(w) for w in _name_words(segs[2]))  # /film/director/film: its head type
+            self._relation_stems_cache[r] = words
         return words
 
     def stated_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, str, np.ndarray]]:
@@ -266,14 +275,25 @@ class Ranker:
             words = before[-STATED_WORDS:] + after
             if not words:
                 continue
+            said_before = tokens(near[c.qid][0])
+            passive = {w for i, w in enumerate(said_before) if "by" in said_before[i + 1:]}  # "executive produced by"
             lo, hi = g.edge_slots(nodes, sat[:, j])
             slots, owner = expand_ranges(lo, hi)
-            rels, inv = np.unique(g.rel[g.slot_edges(slots)], return_inverse=True)
+            eids = g.slot_edges(slots)
+            rels, inv = np.unique(g.rel[eids], return_inverse=True)
+            inv = inv.reshape(-1)
             stems = [self._relation_stems(r) for r in rels.tolist()]
+            # "influenced by X": the answer heads X's influenced_by edge; X heading one to the answer says the
+            # reverse (in a graph that keeps directions: the demo's subgraphs store half their edges backwards)
+            wrong_way = np.array([self._directed and g.relations[r].endswith("_by") for r in rels.tolist()],
+                                 dtype=bool)[inv] & (g.src[eids] != nodes[owner])
             for w in dict.fromkeys(words):
-                named = np.array([stem(w) in s for s in stems], dtype=bool)
+                said = {stem(w)} | self._said_as.get(w, frozenset())
+                named = np.array([bool(said & s) for s in stems], dtype=bool)[inv]
+                if w in passive:
+                    named &= ~wrong_way
                 mask = np.zeros(nodes.size, dtype=bool)
-                mask[owner[named[inv.reshape(-1)]]] = True
+                mask[owner[named]] = True
                 if mask.any() and not mask.all():
                     out.append((j, w, mask))
         return out

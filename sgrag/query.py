@@ -149,6 +149,11 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     return (typed > 0) & (typed >= CLASS_SHARE * incident)
 
 
+def _is_short_name(name: str) -> bool:
+    """A two-character capitalised name ("X2", "U2", "ER"): links only as written, never as "er" or "us"."""
+    return len(name) == 2 and not any(ch.islower() for ch in name) and any(ch.isupper() for ch in name)
+
+
 def _two_readings_of_one_word(a: Mention, b: Mention, question: str) -> bool:
     """One word naming two nodes through the lexicon: both mentions stand. Either the same word
     ("actress": Actor and Female), or a lexicon reading inside an alias ("British" -> United Kingdom
@@ -203,6 +208,7 @@ class Linker:
                 entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "exact", 1.0)
         alias_nodes: dict[str, set[int]] = {}
         weakened: set[str] = set()
+        short = {label for label in graph.nodes_by_label if _is_short_name(label)}
         for key, nodes in graph.nodes_by_folded_label.items():
             label = graph.labels[nodes[0]]
             aliases = _auto_aliases(label)
@@ -213,6 +219,8 @@ class Linker:
                     weakened.update(rule.get("weakens", ()))
             for alias in aliases:
                 alias_nodes.setdefault(fold(alias), set()).update(nodes)
+                if _is_short_name(alias):
+                    short.add(alias)  # "VJ" of "VJ-GB"
         for alias, target in lex.aliases.items():
             nodes = graph.nodes_by_label.get(target)
             if nodes:
@@ -238,8 +246,7 @@ class Linker:
         self._shared_tail = re.compile(r"\b([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
                                        r"((?:in|from) )(" + _word_alternation(lex.shared_tails) + r")\b")
         self.entries = entries
-        self._short_labels = frozenset(label for label in graph.nodes_by_label if len(label) == 2
-                                       and not any(ch.islower() for ch in label) and any(ch.isupper() for ch in label))
+        self._short_labels = frozenset(short)
         self._title_keys = [k for k in entries if " for " in k]
         self.automaton = ahocorasick.Automaton()
         for key in entries:
@@ -370,7 +377,10 @@ class Linker:
             if any(s <= m.start() and m.end() <= e and e - s > m.end() - m.start() for s, e in names):
                 continue  # "Yue Chinese" is a label of its own, not the Chinese language
             i = next(k for k, (_, start) in enumerate(words) if start >= m.start())
-            if any(w in cues for w, _ in words[max(0, i - 3):i + 4] if w != m.group(0).lower()):
+            j = i + 1  # "the Latin, Italian, and German languages": the list's other languages are no distance
+            while j < len(words) and (words[j][0] in ("and", "or") or fold(template.replace("{x}", words[j][0])) in self.entries):
+                j += 1
+            if any(w in cues for w, _ in words[max(0, i - 3):i] + words[j:j + 3] if w != m.group(0).lower()):
                 out.append(_Text(label, m.start(), m.end()))
         return out
 
@@ -638,9 +648,12 @@ def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
     ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
     lo = answer_type_span(qg.question)[2]
     out = {}
+    before = ""
     for i, n in enumerate(ordered):
         hi = ordered[i + 1].mention.start if i + 1 < len(ordered) else len(qg.question)
-        before = _CLAUSE_END.split(qg.question[lo:n.mention.start])[-1] if n.mention.start >= lo else ""
+        between = qg.question[lo:n.mention.start] if n.mention.start >= lo else ""
+        if not (i and _CONJOINED.fullmatch(between)):  # "produced by A and B", "in the film 'A'": B's relation is A's
+            before = _CLAUSE_END.split(between)[-1]
         after = _CLAUSE_END.split(qg.question[n.mention.end:hi], 1)[0].split()[:STATED_AFTER]
         out[n.qid] = (before, " ".join(after))
         lo = max(lo, n.mention.end)
@@ -649,6 +662,7 @@ def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
 
 STATED_AFTER = 6  # words after a constraint that may still state its relation ("as executive producer")
 _CLAUSE_END = re.compile(r"[,;:?!]|\band\b")
+_CONJOINED = re.compile(r"(?:[\s,\"'“”‘’]|\b(?:and|or|both|as well as|the|an?)\b)*(?:,|\band\b|\bor\b)(?:[\s\"'“”‘’]|\b(?:the|an?)\b)*")
 
 
 def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline") -> QueryGraph:

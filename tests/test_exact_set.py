@@ -322,6 +322,59 @@ def test_a_weakly_linked_word_counts_once_its_relation_is_stated(tmp_path):
     assert not any(n.startswith("Soft constraints") for n in trace.notes)
 
 
+INFLUENCED, DIED, BORN = "/influence/influence_node/influenced_by", "/people/deceased_person/place_of_death", \
+    "/people/person/place_of_birth"
+
+
+@pytest.fixture(scope="module")
+def influence_ws(tmp_path_factory):
+    """Quill was influenced by Gorvath Prime and Blen Tesk; Snorkel influenced Gorvath Prime (the edge runs
+    the other way); Crump was influenced by Gorvath Prime but influenced Blen Tesk. Quill died in Zork City,
+    where Elbow was born. Nationality edges keep most of the graph one-way, so directions mean something."""
+    b = GraphBuilder()
+    for nid, label in [("fr", "Freedonia"), ("zc", "Zork City"), ("gp", "Gorvath Prime"), ("bt", "Blen Tesk"),
+                       ("qu", "Zarnok Quill"), ("sn", "Teeble Snorkel"), ("cr", "Plimsy Crump"), ("el", "Mavrin Elbow")]:
+        b.add_node(nid, label)
+    for p in ("qu", "sn", "cr", "el", "gp", "bt"):
+        b.add_edge(p, "fr", NATION, "")
+    for src, dst in [("qu", "gp"), ("qu", "bt"), ("gp", "sn"), ("sn", "bt"), ("cr", "gp"), ("bt", "cr")]:
+        b.add_edge(src, dst, INFLUENCED, "")
+    b.add_edge("qu", "zc", DIED, "")
+    b.add_edge("el", "zc", BORN, "")
+    path = tmp_path_factory.mktemp("influence") / "ws"
+    build_workspace(path, b.build())
+    return path
+
+
+def test_a_passive_relation_keeps_its_direction_across_a_coordination(influence_ws):
+    """"influenced by both X and Y": the answer heads an influenced_by edge to X and, the relation carried
+    over the "and", to Y; one who influenced X or Y is set apart, said why."""
+    trace = Engine.open(influence_ws).ask("Who was influenced by both Gorvath Prime and Blen Tesk?")
+    assert [r.label for r in trace.answer.exact_set] == ["Zarnok Quill"]
+    assert {x.label: x.reason for x in trace.answer.set_apart} == {
+        "Freedonia": "not joined to Gorvath Prime by a relation 'influenced' names",  # their nationality
+        "Teeble Snorkel": "not joined to Gorvath Prime by a relation 'influenced' names",
+        "Plimsy Crump": "not joined to Blen Tesk by a relation 'influenced' names"}
+
+
+def test_lexicon_relation_words_state_relations(influence_ws):
+    """The shipped lexicon says "passed away" is how relation names say death; a workspace adds its own words."""
+    eng = Engine.open(influence_ws)
+    trace = eng.ask("Who passed away in Zork City?")
+    assert [r.label for r in trace.answer.exact_set] == ["Zarnok Quill"]
+    assert [x.label for x in trace.answer.set_apart] == ["Mavrin Elbow"]
+    assert {r.label for r in eng.ask("Who perished in Zork City?").answer.exact_set} == {"Zarnok Quill", "Mavrin Elbow"}
+    (influence_ws / "lexicon.json").write_text(json.dumps({"relation_words": {"perished": ["death"]}}))
+    try:
+        trace = Engine.open(influence_ws).ask("Who perished in Zork City?")
+    finally:
+        (influence_ws / "lexicon.json").unlink()
+    assert [r.label for r in trace.answer.exact_set] == ["Zarnok Quill"]
+    (influence_ws / "bad.json").write_text(json.dumps({"relation_words": {"perished": "death"}}))
+    with pytest.raises(InputFormatError, match="relation_words"):
+        Lexicon.load(influence_ws / "bad.json")
+
+
 def test_kinds_come_from_relations_kept_one_way(kinds_engine, tmp_path):
     """Zarnokia is only ever the tail of /film/film/country: a country, like Freedonia. A graph that stores
     that relation either way (half its edges backwards) types nobody by it: no country becomes a film."""

@@ -328,6 +328,23 @@ def test_names_holding_a_demonym_short_capitalised_names_and_plural_lists_link_w
     assert got["105th United States Congress"] == 1.0 and got["111th United States Congress"] == 1.0
 
 
+def test_a_short_alias_links_as_written_and_a_language_list_shares_its_language_word():
+    """"a VJ" names VJ-GB (its "-GB" alias is two capitals) but "vj" does not; in "the Latin, Italian, and
+    German languages" each item is a language, however far the list puts it from "languages"."""
+    b = GraphBuilder()
+    for nid, label in [("vj", "VJ-GB"), ("la", "Latin Language"), ("it", "Italian Language"), ("de", "German Language"),
+                       ("p", "Holy Roman Empire")]:
+        b.add_node(nid, label)
+    for nid in ("vj", "la", "it", "de"):
+        b.add_edge("p", nid, "/r", "r")
+    lk = Linker(b.build())
+    assert "VJ-GB" in confidences(lk, "Who excelled as a VJ and met the Holy Roman Empire?")
+    assert "VJ-GB" not in confidences(lk, "Who said vj to the Holy Roman Empire?")
+    got = confidences(lk, "Which empire is connected to the Latin, Italian, and German languages?")
+    assert {"Latin Language", "Italian Language", "German Language"} <= set(got)
+    assert "Latin Language" not in confidences(lk, "Which empire had a Latin motto, a flag, and many languages?")
+
+
 def test_a_lowercase_article_and_noun_is_the_noun_and_the_shipped_demonyms_cover_small_countries():
     """"tracks featuring the piano" is the instrument, not the film The Piano; "Hungarian" is Hungary
     (weakly, as every demonym)."""

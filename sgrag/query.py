@@ -149,6 +149,9 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     return (typed > 0) & (typed >= CLASS_SHARE * incident)
 
 
+_LIST_GOES_ON = re.compile(r",? (?:and|or)\b")
+
+
 def _is_short_name(name: str) -> bool:
     """A two-character capitalised name ("X2", "U2", "ER"): links only as written, never as "er" or "us"."""
     return len(name) == 2 and not any(ch.islower() for ch in name) and any(ch.isupper() for ch in name)
@@ -299,6 +302,7 @@ class Linker:
         mentions = _quoted_pieces_soft(question, self._without_relation_words(mentions))
         mentions = _softened(mentions, [m for m in mentions if _CATEGORY_LEAD.search(question, 0, m.start)])
         mentions = _name_pieces_soft(question, mentions)
+        mentions = self._qualifiers_soft(question, mentions)
         out = []
         for m in mentions:
             if m.text in overrides:
@@ -425,6 +429,22 @@ class Linker:
             cands = self._candidates(key, score=round(score, 3), entry=entry)
             out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands), role))
         return out
+
+    def _qualifiers_soft(self, question: str, mentions: list[Mention]) -> list[Mention]:
+        """"Birmingham, Alabama": a name right after another and a comma, joined to a node of that name in the
+        graph, says which one is meant; it is no constraint of its own (the answer was born in Birmingham,
+        not in Alabama), so it only ranks."""
+        g, by_label = self.graph, self.graph.nodes_by_label
+        qualifiers = []
+        for a, b, c in zip(mentions, mentions[1:], mentions[2:] + [None]):
+            if question[a.end:b.start] != ", " or b.role == "type" or a.role == "type" or not b.text[:1].isupper():
+                continue
+            if _LIST_GOES_ON.match(question, b.end) or (c is not None and question[b.end:c.start] == ", "):
+                continue  # "Canada, Mexico, and the United States" is a list
+            v = g.index_of.get(b.chosen.node_id)
+            if v is not None and any(g.has_edge_between(u, v) for u in by_label.get(a.chosen.label, ())):
+                qualifiers.append(b)
+        return _softened(mentions, qualifiers)
 
     def _class_of_answer_type(self, named: _Entry, alias: _Entry, answer_type: str) -> tuple[_Entry, bool]:
         """Of two classes one word names, the one whose label carries the answer type's head word
@@ -644,22 +664,25 @@ def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list
 def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
     """Per constraint, where English states its relation: the text between it and the mention (or
     answer type) before it ("... was *released in* Canada"), and the first words after it up to the
-    clause's end ("Beverly Hills, *where he died*")."""
+    clause's end ("Beverly Hills, *where he died*"). A weakly linked common word is part of that text
+    ("features *music by* David Newman"); a coordination carries it over ("produced by A *and* B")."""
     ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
-    lo = answer_type_span(qg.question)[2]
+    lo = prev_end = answer_type_span(qg.question)[2]
     out = {}
     before = ""
     for i, n in enumerate(ordered):
         hi = ordered[i + 1].mention.start if i + 1 < len(ordered) else len(qg.question)
-        between = qg.question[lo:n.mention.start] if n.mention.start >= lo else ""
-        if not (i and _CONJOINED.fullmatch(between)):  # "produced by A and B", "in the film 'A'": B's relation is A's
-            before = _CLAUSE_END.split(between)[-1]
+        if not (i and n.mention.start >= prev_end and _CONJOINED.fullmatch(qg.question[prev_end:n.mention.start])):
+            before = _CLAUSE_END.split(qg.question[lo:n.mention.start])[-1] if n.mention.start >= lo else ""
         after = _CLAUSE_END.split(qg.question[n.mention.end:hi], 1)[0].split()[:STATED_AFTER]
         out[n.qid] = (before, " ".join(after))
-        lo = max(lo, n.mention.end)
+        prev_end = max(prev_end, n.mention.end)
+        if not (n.mention.text.islower() and n.confidence <= WEAK_WORD):
+            lo = max(lo, n.mention.end)
     return out
 
 
+WEAK_WORD = 0.5  # the score of a lowercase common word linked to a name ("music" -> Music)
 STATED_AFTER = 6  # words after a constraint that may still state its relation ("as executive producer")
 _CLAUSE_END = re.compile(r"[,;:?!]|\band\b")
 _CONJOINED = re.compile(r"(?:[\s,\"'“”‘’]|\b(?:and|or|both|as well as|the|an?)\b)*(?:,|\band\b|\bor\b)(?:[\s\"'“”‘’]|\b(?:the|an?)\b)*")

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sgrag import GraphBuilder
-from sgrag.query import Linker, answer_type_span, build_query_graph, decompose
+from sgrag.query import Linker, answer_type_span, build_query_graph, decompose, stated_words
 from sgrag.types import UNK, QueryGraph, QueryNode
 from conftest import olympics_graph
 
@@ -343,6 +343,46 @@ def test_a_short_alias_links_as_written_and_a_language_list_shares_its_language_
     got = confidences(lk, "Which empire is connected to the Latin, Italian, and German languages?")
     assert {"Latin Language", "Italian Language", "German Language"} <= set(got)
     assert "Latin Language" not in confidences(lk, "Which empire had a Latin motto, a flag, and many languages?")
+
+
+def test_a_name_after_a_comma_that_the_graph_joins_to_it_only_says_which_one():
+    """"Birmingham, Alabama": the state picks the Birmingham (there are two) and ranks, but the answer need
+    not be joined to Alabama; "Canada, Mexico, and the United States" stays a list of constraints."""
+    b = GraphBuilder()
+    for nid, label in [("bhm_uk", "Birmingham"), ("bhm_al", "Birmingham"), ("al", "Alabama"), ("ra", "Sun Ra"),
+                       ("ca", "Canada"), ("mx", "Mexico"), ("us", "United States of America")]:
+        b.add_node(nid, label)
+    for src, dst in [("bhm_uk", "ra"), ("bhm_uk", "ca"), ("al", "bhm_al"), ("ra", "bhm_al"), ("ca", "mx"),
+                     ("mx", "us")]:
+        b.add_edge(src, dst, "/r", "r")
+    lk = Linker(b.build())
+    got = confidences(lk, "Who is the pianist from Birmingham, Alabama, who met Sun Ra?")
+    assert got["Birmingham"] == 1.0 and got["Alabama"] == 0.5
+    got = confidences(lk, "Which organization is affiliated with Canada, Mexico, and the United States?")
+    assert got["Canada"] == got["Mexico"] == 1.0
+    got = confidences(lk, "Who was born in Birmingham and moved to Alabama?")  # no comma: two constraints
+    assert got["Alabama"] == 1.0
+
+
+def test_stated_words_run_over_weak_words_and_coordinations():
+    """"features music by David Newman": the weakly linked "music" is part of how David Newman is related,
+    not where his relation starts; "featuring the drum and melodica" says "featuring" of both."""
+    b = GraphBuilder()
+    for nid, label in [("mu", "Music"), ("dn", "David Newman"), ("dr", "Drum"), ("me", "Melodica"), ("x", "X")]:
+        b.add_node(nid, label)
+    for nid in ("mu", "dn", "dr", "me"):
+        b.add_edge("x", nid, "/r", "r")
+    lk = Linker(b.build())
+
+    def stated(q):
+        qg = build_query_graph(q, *lk.link(q))
+        near = stated_words(qg)
+        return {n.label: near[n.qid][0].strip() for n in qg.constraints}
+
+    got = stated("Which film features music by David Newman?")
+    assert got["David Newman"] == "features music by"
+    got = stated("Which musician contributed to tracks featuring the drum and melodica?")
+    assert got["Melodica"] == got["Drum"] == "contributed to tracks featuring the"
 
 
 def test_a_lowercase_article_and_noun_is_the_noun_and_the_shipped_demonyms_cover_small_countries():

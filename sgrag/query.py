@@ -149,6 +149,7 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     return (typed > 0) & (typed >= CLASS_SHARE * incident)
 
 
+_GENRE_LIST_END = re.compile(r"(?:,? (?:and |or )?[A-Z][\w-]*)* genres?\b")  # "Adventure and Thriller genres": classes
 _LIST_GOES_ON = re.compile(r",? (?:and|or)\b")
 
 
@@ -399,7 +400,7 @@ class Linker:
             s = q_start if synthetic else offsets[start]
             e = q_end if synthetic else offsets[end - 1] + 1
             entry, unclear = self.entries[key], False
-            if key in self._class_alias and text[s:e].islower() and not synthetic:
+            if key in self._class_alias and not synthetic and (text[s:e].islower() or _GENRE_LIST_END.match(text, e)):
                 if not self.is_class[entry.nodes[0]]:
                     entry = self._class_alias[key]  # a lowercase word names the class rather than the proper name
                 else:  # two classes answer to this word ("action": Action, Action Film)

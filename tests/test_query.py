@@ -217,6 +217,24 @@ def test_lowercase_word_naming_two_classes_only_ranks():
     assert got["Action Film"] >= 0.75 and "Action" not in got
 
 
+def test_capitalised_names_before_genres_are_the_genre_classes():
+    """"both Adventure and Thriller genres" names the genre Adventure Film, not the name Adventure; alone,
+    "Adventure" stays the name."""
+    b = GraphBuilder()
+    for nid, label in [("adv", "Adventure"), ("advf", "Adventure Film"), ("thr", "Thriller"), ("jb", "Julie Benz")]:
+        b.add_node(nid, label)
+    for i in range(30):
+        b.add_node(f"f{i}", f"Film {i}")
+        b.add_edge(f"f{i}", "advf" if i % 2 else "thr", "/film/film/genre", "genre")
+    b.add_edge("f0", "jb", "/film/film/starring", "starring")
+    b.add_edge("adv", "jb", "/r", "r")
+    lk = Linker(b.build())
+    got = confidences(lk, "Which series stars Julie Benz and is categorized under both Adventure and Thriller genres?")
+    assert "Adventure Film" in got and "Adventure" not in got and "Thriller" in got
+    got = confidences(lk, "Which series did Adventure make with Julie Benz?")
+    assert "Adventure" in got and "Adventure Film" not in got
+
+
 def _people_linker():
     """People with professions/genders (classes, from statistics), a website node, a rapper, languages."""
     b = GraphBuilder()

@@ -237,9 +237,11 @@ class Ranker:
         return frozenset(singular(phrase.split()[-1]) for phrase in self._relation_kinds[0])
 
     def _relation_stems(self, r: int) -> frozenset[str]:
-        """Stems of what relation ``r`` says: its property, not its domain or head type, nor kind nouns
+        """Stems of what relation ``r`` says: its property and head type, not its domain nor kind nouns
         (/film/film/release_date_s./film/film_regional_release_date/film_release_region: releas, date,
-        region); the whole name when it is no path ("born in")."""
+        region; /olympics/olympic_participating_country/athletes...: particip, olymp); a property of kind
+        nouns only keeps them (/people/deceased_person/place_of_death: place, death); the whole name when it
+        is no path ("born in")."""
         words = self._relation_stems_cache.get(r)
         if words is None:
             name = self.graph.relations[r].lower()
@@ -249,10 +251,12 @@ class Ranker:
             all_words = _name_words(name)
             words = frozenset(stem(w) for w in all_words if singular(w) not in self._kind_nouns)
             segs = self.graph.relations[r].split("/")
-            if not words and len(segs) > 3:  # /people/deceased_person/place_of_death: kind nouns are all it says
-                domain = set(_name_words(segs[1]))
-                words = frozenset(stem(w) for w in all_words if w not in domain) or frozenset(
-                    stem(w) for w in _name_words(segs[2]))  # /film/director/film: its head type
+            if len(segs) > 3:
+                domain = {singular(w) for w in _name_words(segs[1])}
+                if not words:  # place_of_death
+                    words = frozenset(stem(w) for w in all_words if singular(w) not in domain) or frozenset(
+                        stem(w) for w in _name_words(segs[2]))  # /film/director/film: its head type
+                words |= {stem(w) for w in _name_words(segs[2]) if singular(w) not in self._kind_nouns | domain}
             self._relation_stems_cache[r] = words
         return words
 

@@ -375,6 +375,26 @@ def test_lexicon_relation_words_state_relations(influence_ws):
         Lexicon.load(influence_ws / "bad.json")
 
 
+def test_a_relation_says_what_its_head_type_says(tmp_path):
+    """"participating in the Games": Zembia's athletes relation runs from an olympic *participating* country,
+    so it names participation as much as Vulgaria's participating_countries edge does: both stay."""
+    b = GraphBuilder()
+    for nid, label in [("g", "1908 Summer Olympics"), ("z", "Zembia"), ("v", "Vulgaria"), ("f", "Freedonia"),
+                       ("eu", "Euro")]:
+        b.add_node(nid, label)
+    b.add_edge("z", "g", "/olympics/olympic_participating_country/athletes./olympics/olympic_athlete_affiliation/olympics", "")
+    b.add_edge("g", "v", "/olympics/olympic_games/participating_countries", "")
+    b.add_edge("f", "g", "/location/location/events", "")
+    for c in ("z", "v", "f"):
+        b.add_edge(c, "eu", "/location/country/currency_used", "")
+    path = tmp_path / "ws"
+    build_workspace(path, b.build())
+    trace = Engine.open(path).ask("Which country was participating in the 1908 Summer Olympics and uses the Euro?")
+    assert {r.label for r in trace.answer.exact_set} == {"Zembia", "Vulgaria"}
+    assert {x.label: x.reason for x in trace.answer.set_apart} == {
+        "Freedonia": "not joined to 1908 Summer Olympics by a relation 'participating' names"}
+
+
 def test_kinds_come_from_relations_kept_one_way(kinds_engine, tmp_path):
     """Zarnokia is only ever the tail of /film/film/country: a country, like Freedonia. A graph that stores
     that relation either way (half its edges backwards) types nobody by it: no country becomes a film."""

@@ -413,8 +413,10 @@ class Linker:
             elif not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
                 if is_class:  # "male comedian": the answer is a Comedian, firmly
                     confidence, role = TYPE_CONFIDENCE, "type"
-                elif e == a_end:
+                elif e == a_end and not (self.is_class[top] and fold(text[s:e]) in self.lexicon.loose_type_words):
                     continue  # the answer-type head ("film", "country") describes UNK, not a constraint
+                elif e == a_end:
+                    confidence, role = 0.5, "type"  # "Who is the artist": an Artist ranks first, the others stay
                 else:
                     confidence = 0.7  # a modifier that is no class ("comedy film") is a weaker constraint
             if synthetic and fold(text) != key:

@@ -395,6 +395,32 @@ def test_a_relation_says_what_its_head_type_says(tmp_path):
         "Freedonia": "not joined to 1908 Summer Olympics by a relation 'participating' names"}
 
 
+def test_a_loosely_used_type_word_ranks_its_class_first_and_filters_nothing(tmp_path):
+    """"Which artist" asks for musicians as often as for the graph's Artist class (the lexicon says so): both
+    people who met Gorvath Prime stay in the exact set, the Artist first; a workspace that uses the word
+    strictly makes it a firm constraint."""
+    b = GraphBuilder()
+    for nid, label in [("art", "Artist"), ("act", "Actor"), ("gp", "Gorvath Prime"), ("z", "Zed Quill"),
+                       ("a", "Aaron Blip")]:
+        b.add_node(nid, label)
+    for i in range(30):
+        b.add_node(f"p{i}", f"Person {i}")
+        b.add_edge(f"p{i}", "art" if i % 2 else "act", PROF, "")
+    b.add_edge("z", "art", PROF, "")
+    b.add_edge("a", "act", PROF, "")
+    for p in ("z", "a"):
+        b.add_edge(p, "gp", "/people/person/met", "")
+    b.add_edge("z", "p0", "/people/person/met", "")  # Zed is the better known: specificity alone puts Aaron first
+    path = tmp_path / "ws"
+    build_workspace(path, b.build())
+    trace = Engine.open(path).ask("Who is the artist that met Gorvath Prime?")
+    assert [r.label for r in trace.answer.exact_set] == ["Zed Quill", "Aaron Blip"]
+    assert any("artist -> Artist" in n for n in trace.notes if n.startswith("Soft constraints"))
+    (path / "lexicon.json").write_text(json.dumps({"loose_type_words": []}))
+    trace = Engine.open(path).ask("Who is the artist that met Gorvath Prime?")
+    assert [r.label for r in trace.answer.exact_set] == ["Zed Quill"]
+
+
 def test_kinds_come_from_relations_kept_one_way(kinds_engine, tmp_path):
     """Zarnokia is only ever the tail of /film/film/country: a country, like Freedonia. A graph that stores
     that relation either way (half its edges backwards) types nobody by it: no country becomes a film."""

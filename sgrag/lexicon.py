@@ -15,7 +15,7 @@ from .errors import InputFormatError
 
 DEFAULT_LEXICON = Path(__file__).resolve().parent / "lexicons" / "default.json"
 LEXICON_FILE = "lexicon.json"  # a workspace's own additions
-_MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes", "relation_words")
+_MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes", "relation_words", "verb_classes")
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,9 @@ class Lexicon:
     """Place names that coordinated nouns share ("screenwriter and producer from Great Britain")."""
     type_relations: tuple[str, ...] = ()
     """Relation names (last path segment, lowercase) whose tail says what the head is."""
+    verb_classes: dict[str, list[str]] = field(default_factory=dict)
+    """Lowercase verb -> class labels it makes the one who does it ("directed" -> Film Director): in a "Who"
+    question, evidence that ranks those in the class first, never a filter."""
     relation_words: dict[str, list[str]] = field(default_factory=dict)
     """Lowercase question word -> the words relation names use for it ("died" -> "death"): "passed away
     in Munich" then states /people/deceased_person/place_of_death, and the exact set keeps only the
@@ -78,7 +81,7 @@ def _read(path: Path) -> dict:
     for key in _MAPS:
         if not isinstance(data.get(key, {}), dict):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be an object")
-    for key in ("class_words", "relation_words"):
+    for key in ("class_words", "relation_words", "verb_classes"):
         for word, value in (data.get(key) or {}).items():
             if value is not None and (not isinstance(value, list) or not all(isinstance(x, str) for x in value)):
                 raise InputFormatError(str(path), None, f"lexicon key {key!r}: {word!r} must map to a list of strings")

@@ -189,7 +189,8 @@ class Engine:
             set_apart, stated = self._set_apart(qg, candidates, trace)
         if soft and any(n.qid not in stated for n in soft):
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): " + ", ".join(
-                f"{n.mention.text if n.mention else n.label} -> {n.label}" for n in soft if n.qid not in stated))
+                f"{question[n.mention.start:n.mention.end] if n.mention else n.label} -> {n.label}"  # the question's words
+                for n in soft if n.qid not in stated))
         if not exact:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)

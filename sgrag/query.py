@@ -150,6 +150,7 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
 
 
 _GENRE_LIST_END = re.compile(r"(?:,? (?:and |or )?[A-Z][\w-]*)* genres?\b")  # "Adventure and Thriller genres": classes
+_ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _LIST_GOES_ON = re.compile(r",? (?:and|or)\b")
 
 
@@ -245,6 +246,7 @@ class Linker:
             entries[key] = replace(entries[key], score=0.5)
         self._demonym = re.compile(r"\b(" + _word_alternation(lex.demonyms) + r")\b")
         self._class_word = re.compile(r"\b(" + _word_alternation(lex.class_words) + r")\b", re.I)
+        self._verb_class = re.compile(r"\b(" + _word_alternation(lex.verb_classes) + r")\b", re.I)
         self._belief = re.compile(r"\b(" + _word_alternation(lex.beliefs) + r")\b", re.I)
         self._beliefs = {k.lower(): v for k, v in lex.beliefs.items()}
         self._shared_tail = re.compile(r"\b([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
@@ -338,6 +340,9 @@ class Linker:
                 continue  # "Best Actress" is part of a title; "actress Natalie Portman" describes her
             for label in self.lexicon.class_words[m.group(1).lower()]:
                 texts.append(_Text(label, m.start(1), m.end(1)))
+        if _ASKS_WHO.match(question):  # "Who directed ...": a director, as evidence (the word may say no more)
+            for m in self._verb_class.finditer(question):
+                texts += [_Text(label, m.start(1), m.end(1), 0.5) for label in self.lexicon.verb_classes[m.group(1).lower()]]
         for m in self._demonym.finditer(question):  # "American" -> United States of America: weakly, unless it
             # says what the answer is ("Who is the American actor"; not "British" where the lexicon weakens it)
             of_answer = a_start <= m.start(1) and m.end(1) <= a_end and m.group(1).lower() not in self._weakened

@@ -421,6 +421,32 @@ def test_a_loosely_used_type_word_ranks_its_class_first_and_filters_nothing(tmp_
     assert [r.label for r in trace.answer.exact_set] == ["Zed Quill"]
 
 
+def test_a_verb_naming_a_class_ranks_its_members_first_in_who_questions(tmp_path):
+    """"Who directed Gorvath Rising": the shipped lexicon says a director is a Film Director, so Dee (one) ranks
+    above Eve (crew, and less known), and both stay; "Which film was directed by" asks for no person."""
+    b = GraphBuilder()
+    for nid, label in [("fd", "Film Director"), ("act", "Actor"), ("gr", "Gorvath Rising"), ("d", "Dee Quill"),
+                       ("e", "Eve Blip")]:
+        b.add_node(nid, label)
+    for i in range(30):
+        b.add_node(f"p{i}", f"Person {i}")
+        b.add_edge(f"p{i}", "fd" if i % 2 else "act", PROF, "")
+    b.add_edge("d", "fd", PROF, "")
+    b.add_edge("d", "p1", "/people/person/met", "")
+    b.add_edge("d", "p3", "/people/person/met", "")
+    for p in ("d", "e"):
+        b.add_edge("gr", p, "/film/film/other_crew", "")
+    path = tmp_path / "ws"
+    build_workspace(path, b.build())
+    eng = Engine.open(path)
+    trace = eng.ask("Who is the person that directed Gorvath Rising?")
+    assert [r.label for r in trace.answer.exact_set] == ["Dee Quill", "Eve Blip"]
+    assert any("directed -> Film Director" in n for n in trace.notes if n.startswith("Soft constraints"))
+    trace = eng.ask("Which film was directed by Dee Quill?")
+    assert [r.label for r in trace.answer.exact_set] == ["Gorvath Rising"]
+    assert not any(n.startswith("Soft constraints") for n in trace.notes)
+
+
 def test_kinds_come_from_relations_kept_one_way(kinds_engine, tmp_path):
     """Zarnokia is only ever the tail of /film/film/country: a country, like Freedonia. A graph that stores
     that relation either way (half its edges backwards) types nobody by it: no country becomes a film."""

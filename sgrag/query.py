@@ -653,40 +653,39 @@ def _softened(mentions: list[Mention], pieces: list[Mention]) -> list[Mention]:
 
 
 def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list[str]:
-    """Each mention's relation phrase: the words around it up to the neighbouring mentions.
-
-    "features Mary-Louise Parker as a regular cast member, has ..." gives "features ... as a
-    regular cast member": the relation can be said before or after the entity.
-    """
+    """Each mention's relation phrase (in order of position): the words that state how it is related
+    (``stated_words``), before and after it. "features Mary-Louise Parker as a regular cast member"
+    gives "features as a regular cast member"."""
     ordered = sorted(mentions, key=lambda m: m.start)
-    phrases = []
-    for i, m in enumerate(ordered):
-        lo = max(a_end, ordered[i - 1].end) if i else a_end
-        hi = ordered[i + 1].start if i + 1 < len(ordered) else len(question)
-        before = re.findall(r"[\w'’-]+", question[lo:m.start]) if m.start >= lo else []
-        after = re.findall(r"[\w'’-]+", question[m.end:hi]) if hi >= m.end else []
-        phrases.append(" ".join(before[-6:] + after[:6]))
-    return phrases
+    return [" ".join(re.findall(r"[\w'’-]+", before) + [after]).strip()
+            for before, after in _stated(question, [(m, m.chosen.score) for m in ordered], a_end)]
 
 
 def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
-    """Per constraint, where English states its relation: the text between it and the mention (or
-    answer type) before it ("... was *released in* Canada"), and the first words after it up to the
-    clause's end ("Beverly Hills, *where he died*"). A weakly linked common word is part of that text
-    ("features *music by* David Newman"); a coordination carries it over ("produced by A *and* B")."""
+    """Per constraint, (text before it, words after it) that state its relation (``_stated``)."""
     ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
-    lo = prev_end = answer_type_span(qg.question)[2]
-    out = {}
+    stated = _stated(qg.question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2])
+    return {n.qid: s for n, s in zip(ordered, stated)}
+
+
+def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int) -> list[tuple[str, str]]:
+    """Where English states each mention's relation: the text between it and the mention (or answer type,
+    ending at ``a_end``) before it ("... was *released in* Canada"), and the first words after it up to
+    the clause's end ("Beverly Hills, *where he died*"). A weakly linked common word is part of that text
+    ("features *music by* David Newman"); a coordination carries it over ("produced by A *and* B").
+    ``ordered``: (mention, linking confidence) by position."""
+    lo = prev_end = a_end
+    out = []
     before = ""
-    for i, n in enumerate(ordered):
-        hi = ordered[i + 1].mention.start if i + 1 < len(ordered) else len(qg.question)
-        if not (i and n.mention.start >= prev_end and _CONJOINED.fullmatch(qg.question[prev_end:n.mention.start])):
-            before = _CLAUSE_END.split(qg.question[lo:n.mention.start])[-1] if n.mention.start >= lo else ""
-        after = _CLAUSE_END.split(qg.question[n.mention.end:hi], 1)[0].split()[:STATED_AFTER]
-        out[n.qid] = (before, " ".join(after))
-        prev_end = max(prev_end, n.mention.end)
-        if not (n.mention.text.islower() and n.confidence <= WEAK_WORD):
-            lo = max(lo, n.mention.end)
+    for i, (m, confidence) in enumerate(ordered):
+        hi = ordered[i + 1][0].start if i + 1 < len(ordered) else len(question)
+        if not (i and m.start >= prev_end and _CONJOINED.fullmatch(question[prev_end:m.start])):
+            before = _CLAUSE_END.split(question[lo:m.start])[-1] if m.start >= lo else ""
+        after = _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
+        out.append((before, " ".join(after)))
+        prev_end = max(prev_end, m.end)
+        if not (m.text.islower() and confidence <= WEAK_WORD):
+            lo = max(lo, m.end)
     return out
 
 

@@ -399,6 +399,10 @@ def test_stated_words_run_over_weak_words_and_coordinations():
 
     got = stated("Which film features music by David Newman?")
     assert got["David Newman"] == "features music by"
+    q = "Which film features music by David Newman as its composer, and won an Oscar?"
+    qg = build_query_graph(q, *lk.link(q))  # the ranker's relation phrase is that same text, both sides
+    assert dict(zip((n.label for n in qg.constraints), qg.relation_phrases))["David Newman"] == \
+        "features music by as its composer"
     got = stated("Which musician contributed to tracks featuring the drum and melodica?")
     assert got["Melodica"] == got["Drum"] == "contributed to tracks featuring the"
 

@@ -183,6 +183,11 @@ class Ranker:
         return (both <= ONE_WAY_OVERLAP * fewer) | (head_kind[:n_rel] == tail_kind[:n_rel])
 
     @cached_property
+    def _passive(self) -> np.ndarray:
+        """Per relation, whether it is a passive `_by` relation ("influenced_by") whose direction the graph keeps."""
+        return np.array([self._directed and name.endswith("_by") for name in self.graph.relations] or [False], dtype=bool)
+
+    @cached_property
     def _directed(self) -> bool:
         """Whether most edges lie in relations kept one way, so their directions can say what nodes are."""
         return bool(self.graph.num_edges) and float(self._one_way[self.graph.rel].mean()) >= DIRECTED_SHARE
@@ -289,8 +294,7 @@ class Ranker:
             stems = [self._relation_stems(r) for r in rels.tolist()]
             # "influenced by X": the answer heads X's influenced_by edge; X heading one to the answer says the
             # reverse (in a graph that keeps directions: the demo's subgraphs store half their edges backwards)
-            wrong_way = np.array([self._directed and g.relations[r].endswith("_by") for r in rels.tolist()],
-                                 dtype=bool)[inv] & (g.src[eids] != nodes[owner])
+            wrong_way = self._passive[rels][inv] & (g.src[eids] != nodes[owner])
             for w in dict.fromkeys(words):
                 said = {stem(w)} | self._said_as.get(w, frozenset())
                 named = np.array([bool(said & s) for s in stems], dtype=bool)[inv]

@@ -34,6 +34,7 @@ nominated associated located born died directed produced written released connec
 played plays known includes include included shares share has have had also""".split())
 
 _WHICH = re.compile(r"^\s*(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
+_ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
 _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)(\w{1,4}?)(?=会|是|能|可|被|与|和|在|的|由|有|同时|出生|导致|引起|获得|位于|属于|包括|来自|曾|，|,|？|\?)")
 _LIST_ITEM = r"(?:(?:19|20)\d{2}|\d{1,3}(?:st|nd|rd|th))"  # a year, or an ordinal ("41st")
@@ -80,7 +81,7 @@ def answer_type_span(question: str) -> tuple[str, int, int]:
             picked.append(w)
         if picked:
             return rest[picked[0].start():picked[-1].end()], offset + picked[0].start(), offset + picked[-1].end()
-    if re.match(r"^\s*who\b", question, re.I):
+    if _ASKS_WHO.match(question):
         return "person", 0, 0
     m = _ZH_WHICH.match(question)
     if m:  # 哪种疾病 / 哪位演员 / 什么药物: the noun after the question word
@@ -150,7 +151,6 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
 
 
 _GENRE_LIST_END = re.compile(r"(?:,? (?:and |or )?[A-Z][\w-]*)* genres?\b")  # "Adventure and Thriller genres": classes
-_ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _LIST_GOES_ON = re.compile(r",? (?:and|or)\b")
 
 

@@ -395,17 +395,23 @@ def test_a_relation_says_what_its_head_type_says(tmp_path):
         "Freedonia": "not joined to 1908 Summer Olympics by a relation 'participating' names"}
 
 
+def _two_professions(class_id: str, class_label: str, nodes: list[tuple[str, str]]) -> GraphBuilder:
+    """A graph builder with a profession class (``class_id``), the class "act" (Actor), ``nodes`` and 30
+    people, half in each class: enough heads for the graph's statistics to make both professions classes."""
+    b = GraphBuilder()
+    for nid, label in [(class_id, class_label), ("act", "Actor"), *nodes]:
+        b.add_node(nid, label)
+    for i in range(30):
+        b.add_node(f"p{i}", f"Person {i}")
+        b.add_edge(f"p{i}", class_id if i % 2 else "act", PROF, "")
+    return b
+
+
 def test_a_loosely_used_type_word_ranks_its_class_first_and_filters_nothing(tmp_path):
     """"Which artist" asks for musicians as often as for the graph's Artist class (the lexicon says so): both
     people who met Gorvath Prime stay in the exact set, the Artist first; a workspace that uses the word
     strictly makes it a firm constraint."""
-    b = GraphBuilder()
-    for nid, label in [("art", "Artist"), ("act", "Actor"), ("gp", "Gorvath Prime"), ("z", "Zed Quill"),
-                       ("a", "Aaron Blip")]:
-        b.add_node(nid, label)
-    for i in range(30):
-        b.add_node(f"p{i}", f"Person {i}")
-        b.add_edge(f"p{i}", "art" if i % 2 else "act", PROF, "")
+    b = _two_professions("art", "Artist", [("gp", "Gorvath Prime"), ("z", "Zed Quill"), ("a", "Aaron Blip")])
     b.add_edge("z", "art", PROF, "")
     b.add_edge("a", "act", PROF, "")
     for p in ("z", "a"):
@@ -424,13 +430,7 @@ def test_a_loosely_used_type_word_ranks_its_class_first_and_filters_nothing(tmp_
 def test_a_verb_naming_a_class_ranks_its_members_first_in_who_questions(tmp_path):
     """"Who directed Gorvath Rising": the shipped lexicon says a director is a Film Director, so Dee (one) ranks
     above Eve (crew, and less known), and both stay; "Which film was directed by" asks for no person."""
-    b = GraphBuilder()
-    for nid, label in [("fd", "Film Director"), ("act", "Actor"), ("gr", "Gorvath Rising"), ("d", "Dee Quill"),
-                       ("e", "Eve Blip")]:
-        b.add_node(nid, label)
-    for i in range(30):
-        b.add_node(f"p{i}", f"Person {i}")
-        b.add_edge(f"p{i}", "fd" if i % 2 else "act", PROF, "")
+    b = _two_professions("fd", "Film Director", [("gr", "Gorvath Rising"), ("d", "Dee Quill"), ("e", "Eve Blip")])
     b.add_edge("d", "fd", PROF, "")
     b.add_edge("d", "p1", "/people/person/met", "")
     b.add_edge("d", "p3", "/people/person/met", "")

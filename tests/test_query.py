@@ -146,6 +146,16 @@ def _award_linker():
     return Linker(b.build())
 
 
+def _star_linker(hub: str, *leaves: str) -> Linker:
+    """A linker over a star graph: ``hub`` joined to each of ``leaves``, the labels the questions name."""
+    b = GraphBuilder()
+    for i, label in enumerate(leaves + (hub,)):
+        b.add_node(f"n{i}", label)
+    for i in range(len(leaves)):
+        b.add_edge(f"n{len(leaves)}", f"n{i}", "/r", "r")
+    return Linker(b.build())
+
+
 def confidences(linker, q):
     mentions, _ = linker.link(q)
     return {m.chosen.label: m.chosen.score for m in mentions}
@@ -186,14 +196,10 @@ def test_coordinated_titles_share_their_head():
 
 
 def test_a_title_inside_a_longer_linked_name_is_not_linked_again():
-    b = GraphBuilder()
-    for nid, label in [("wga", "Writers Guild of America Award for Best Adapted Screenplay"),
-                       ("aacta", "AACTA Award for Best Adapted Screenplay"), ("sav", "Savages"), ("x", "Oliver Stone")]:
-        b.add_node(nid, label)
-    for nid in ("wga", "aacta", "sav"):
-        b.add_edge("x", nid, "/r", "r")
-    got = confidences(Linker(b.build()), 'Which filmmaker made "Savages" and was nominated for the Writers Guild '
-                                         "of America Award for Best Adapted Screenplay?")
+    lk = _star_linker("Oliver Stone", "Writers Guild of America Award for Best Adapted Screenplay",
+                      "AACTA Award for Best Adapted Screenplay", "Savages")
+    got = confidences(lk, 'Which filmmaker made "Savages" and was nominated for the Writers Guild '
+                          "of America Award for Best Adapted Screenplay?")
     assert "Writers Guild of America Award for Best Adapted Screenplay" in got
     assert "AACTA Award for Best Adapted Screenplay" not in got  # "America Award for ..." is its tail, not a title
 
@@ -310,14 +316,8 @@ def test_one_mention_per_node_and_the_most_confident_wins(people_linker):
 def test_short_labels_hyphenated_professions_and_ordinal_lists_link_whole():
     """"the US" is no plural of "The U"; "singer-songwriter ... from Great Britain" names Singer-songwriter-GB,
     not Songwriter-GB; "the 41st and 50th Annual Grammy Awards" names both ceremonies ("-US" labels too)."""
-    b = GraphBuilder()
-    for nid, label in [("u", "The U"), ("us", "United States of America"), ("sw", "Songwriter-GB"),
-                       ("ssw", "Singer-songwriter-GB"), ("act", "Actor-GB"), ("g41", "41st Annual Grammy Awards"),
-                       ("g50", "50th Annual Grammy Awards-US"), ("flea", "Flea")]:
-        b.add_node(nid, label)
-    for nid in ("u", "us", "sw", "ssw", "act", "g41", "g50"):
-        b.add_edge("flea", nid, "/r", "r")
-    lk = Linker(b.build())
+    lk = _star_linker("Flea", "The U", "United States of America", "Songwriter-GB", "Singer-songwriter-GB",
+                      "Actor-GB", "41st Annual Grammy Awards", "50th Annual Grammy Awards-US")
     got = confidences(lk, "Which award was won by Flea at the 41st and 50th Annual Grammy Awards in the US?")
     assert "The U" not in got
     assert got["41st Annual Grammy Awards"] == 1.0 and got["50th Annual Grammy Awards-US"] >= 0.75
@@ -329,14 +329,8 @@ def test_names_holding_a_demonym_short_capitalised_names_and_plural_lists_link_w
     """"American Beauty" is the film, not the United States; "British actor" is the British Actor-GB
     and still says British; "X2" and "U2" as written are names ("er" is no ER); "the 105th and 111th
     United States Congresses" names both congresses."""
-    b = GraphBuilder()
-    for nid, label in [("us", "United States of America"), ("uk", "United Kingdom"), ("ab", "American Beauty"),
-                       ("act", "Actor-GB"), ("x2", "X2"), ("u2", "U2"), ("er", "ER"), ("c105", "105th United States Congress"),
-                       ("c111", "111th United States Congress"), ("p", "Kevin Spacey")]:
-        b.add_node(nid, label)
-    for nid in ("us", "uk", "ab", "act", "x2", "u2", "er", "c105", "c111"):
-        b.add_edge("p", nid, "/r", "r")
-    lk = Linker(b.build())
+    lk = _star_linker("Kevin Spacey", "United States of America", "United Kingdom", "American Beauty", "Actor-GB",
+                      "X2", "U2", "ER", "105th United States Congress", "111th United States Congress")
     got = confidences(lk, "Which actor starred in American Beauty and X2 and met U2?")
     assert {"American Beauty", "X2", "U2"} <= set(got) and "United States of America" not in got
     got = confidences(lk, "Which film, like American Beauty, had a British actor in it?")
@@ -349,13 +343,7 @@ def test_names_holding_a_demonym_short_capitalised_names_and_plural_lists_link_w
 def test_a_short_alias_links_as_written_and_a_language_list_shares_its_language_word():
     """"a VJ" names VJ-GB (its "-GB" alias is two capitals) but "vj" does not; in "the Latin, Italian, and
     German languages" each item is a language, however far the list puts it from "languages"."""
-    b = GraphBuilder()
-    for nid, label in [("vj", "VJ-GB"), ("la", "Latin Language"), ("it", "Italian Language"), ("de", "German Language"),
-                       ("p", "Holy Roman Empire")]:
-        b.add_node(nid, label)
-    for nid in ("vj", "la", "it", "de"):
-        b.add_edge("p", nid, "/r", "r")
-    lk = Linker(b.build())
+    lk = _star_linker("Holy Roman Empire", "VJ-GB", "Latin Language", "Italian Language", "German Language")
     assert "VJ-GB" in confidences(lk, "Who excelled as a VJ and met the Holy Roman Empire?")
     assert "VJ-GB" not in confidences(lk, "Who said vj to the Holy Roman Empire?")
     got = confidences(lk, "Which empire is connected to the Latin, Italian, and German languages?")
@@ -385,12 +373,7 @@ def test_a_name_after_a_comma_that_the_graph_joins_to_it_only_says_which_one():
 def test_stated_words_run_over_weak_words_and_coordinations():
     """"features music by David Newman": the weakly linked "music" is part of how David Newman is related,
     not where his relation starts; "featuring the drum and melodica" says "featuring" of both."""
-    b = GraphBuilder()
-    for nid, label in [("mu", "Music"), ("dn", "David Newman"), ("dr", "Drum"), ("me", "Melodica"), ("x", "X")]:
-        b.add_node(nid, label)
-    for nid in ("mu", "dn", "dr", "me"):
-        b.add_edge("x", nid, "/r", "r")
-    lk = Linker(b.build())
+    lk = _star_linker("X", "Music", "David Newman", "Drum", "Melodica")
 
     def stated(q):
         qg = build_query_graph(q, *lk.link(q))
@@ -410,12 +393,7 @@ def test_stated_words_run_over_weak_words_and_coordinations():
 def test_a_lowercase_article_and_noun_is_the_noun_and_the_shipped_demonyms_cover_small_countries():
     """"tracks featuring the piano" is the instrument, not the film The Piano; "Hungarian" is Hungary
     (weakly, as every demonym)."""
-    b = GraphBuilder()
-    for nid, label in [("piano", "Piano"), ("film", "The Piano"), ("hu", "Hungary"), ("p", "Emeric Pressburger")]:
-        b.add_node(nid, label)
-    for nid in ("piano", "film", "hu"):
-        b.add_edge("p", nid, "/r", "r")
-    lk = Linker(b.build())
+    lk = _star_linker("Emeric Pressburger", "Piano", "The Piano", "Hungary")
     got = confidences(lk, "Who is the screenwriter from a Hungarian family known for tracks featuring the piano?")
     assert "Piano" in got and "The Piano" not in got and got["Hungary"] == 0.5
     assert "The Piano" in confidences(lk, "Who wrote music for The Piano?")
@@ -457,13 +435,7 @@ def test_a_name_inside_a_longer_capitalised_name_the_graph_lacks_is_a_piece_of_i
     """"an MTV Movie Award": the graph has MTV but no node for the award, so MTV is no constraint of
     its own (soft); a possessive ("Nick Cannon's location") or a label's last dot ("Wimbledon F.C.")
     does not make a longer name."""
-    b = GraphBuilder()
-    for nid, label in [("mtv", "MTV"), ("nc", "Nick Cannon"), ("wfc", "Wimbledon F.C."), ("rh", "Rush Hour"),
-                       ("x", "Chris Tucker")]:
-        b.add_node(nid, label)
-    for nid in ("mtv", "nc", "wfc", "rh"):
-        b.add_edge("x", nid, "/r", "r")
-    lk = Linker(b.build())
+    lk = _star_linker("Chris Tucker", "MTV", "Nick Cannon", "Wimbledon F.C.", "Rush Hour")
     got = confidences(lk, "Which actor starred in Rush Hour and was nominated for an MTV Movie Award?")
     assert got["Rush Hour"] == 1.0 and got["MTV"] <= 0.5
     got = confidences(lk, "Which actor shares Nick Cannon's location and played for Wimbledon F.C.?")

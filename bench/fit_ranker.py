@@ -9,6 +9,11 @@ Hit@1 of fitted weights (each fold scored by weights fitted on the other folds) 
 weights fitted on all questions. ``--fix coverage=100`` measures the alternative where
 satisfying more constraints always outranks the other evidence. Tune on the dev
 file only: the held-out ERQA questions are for checking.
+
+``--in-edge-weights 0.003,0.01,0.1,1`` instead chooses ``answer.IN_EDGE_WEIGHT`` (how much an edge the
+candidate is the tail of counts in ``likelihood``) together with the likelihood's weight: it asks the
+questions once per value and prints, per (value, weight), Hit@1, then the pair chosen by k-fold
+cross-validation and its held-out Hit@1.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from common import ERQA  # (also puts the repo on sys.path and sets the offline 
 import numpy as np
 import torch
 
+from sgrag import answer
 from sgrag.answer import WEIGHTS
 from sgrag.config import SgragConfig
 from sgrag.eval import norm_answer, read_questions
@@ -74,6 +80,30 @@ def hit1(data, w: np.ndarray) -> float:
     return sum(bool(y[int(np.argmax(x @ w))]) for x, y in data if len(y)) / max(len(data), 1)
 
 
+def choose_in_edge_weight(workspace: str, questions, values: list[float], n_folds: int) -> None:
+    """Grid over (IN_EDGE_WEIGHT, likelihood weight) with the other weights as shipped; k-fold CV of the choice."""
+    scales = (0.5, 1.0, 2.0, 3.0, 4.0, 6.0)
+    like = NAMES.index("likelihood")
+    hits = {}  # (value, scale) -> per-question 0/1
+    for value in values:
+        answer.IN_EDGE_WEIGHT = value
+        data = collect(workspace, questions)
+        for scale in scales:
+            w = np.array([WEIGHTS[n] for n in NAMES], dtype=np.float32)
+            w[like] *= scale
+            hits[value, scale] = np.array([bool(y[int(np.argmax(x @ w))]) if len(y) else False for x, y in data])
+            print(f"IN_EDGE_WEIGHT {value:g}, likelihood weight {w[like]:.2f}: Hit@1 {hits[value, scale].mean():.4f}",
+                  flush=True)
+    folds = np.array_split(np.random.default_rng(0).permutation(len(questions)), n_folds)
+    held_out = 0
+    for k, test in enumerate(folds):
+        train = np.concatenate([f for j, f in enumerate(folds) if j != k])
+        best = max(hits, key=lambda key: (hits[key][train].sum(), -abs(key[1] - 1.0)))
+        held_out += int(hits[best][test].sum())
+        print(f"fold {k + 1}: chose IN_EDGE_WEIGHT {best[0]:g}, likelihood weight x{best[1]:g}")
+    print(f"{n_folds}-fold cross-validated Hit@1 of the chosen pair: {held_out / len(questions):.4f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workspace", "-w", required=True)
@@ -82,8 +112,13 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--fix", action="append", default=[], metavar="NAME=W",
                     help="hold a feature's weight fixed, e.g. --fix coverage=100 (coverage strictly first)")
+    ap.add_argument("--in-edge-weights", metavar="A,B,...",
+                    help="choose IN_EDGE_WEIGHT and the likelihood weight instead of fitting all weights")
     args = ap.parse_args()
     questions = read_questions(args.queries, args.limit or None)
+    if args.in_edge_weights:
+        choose_in_edge_weight(args.workspace, questions, [float(v) for v in args.in_edge_weights.split(",")], args.folds)
+        return
     fixed = {k: float(v) for k, v in (f.split("=", 1) for f in args.fix)}
     data = collect(args.workspace, questions)
     current = np.array([WEIGHTS[n] for n in NAMES], dtype=np.float32)

@@ -69,6 +69,28 @@ def test_constraint_joined_by_several_relations_breaks_the_tie(tie_engine):
     assert first.label == "Weeds" and first.features["likelihood"] > second.features["likelihood"]
 
 
+def test_facts_the_answer_heads_outrank_facts_pointing_at_it(tmp_path):
+    """In a graph that keeps directions, a question states facts about its answer: a film whose country
+    and location are the two constraints beats a town the two places contain, alike in all else."""
+    b = GraphBuilder()
+    for nid, label in [("fr", "Freedonia"), ("zc", "Zork City"), ("film", "Zephyr Nights"), ("town", "Acme Town"),
+                       ("f2", "Quiet Days"), ("t2", "Old Mill")]:
+        b.add_node(nid, label)
+    for film in ("film", "f2"):
+        b.add_edge(film, "fr", "/film/film/country", "")
+    b.add_edge("film", "zc", "/film/film/featured_film_locations", "")
+    for place in ("fr", "zc"):
+        b.add_edge(place, "town", "/location/location/contains", "")
+    b.add_edge("fr", "t2", "/location/location/contains", "")
+    build_workspace(tmp_path / "ws", b.build())
+    eng = Engine.open(tmp_path / "ws")
+    trace = eng.ask("Which is linked to both Freedonia and Zork City?")
+    first, second = trace.answer.exact_set
+    assert (first.label, second.label) == ("Zephyr Nights", "Acme Town")
+    assert first.features["likelihood"] > second.features["likelihood"]
+    assert first.features["prior"] == second.features["prior"]  # the same star size: only direction differs
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sets(st.integers(0, 3)), min_size=1, max_size=6))
 def test_partial_candidates_rank_by_constraints_satisfied_first(olympics_engine, satisfied_sets):
@@ -93,6 +115,7 @@ def brute_features(ranker, qg, candidates):
     from sgrag.textnorm import singular
     from sgrag.query import STOPWORDS
     from sgrag.textnorm import tokens
+    from sgrag.answer import LIKELIHOOD_MIN_SCALE
     g, m = ranker.graph, ranker.model
     cons = qg.constraints
     conf = {n.qid: n.confidence for n in cons}
@@ -107,7 +130,8 @@ def brute_features(ranker, qg, candidates):
         rel_scores, rel_words, log_mult = [], set(), 0.0
         for q, c in sat.items():
             eids = g.edges_between(v, c)
-            log_mult += math.log(len(eids)) if eids else 0.0
+            drawn = sum(1.0 if int(g.src[e]) == v else ranker._in_edge_weight for e in eids)
+            log_mult += math.log(drawn) if eids else 0.0
             for e in eids:
                 rel_words |= ranker._relation_words(int(g.rel[e]))
             j = next(i for i, n in enumerate(cons) if n.qid == q)
@@ -125,11 +149,13 @@ def brute_features(ranker, qg, candidates):
                 typ = max(typ, len(type_words & held) / len(type_words))
             typ = max(0.0, typ)
         log_deg, k = math.log1p(float(g.degree[v])), max(len(sat), 1)
+        headed = {int(g.dst[e]) for e in g.incident_edges(v) if int(g.src[e]) == v}
+        log_star = math.log1p(sum(1.0 if int(u) in headed else ranker._in_edge_weight for u in g.neighbor_sets[v]))
         out[v] = {"coverage": sum(conf[q] for q in sat) / sum(conf.values()),
                   "soft": len(soft & set(sat)) / len(soft) if soft else 1.0, "type": typ,
                   "relation": sum(rel_scores) / len(rel_scores) if rel_scores else 0.0,
                   "relation_words": min(len(rel_words & qwords), 10) / 10, "prior": 1.0 - log_deg / lmax,
-                  "likelihood": min(max(1.0 + (log_mult - k * log_deg) / (k * lmax), 0.0), 1.0)}
+                  "likelihood": min(max(1.0 + (log_mult - k * log_star) / (k * max(lmax, LIKELIHOOD_MIN_SCALE)), 0.0), 1.0)}
     return out
 
 

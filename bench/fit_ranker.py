@@ -82,7 +82,7 @@ def hit1(data, w: np.ndarray) -> float:
 
 def choose_in_edge_weight(workspace: str, questions, values: list[float], n_folds: int) -> None:
     """Grid over (IN_EDGE_WEIGHT, likelihood weight) with the other weights as shipped; k-fold CV of the choice."""
-    scales = (0.5, 1.0, 2.0, 3.0, 4.0, 6.0)
+    scales = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
     like = NAMES.index("likelihood")
     hits = {}  # (value, scale) -> per-question 0/1
     for value in values:

@@ -7,7 +7,8 @@ in") against the relation text of the edge that satisfies it. A weak degree prio
 last, favouring specific answers over hubs. Every feature is kept in the trace.
 
 The weights were fitted once as a conditional logit over the FB-ERQA dev questions
-(5-fold cross-validated, ``bench/fit_ranker.py``); every feature lies in [0, 1].
+(5-fold cross-validated, ``bench/fit_ranker.py``), the likelihood's weight and ``IN_EDGE_WEIGHT``
+by a cross-validated grid (``--in-edge-weights``); every feature lies in [0, 1].
 """
 from __future__ import annotations
 

@@ -75,31 +75,36 @@ def fit(data, fixed: dict[str, float], l2: float = 1e-3) -> np.ndarray:
     return weights().detach().numpy()
 
 
+def hits(data, w: np.ndarray) -> np.ndarray:
+    """Per question, whether its top-scored candidate is the gold (ties go to the first)."""
+    return np.array([bool(len(y)) and bool(y[int(np.argmax(x @ w))]) for x, y in data], dtype=bool)
+
+
 def hit1(data, w: np.ndarray) -> float:
-    """Share of all questions whose top-scored candidate is the gold (ties go to the first)."""
-    return sum(bool(y[int(np.argmax(x @ w))]) for x, y in data if len(y)) / max(len(data), 1)
+    """Share of all questions whose top-scored candidate is the gold."""
+    return float(hits(data, w).mean()) if data else 0.0
 
 
 def choose_in_edge_weight(workspace: str, questions, values: list[float], n_folds: int) -> None:
     """Grid over (IN_EDGE_WEIGHT, likelihood weight) with the other weights as shipped; k-fold CV of the choice."""
     scales = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
     like = NAMES.index("likelihood")
-    hits = {}  # (value, scale) -> per-question 0/1
+    right = {}  # (value, scale) -> per question, whether it is answered right
     for value in values:
         answer.IN_EDGE_WEIGHT = value
         data = collect(workspace, questions)
         for scale in scales:
             w = np.array([WEIGHTS[n] for n in NAMES], dtype=np.float32)
             w[like] *= scale
-            hits[value, scale] = np.array([bool(y[int(np.argmax(x @ w))]) if len(y) else False for x, y in data])
-            print(f"IN_EDGE_WEIGHT {value:g}, likelihood weight {w[like]:.2f}: Hit@1 {hits[value, scale].mean():.4f}",
+            right[value, scale] = hits(data, w)
+            print(f"IN_EDGE_WEIGHT {value:g}, likelihood weight {w[like]:.2f}: Hit@1 {right[value, scale].mean():.4f}",
                   flush=True)
     folds = np.array_split(np.random.default_rng(0).permutation(len(questions)), n_folds)
     held_out = 0
     for k, test in enumerate(folds):
         train = np.concatenate([f for j, f in enumerate(folds) if j != k])
-        best = max(hits, key=lambda key: (hits[key][train].sum(), -abs(key[1] - 1.0)))
-        held_out += int(hits[best][test].sum())
+        best = max(right, key=lambda key: (right[key][train].sum(), -abs(key[1] - 1.0)))
+        held_out += int(right[best][test].sum())
         print(f"fold {k + 1}: chose IN_EDGE_WEIGHT {best[0]:g}, likelihood weight x{best[1]:g}")
     print(f"{n_folds}-fold cross-validated Hit@1 of the chosen pair: {held_out / len(questions):.4f}")
 
@@ -125,11 +130,11 @@ def main() -> None:
     print(f"questions: {len(data)}; gold among the candidates: {sum(bool(y.any()) for _, y in data)}")
     print(f"Hit@1 with the current weights: {hit1(data, current):.4f}")
     folds = np.array_split(np.random.default_rng(0).permutation(len(data)), args.folds)
-    hits = 0.0
+    held_out = 0.0
     for k, test in enumerate(folds):
         train = [data[i] for j, f in enumerate(folds) if j != k for i in f]
-        hits += hit1([data[i] for i in test], fit(train, fixed)) * len(test)
-    print(f"{args.folds}-fold cross-validated Hit@1 of fitted weights: {hits / len(data):.4f}")
+        held_out += hit1([data[i] for i in test], fit(train, fixed)) * len(test)
+    print(f"{args.folds}-fold cross-validated Hit@1 of fitted weights: {held_out / len(data):.4f}")
     w = fit(data, fixed)
     print(f"Hit@1 of weights fitted on all: {hit1(data, w):.4f}")
     print("WEIGHTS = {" + ", ".join(f'"{n}": {v:.2f}' for n, v in zip(NAMES, w)) + "}")

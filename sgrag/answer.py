@@ -135,9 +135,8 @@ class Ranker:
 
     @cached_property
     def _log_deg(self) -> np.ndarray:
-        """log1p(degree) per node, by ``math.log1p`` over the distinct degrees (numpy's may differ in the last bit)."""
-        uniq, inv = np.unique(self.graph.degree, return_inverse=True)
-        return np.array([math.log1p(float(d)) for d in uniq.tolist()], dtype=np.float64)[inv.reshape(-1)]
+        """log1p(degree) per node."""
+        return _log1p_each(self.graph.degree)
 
     @cached_property
     def _type_phrases_with(self) -> dict[str, np.ndarray]:
@@ -160,9 +159,7 @@ class Ranker:
         g = self.graph
         pairs = np.unique(g.src.astype(np.int64) * g.num_nodes + g.dst)
         heads = np.bincount(pairs // g.num_nodes, minlength=g.num_nodes)
-        star = heads + self._in_edge_weight * (self.graph.degree - heads).astype(np.float64)
-        uniq, inv = np.unique(star, return_inverse=True)
-        return np.array([math.log1p(float(x)) for x in uniq.tolist()], dtype=np.float64)[inv.reshape(-1)]
+        return _log1p_each(heads + self._in_edge_weight * (g.degree - heads).astype(np.float64))
 
     @cached_property
     def _ends(self) -> tuple[np.ndarray, np.ndarray]:
@@ -522,6 +519,13 @@ class Ranker:
 
 
 FEATURES = tuple(WEIGHTS)
+
+
+def _log1p_each(values: np.ndarray) -> np.ndarray:
+    """log1p per value, by ``math.log1p`` over the distinct values (numpy's may differ in the last bit from the
+    one-at-a-time definition the tests hold the features to)."""
+    uniq, inv = np.unique(values, return_inverse=True)
+    return np.array([math.log1p(float(x)) for x in uniq.tolist()], dtype=np.float64)[inv.reshape(-1)]
 
 
 def _name_words(name: str) -> list[str]:

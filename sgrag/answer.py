@@ -288,6 +288,23 @@ class Ranker:
             self._relation_stems_cache[r] = words
         return words
 
+    def _edges_to_label(self, nodes: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Edge ids joining ``nodes[i]`` to ``bound[i]`` or to any node of its label, and the i of each.
+
+        A constraint is a label, and ``bound`` holds one of its nodes; a label two nodes share ("Spider-Man"
+        the film and the character) must count the edges to both, or "the prequel to Spider-Man" misses
+        the edge that states it."""
+        g = self.graph
+        same = g.nodes_by_label.get(g.labels[int(bound[0])], ()) if bound.size else ()
+        if len(same) > 1 and (g.label_id[bound] == g.label_id[same[0]]).all():
+            k = len(same)
+            lo, hi = g.edge_slots(np.repeat(nodes, k), np.tile(np.asarray(same, dtype=np.int64), nodes.size))
+            slots, pair = expand_ranges(lo, hi)
+            return g.slot_edges(slots), pair // k
+        lo, hi = g.edge_slots(nodes, bound)
+        slots, owner = expand_ranges(lo, hi)
+        return g.slot_edges(slots), owner
+
     def stated_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, str, np.ndarray]]:
         """(constraint column, question word, mask of ``nodes`` joined to that constraint by a relation the
         word names), for each word next to a constraint ("released in Canada") that names the relation of
@@ -309,9 +326,7 @@ class Ranker:
                 continue
             said_before = tokens(near[c.qid][0])
             passive = {w for i, w in enumerate(said_before) if "by" in said_before[i + 1:]}  # "executive produced by"
-            lo, hi = g.edge_slots(nodes, sat[:, j])
-            slots, owner = expand_ranges(lo, hi)
-            eids = g.slot_edges(slots)
+            eids, owner = self._edges_to_label(nodes, sat[:, j])
             rels, inv = np.unique(g.rel[eids], return_inverse=True)
             inv = inv.reshape(-1)
             stems = [self._relation_stems(r) for r in rels.tolist()]
@@ -420,11 +435,9 @@ class Ranker:
         for j, c in enumerate(cons):
             coverage = coverage + np.where(has[:, j], c.confidence, 0.0)
             rows = np.flatnonzero(has[:, j])
-            lo, hi = g.edge_slots(nodes[rows], sat[rows, j])
-            slots, owner = expand_ranges(lo, hi)
-            if not slots.size:
+            eids, owner = self._edges_to_label(nodes[rows], sat[rows, j])
+            if not eids.size:
                 continue
-            eids = g.slot_edges(slots)
             heads = g.src[eids] == nodes[rows[owner]]
             drawn = np.bincount(owner, weights=np.where(heads, 1.0, self._in_edge_weight), minlength=rows.size)
             joined = np.flatnonzero(drawn > 0)  # a pair without an edge adds nothing, as if skipped

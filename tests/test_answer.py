@@ -91,6 +91,25 @@ def test_facts_the_answer_heads_outrank_facts_pointing_at_it(tmp_path):
     assert first.features["prior"] == second.features["prior"]  # the same star size: only direction differs
 
 
+@pytest.mark.parametrize("homonyms", [("hero", "film"), ("film", "hero")])
+def test_a_label_two_nodes_share_counts_the_edges_to_both(tmp_path, homonyms):
+    """"Web Hero" is a film and the character it is about; "the prequel to Web Hero" is stated by the
+    edge to the film, whichever of the two a candidate was bound to (the order decides which)."""
+    b = GraphBuilder()
+    for nid in homonyms:
+        b.add_node(nid, "Web Hero")
+    for nid, label in [("f2", "Web Hero Returns"), ("f3", "Web Hero Forever"), ("en", "English Language")]:
+        b.add_node(nid, label)
+    for film in ("film", "f2", "f3"):
+        b.add_edge(film, "hero", "/film/film/subjects", "")
+        b.add_edge(film, "en", LANG, "")
+    b.add_edge("f2", "film", "/film/film/prequel", "")
+    build_workspace(tmp_path / "ws", b.build())
+    trace = Engine.open(tmp_path / "ws").ask("Which film is the prequel to Web Hero, in the English Language?")
+    assert [r.label for r in trace.answer.exact_set] == ["Web Hero Returns"]
+    assert {x.label for x in trace.answer.set_apart} == {"Web Hero", "Web Hero Forever"}
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sets(st.integers(0, 3)), min_size=1, max_size=6))
 def test_partial_candidates_rank_by_constraints_satisfied_first(olympics_engine, satisfied_sets):
@@ -129,7 +148,7 @@ def brute_features(ranker, qg, candidates):
     for v, sat in candidates.items():
         rel_scores, rel_words, log_mult = [], set(), 0.0
         for q, c in sat.items():
-            eids = g.edges_between(v, c)
+            eids = [e for u in g.nodes_by_label[g.labels[c]] for e in g.edges_between(v, u)]
             drawn = sum(1.0 if int(g.src[e]) == v else ranker._in_edge_weight for e in eids)
             log_mult += math.log(drawn) if eids else 0.0
             for e in eids:

@@ -48,8 +48,12 @@ _QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
 # Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
 _CAP = r"[A-Z0-9][\w'’.&/-]*"
 _TITLE_WORDS = rf"{_CAP}(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*"
-_TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards))?"  # "Primetime Emmy nomination for ..."
+# "Primetime Emmy nomination for ...", "Tony Award-nominated actor for ..."
+_TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards)|-(?:nominated|winning) [a-z]+)?"
 _TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*{_TITLE_NOUN} for {_TITLE_WORDS}")
+# A category name may go on past a "for" or a listing comma ("Best Song Written for a Motion Picture, Television
+# or Other Visual Media"): tried as well, kept only when a label fits it better.
+_TITLE_GOES_ON = re.compile(rf"(?: for(?: (?:a|an|the))?|,) {_TITLE_WORDS}")
 # "the Academy Award for Best Director and Best Actor": the second title shares the head.
 _TITLE_AND = re.compile(rf"\b((?:[A-Z][\w'’.-]* )+for ){_TITLE_WORDS},? (?:and|or) ((?:Best|Outstanding) {_TITLE_WORDS})")
 _RUN_WORD = r"[A-Z0-9](?:[\w.&-]|['’](?!s\b))*"  # a capitalised word, without a possessive 's
@@ -486,23 +490,34 @@ class Linker:
         for t in _TITLE.finditer(question):
             lead = _QUESTION_WORD.match(t.group(0))
             start = t.start() + (lead.end() if lead else 0)
-            end = t.end()
+            # "Orson Welles' Academy Award nominations for ...": the title starts after its owner
+            owners = list(re.finditer(r"['’]s? ", question[start:question.index(" for ", start)]))
+            if owners:
+                start += owners[-1].end()
+            ends = [t.end()]
+            while (more := _TITLE_GOES_ON.match(question, ends[-1])) is not None:
+                ends.append(more.end())
+            best, end = None, ends[0]
+            for stop in ends:
+                inner = [m for m in out if start <= m.start and m.end <= stop]
+                texts = [question[start:stop]]
+                bare = re.sub(rf"(?<=\w){_TITLE_NOUN} for ", " for ", texts[0], count=1)  # "Tony Award for ..."
+                if bare != texts[0]:
+                    texts.append(bare)
+                head = next((m for m in inner if m.start == start), None)
+                if head is not None:
+                    rest = re.match(rf"{_TITLE_NOUN}( for .*)$", question[head.end:stop])
+                    if rest:
+                        texts.append(head.chosen.label + rest.group(1))
+                for text in texts:
+                    hits = _fuzzy_hits(fold(text), self._title_keys, self.cfg.title_floor, 1)
+                    if hits and (best is None or hits[0][1] > best[1]):
+                        best, end = hits[0], stop
             inner = [m for m in out if start <= m.start and m.end <= end]
             if any(m.start == start and m.end == end for m in inner):
                 continue
             if any(m.start < end and start < m.end and m not in inner for m in out):
                 continue  # the tail of a longer linked name ("Writers Guild of [America Award for ...]")
-            texts = [question[start:end]]
-            head = next((m for m in inner if m.start == start), None)
-            if head is not None:
-                rest = re.match(rf"{_TITLE_NOUN}( for .*)$", question[head.end:end])
-                if rest:
-                    texts.append(head.chosen.label + rest.group(1))
-            best = None
-            for text in texts:
-                hits = _fuzzy_hits(fold(text), self._title_keys, self.cfg.title_floor, 1)
-                if hits and (best is None or hits[0][1] > best[1]):
-                    best = hits[0]
             if best:
                 cands = self._candidates(best[0], "fuzzy", round(best[1] / 100, 3))
                 out = [m for m in out if m not in inner] + [Mention(question[start:end], start, end, cands[0],

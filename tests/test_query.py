@@ -190,6 +190,20 @@ def test_belief_adjective_links_its_religion_softly():
     assert got["Islam"] == 0.5 and got["Mary-Louise Parker"] == 1.0
 
 
+def test_award_titles_split_by_a_noun_or_running_past_for_and_commas_link_whole():
+    song = "Grammy Award for Best Song Written for a Motion Picture, Television or Other Visual Media"
+    lk = _star_linker("Howard Shore", song, "Grammy Awards", "Television", "Media", "Tony Award for Best Actor in a Musical",
+                      "Special Tony Award", "Musical", "Orson Welles", "Academy Award for Best Documentary Short Subject",
+                      "Gangs of New York")
+    got = confidences(lk, f"Who received a Grammy Award nomination for {song[len('Grammy Award for '):]} for the film "
+                          "\"Gangs of New York\"?")
+    assert set(got) == {song, "Gangs of New York"}
+    assert set(confidences(lk, "Who is the Tony Award-nominated actor for Best Actor in a Musical?")) == {
+        "Tony Award for Best Actor in a Musical"}
+    assert set(confidences(lk, "Which studio made Orson Welles' Academy Award nominations for Best Documentary "
+                               "Short Subject?")) == {"Orson Welles", "Academy Award for Best Documentary Short Subject"}
+
+
 def test_coordinated_titles_share_their_head():
     got = confidences(_award_linker(), "Which film won the Academy Award for Best Director and Best Actor?")
     assert got == {"Academy Award for Best Director": 1.0, "Academy Award for Best Actor": 1.0}

@@ -164,8 +164,10 @@ class Ranker:
     @cached_property
     def _ends(self) -> tuple[np.ndarray, np.ndarray]:
         """(node * R + relation) keys where the node is the relation's head, and where it is its tail (the
-        end it holds most often; a tie counts as the head), over the relations the graph keeps one way."""
-        keep = self._one_way[self.graph.rel]
+        end it holds most often; a tie counts as the head), over the relations the graph keeps one way, or over
+        all where the graph keeps directions: Punjab heads /location/administrative_division/country, a relation
+        some of whose tails are divisions too (England of the United Kingdom), and is an administrative division."""
+        keep = self._one_way[self.graph.rel] | self._directed
         return _ends_of(self.graph.src[keep], self.graph.dst[keep], self.graph.rel[keep], len(self.graph.relations))
 
     @cached_property

@@ -465,6 +465,27 @@ def test_kinds_come_from_relations_kept_one_way(kinds_engine, tmp_path):
     assert two_way.ranker.of_answer_kind("film", idx(two_way.graph, "Film 0", "Country 0", "Country 1")) is None
 
 
+def test_a_relation_stored_both_ways_still_types_its_heads_in_a_directed_graph(tmp_path):
+    """Eastland is a division of Freedonia and has one of its own, so /location/administrative_division/country
+    has nodes at both ends; its heads are still divisions, though only South Province is also typed by a capital."""
+    b = GraphBuilder()
+    for nid, label in [("fr", "Freedonia"), ("north", "North Province"), ("south", "South Province"),
+                       ("east", "Eastland"), ("isle", "West Isle"), ("cap", "Southtown"), ("zl", "Zarnese")]:
+        b.add_node(nid, label)
+    for division, country in (("north", "fr"), ("south", "fr"), ("east", "fr"), ("isle", "east")):
+        b.add_edge(division, country, "/location/administrative_division/country", "")
+    b.add_edge("cap", "south", "/location/capital_of_administrative_division/capital_of./location/"
+                               "administrative_division_capital_relationship/administrative_division", "")
+    for i in range(3):  # most edges in relations kept one way: a graph that keeps directions
+        b.add_node(f"f{i}", f"Film {i}")
+        b.add_edge(f"f{i}", "fr", "/film/film/country", "")
+        b.add_edge(f"f{i}", "zl", "/film/film/language", "")
+    build_workspace(tmp_path / "ws", b.build())
+    trace = Engine.open(tmp_path / "ws").ask("Which administrative division is in Freedonia?")
+    assert {r.label for r in trace.answer.exact_set} == {"North Province", "South Province", "Eastland"}
+    assert {x.label for x in trace.answer.set_apart} == {"Film 0", "Film 1", "Film 2"}
+
+
 def test_a_kind_named_by_its_head_noun_stands_alone(kinds_engine):
     """"Which film": Freedonia is a film *subject* (/film/film_subject/...), which makes it no film."""
     g = kinds_engine.graph

@@ -258,6 +258,11 @@ class Linker:
         self.entries = entries
         self._short_labels = frozenset(short)
         self._title_keys = [k for k in entries if " for " in k]
+        self._subtitled: dict[str, list[tuple[str, str]]] = {}  # "at world's end" -> [(series, label key)]
+        for key, nodes in graph.nodes_by_folded_label.items():
+            series, colon, subtitle = graph.labels[nodes[0]].partition(": ")
+            if colon and fold(series) and fold(subtitle):
+                self._subtitled.setdefault(fold(subtitle), []).append((fold(series), key))
         self.automaton = ahocorasick.Automaton()
         for key in entries:
             self.automaton.add_word(key, key)
@@ -306,6 +311,7 @@ class Linker:
             mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer))
         mentions = self._non_overlapping(mentions, question)
         mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
+        mentions = self._subtitles(question, mentions)
         mentions = _quoted_pieces_soft(question, self._without_relation_words(mentions))
         mentions = _softened(mentions, [m for m in mentions if _CATEGORY_LEAD.search(question, 0, m.start)])
         mentions = _name_pieces_soft(question, mentions)
@@ -524,6 +530,30 @@ class Linker:
                                                                    tuple(cands))]
             else:
                 out = _softened(out, inner)
+        return sorted(out, key=lambda m: m.start)
+
+    def _subtitles(self, question: str, mentions: list[Mention]) -> list[Mention]:
+        """A quoted subtitle of a series the question names ("the Pirates of the Caribbean films, including
+        \"At World's End\"") links the label "Pirates of the Caribbean: At World's End"; the names inside the
+        series' name ("Caribbean") are part of those titles, not constraints."""
+        folded = fold(question)
+        out, series_spans = list(mentions), []
+        for q in _QUOTED.finditer(question):
+            text = (q.group(1) or q.group(2)).rstrip(",.;:!? ")  # "The Curse of the Black Pearl,"
+            start = q.start() + 1
+            end = start + len(text)
+            if any(m.start <= start and end <= m.end for m in out):
+                continue  # linked whole already
+            hits = [(series, key) for series, key in self._subtitled.get(fold(text), ())
+                    if re.search(rf"\b{re.escape(series)}\b", folded)]
+            if len(hits) != 1:
+                continue
+            series, key = hits[0]
+            cands = self._candidates(key, "subtitle", 1.0)
+            out = [m for m in out if not (start <= m.start and m.end <= end)] + [
+                Mention(text, start, end, cands[0], tuple(cands))]
+            series_spans += [(s.start(), s.end()) for s in re.finditer(re.escape(series), question, re.I)]
+        out = [m for m in out if not any(s <= m.start and m.end <= e for s, e in series_spans)]
         return sorted(out, key=lambda m: m.start)
 
     def _without_relation_words(self, mentions: list[Mention]) -> list[Mention]:

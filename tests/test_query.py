@@ -204,6 +204,17 @@ def test_award_titles_split_by_a_noun_or_running_past_for_and_commas_link_whole(
                                "Short Subject?")) == {"Orson Welles", "Academy Award for Best Documentary Short Subject"}
 
 
+def test_a_quoted_subtitle_links_the_title_of_the_series_the_question_names():
+    lk = _star_linker("Ve Neill", "Pirates of the Caribbean: At World's End", "Caribbean", "World", "End",
+                      "Pirates of the Caribbean: The Curse of the Black Pearl", "I Love You Phillip Morris")
+    got = confidences(lk, "Who worked on the Pirates of the Caribbean films, including \"At World's End\" and \"The "
+                          "Curse of the Black Pearl,\" and on \"I Love You Phillip Morris\"?")
+    assert got == {"Pirates of the Caribbean: At World's End": 1.0, "I Love You Phillip Morris": 1.0,
+                   "Pirates of the Caribbean: The Curse of the Black Pearl": 1.0}
+    # without the series named, a subtitle is no title of it
+    assert "Pirates of the Caribbean: At World's End" not in confidences(lk, "Who worked on \"At World's End\"?")
+
+
 def test_coordinated_titles_share_their_head():
     got = confidences(_award_linker(), "Which film won the Academy Award for Best Director and Best Actor?")
     assert got == {"Academy Award for Best Director": 1.0, "Academy Award for Best Actor": 1.0}

@@ -123,10 +123,12 @@ class Ranker:
     """
 
     def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0,
-                 relation_words: dict[str, list[str]] | None = None):
-        """``relation_words``: question word -> words a relation name says it with ("died" -> "death")."""
+                 relation_words: dict[str, list[str]] | None = None, kind_words: dict[str, str] | None = None):
+        """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
+        ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location")."""
         self.graph, self.model, self.embed = graph, model, embed
         self.soft_below = soft_below
+        self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()}
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
@@ -365,7 +367,8 @@ class Ranker:
             return None
         words = [singular(w) for w in tokens(answer_type)]
         by_word, kind_ptr, kind_ids = self._node_kinds
-        kinds = by_word.get(words[-1]) if words and words[-1] not in NOT_A_KIND else None
+        head = self._kind_words.get(words[-1], words[-1]) if words else ""
+        kinds = by_word.get(head) if head and head not in NOT_A_KIND else None
         if kinds is None or nodes.size < 2:
             return None
         pos, owner = expand_ranges(kind_ptr[nodes], kind_ptr[nodes + 1])

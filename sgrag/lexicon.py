@@ -15,7 +15,8 @@ from .errors import InputFormatError
 
 DEFAULT_LEXICON = Path(__file__).resolve().parent / "lexicons" / "default.json"
 LEXICON_FILE = "lexicon.json"  # a workspace's own additions
-_MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes", "relation_words", "verb_classes")
+_MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes", "relation_words", "verb_classes",
+         "kind_words")
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,10 @@ class Lexicon:
     in Munich" then states /people/deceased_person/place_of_death, and the exact set keeps only the
     entities joined to Munich by it."""
 
+    kind_words: dict[str, str] = field(default_factory=dict)
+    """Lowercase answer-type word -> the word the graph's kinds use for it ("place" -> "location", "figure" ->
+    "person"): "Which place is home to ..." then keeps the locations, as "Which location" would."""
+
     @classmethod
     def of_workspace(cls, workspace: str | Path) -> "Lexicon":
         """The shipped lexicon extended by the workspace's own ``lexicon.json``, if it has one."""
@@ -81,6 +86,9 @@ def _read(path: Path) -> dict:
     for key in _MAPS:
         if not isinstance(data.get(key, {}), dict):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be an object")
+    for word, value in (data.get("kind_words") or {}).items():
+        if value is not None and not isinstance(value, str):
+            raise InputFormatError(str(path), None, f"lexicon key 'kind_words': {word!r} must map to a string")
     for key in ("class_words", "relation_words", "verb_classes"):
         for word, value in (data.get(key) or {}).items():
             if value is not None and (not isinstance(value, list) or not all(isinstance(x, str) for x in value)):

@@ -140,6 +140,9 @@ def test_workspace_lexicon_extends_the_shipped_one(tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps({"demonyms": ["not", "a", "map"]}))
     with pytest.raises(InputFormatError, match="demonyms"):
         Lexicon.load(tmp_path / "bad.json")
+    (tmp_path / "bad.json").write_text(json.dumps({"kind_words": {"spot": ["location"]}}))
+    with pytest.raises(InputFormatError, match="kind_words"):
+        Lexicon.load(tmp_path / "bad.json")
 
 
 NAMES = ["Zarnok", "Quibble", "Frobnitz", "Wuggle", "Plimsy", "Gorvath", "Teeble", "Snorkel", "Mavrin", "Kelpie",
@@ -235,6 +238,14 @@ def test_a_kind_the_graph_types_sparsely_keeps_the_same_kind(kinds_engine):
     trace = kinds_engine.ask("Which celebrity is from Freedonia and studied at Zork University?")
     assert {r.label for r in trace.answer.exact_set} == {"Ann Plimsy", "Bob Mavrin"}
     assert [x.label for x in trace.answer.set_apart] == ["Zork City"]
+
+
+def test_the_lexicon_says_which_kind_an_answer_type_word_means(kinds_engine):
+    """"place" heads no relation path, but the lexicon's kind_words make it the graph's "location"."""
+    trace = kinds_engine.ask("Which place is linked to both Zork University and Freedonia?")
+    assert [r.label for r in trace.answer.exact_set] == ["Zork City"]
+    assert {x.label: x.reason for x in trace.answer.set_apart} == {"Ann Plimsy": "not of the kind 'place'",
+                                                                   "Bob Mavrin": "not of the kind 'place'"}
 
 
 def test_a_property_name_does_not_make_a_kind(kinds_engine):

@@ -386,6 +386,21 @@ def test_lexicon_relation_words_state_relations(influence_ws):
         Lexicon.load(influence_ws / "bad.json")
 
 
+def test_winning_states_an_award_honor_not_a_nomination(tmp_path):
+    """The category's winners relation names no "win" (its "winner" is a kind noun); the shipped lexicon says
+    an honor is how relation names say it, so the nominee is set apart."""
+    b = GraphBuilder()
+    for nid, label in [("award", "Best Zarnok Award"), ("ann", "Ann Plimsy"), ("bob", "Bob Mavrin")]:
+        b.add_node(nid, label)
+    b.add_edge("award", "ann", "/award/award_category/winners./award/award_honor/award_winner", "")
+    b.add_edge("bob", "award", "/award/award_nominee/award_nominations./award/award_nomination/award", "")
+    build_workspace(tmp_path / "ws", b.build())
+    trace = Engine.open(tmp_path / "ws").ask("Who is known for winning the Best Zarnok Award?")
+    assert [r.label for r in trace.answer.exact_set] == ["Ann Plimsy"]
+    assert {x.label: x.reason for x in trace.answer.set_apart} == {
+        "Bob Mavrin": "not joined to Best Zarnok Award by a relation 'winning' names"}
+
+
 def test_a_relation_says_what_its_head_type_says(tmp_path):
     """"participating in the Games": Zembia's athletes relation runs from an olympic *participating* country,
     so it names participation as much as Vulgaria's participating_countries edge does: both stay."""

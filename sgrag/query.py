@@ -59,6 +59,8 @@ _TITLE_AND = re.compile(rf"\b((?:[A-Z][\w'’.-]* )+for ){_TITLE_WORDS},? (?:and
 _RUN_WORD = r"[A-Z0-9](?:[\w.&-]|['’](?!s\b))*"  # a capitalised word, without a possessive 's
 _CAPITALISED_RUN = re.compile(rf"\b{_RUN_WORD}(?: {_RUN_WORD})+")  # "MTV Movie Award", "Nick Cannon" of "Nick Cannon's"
 _CATEGORY_LEAD = re.compile(r"\b(?:Best|Outstanding) $")  # "... for Best Film": the name of an award category, not Film
+# "its Bulldogs": a capitalised plural alone between lowercase words (not "National Society of Film Critics")
+_CAPITALISED_PLURAL = re.compile(r"(?:\b[a-z]+,?|,) ([A-Z][a-z]{2,}[^s\W])s\b(?! [A-Z0-9]|['’])")
 _SHARED_MODIFIER = re.compile(r"\b([a-z]+) ([a-z]+) and ([a-z]+)\b")
 _QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
@@ -110,6 +112,7 @@ def _auto_aliases(label: str) -> list[str]:
     return out
 
 
+ALIAS_SCORE = 0.9  # a name the label goes by, not the label itself
 TYPE_CONFIDENCE = 0.9  # firm, yet the first to give way when nothing satisfies everything
 TYPE_HEADS_PER_TAIL = 8  # a relation is type-like when its tails gather many heads each...
 RELATION_VOCAB_MIN_EDGES = 20  # a node's relation words need enough edges to tell
@@ -238,7 +241,7 @@ class Linker:
         for key, nodes in alias_nodes.items():
             if not key or key in STOPWORDS:
                 continue
-            entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", 0.9)
+            entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", ALIAS_SCORE)
             if key not in entries:
                 entries[key] = entry
             elif self.is_class[entry.nodes[0]] and set(entry.nodes) != set(entries[key].nodes):
@@ -603,6 +606,13 @@ class Linker:
             cand = self._fuzzy(text) or self._embedding(text)
             if cand:
                 out.append(Mention(text, s, e, cand[0], tuple(cand)))
+        for m in _CAPITALISED_PLURAL.finditer(question):  # "famous for its Bulldogs": the label "Bulldog"
+            entry = self.entries.get(fold(m.group(1)))
+            s, e = m.start(1), m.end()
+            if entry is None or entry.method != "exact" or any(s < c.end and c.start < e for c in out):
+                continue
+            cands = self._candidates(fold(m.group(1)), "alias", ALIAS_SCORE)
+            out.append(Mention(question[s:e], s, e, cands[0], tuple(cands)))
         return sorted(out, key=lambda m: m.start)
 
     def _fuzzy(self, text: str) -> list[LinkCandidate]:

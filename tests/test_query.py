@@ -215,6 +215,15 @@ def test_a_quoted_subtitle_links_the_title_of_the_series_the_question_names():
     assert "Pirates of the Caribbean: At World's End" not in confidences(lk, "Who worked on \"At World's End\"?")
 
 
+def test_a_capitalised_plural_links_its_singular_label_unless_inside_a_name():
+    lk = _star_linker("Washington, D.C.", "Bulldog", "Critic", "Euro")
+    assert confidences(lk, "Which city is famous for its Bulldogs and measures its GDP in Euros?") == {
+        "Bulldog": 0.9, "Euro": 0.9}
+    assert "Critic" not in confidences(lk, "Which city gave the National Society of Film Critics a home?")
+    assert "Critic" not in confidences(lk, "Which city hosts the London Critics Circle?")
+    assert "Bulldog" not in confidences(lk, "Which city is home to the Bulldogs' stadium?")  # a name's possessive
+
+
 def test_coordinated_titles_share_their_head():
     got = confidences(_award_linker(), "Which film won the Academy Award for Best Director and Best Actor?")
     assert got == {"Academy Award for Best Director": 1.0, "Academy Award for Best Actor": 1.0}

@@ -44,6 +44,8 @@ LIKELIHOOD_MIN_SCALE = math.log(1000)
 # A tie-break is never certain: the logit's surest tie-breaks (share >= 0.95) were right 96% of the time on the dev
 # questions, so a tie reads at most this.
 TIE_CONFIDENCE = 0.99
+# Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
+# the answer is (a band, a profession). A word the lexicon maps to one of them ("figure" -> person) does name it.
 NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
 WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
            "likelihood": 14.6}
@@ -367,8 +369,8 @@ class Ranker:
             return None
         words = [singular(w) for w in tokens(answer_type)]
         by_word, kind_ptr, kind_ids = self._node_kinds
-        head = self._kind_words.get(words[-1], words[-1]) if words else ""
-        kinds = by_word.get(head) if head and head not in NOT_A_KIND else None
+        said = words[-1] if words and words[-1] not in NOT_A_KIND else ""
+        kinds = by_word.get(self._kind_words.get(said, said)) if said else None
         if kinds is None or nodes.size < 2:
             return None
         pos, owner = expand_ranges(kind_ptr[nodes], kind_ptr[nodes + 1])

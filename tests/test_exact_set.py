@@ -246,6 +246,12 @@ def test_the_lexicon_says_which_kind_an_answer_type_word_means(kinds_engine):
     assert [r.label for r in trace.answer.exact_set] == ["Zork City"]
     assert {x.label: x.reason for x in trace.answer.set_apart} == {"Ann Plimsy": "not of the kind 'place'",
                                                                    "Bob Mavrin": "not of the kind 'place'"}
+    # "person" asks for anything ("Who is the person ..."), but "figure", which the lexicon maps to it, does not
+    assert {r.label for r in kinds_engine.ask("Which person is linked to both Zork University and Freedonia?")
+            .answer.exact_set} == {"Zork City", "Ann Plimsy", "Bob Mavrin"}
+    trace = kinds_engine.ask("Which notable figure is linked to both Zork University and Freedonia?")
+    assert {r.label for r in trace.answer.exact_set} == {"Ann Plimsy", "Bob Mavrin"}
+    assert [x.label for x in trace.answer.set_apart] == ["Zork City"]
 
 
 def test_a_property_name_does_not_make_a_kind(kinds_engine):

@@ -407,6 +407,20 @@ def test_winning_states_an_award_honor_not_a_nomination(tmp_path):
         "Bob Mavrin": "not joined to Best Zarnok Award by a relation 'winning' names"}
 
 
+def test_written_by_states_the_story_as_well_as_the_screenplay(tmp_path):
+    """A film's story is written by its author too (the shipped lexicon says so); producing it is not writing it."""
+    b = GraphBuilder()
+    for nid, label in [("w", "Ronald Quill"), ("f1", "Zork Nights"), ("f2", "The Dresser Room"), ("f3", "Elbow Falls")]:
+        b.add_node(nid, label)
+    b.add_edge("f1", "w", "/film/film/written_by", "")
+    b.add_edge("f2", "w", "/film/film/story_by", "")
+    b.add_edge("f3", "w", "/film/film/produced_by", "")
+    build_workspace(tmp_path / "ws", b.build())
+    trace = Engine.open(tmp_path / "ws").ask("Which film was written by Ronald Quill?")
+    assert {r.label for r in trace.answer.exact_set} == {"Zork Nights", "The Dresser Room"}
+    assert [x.label for x in trace.answer.set_apart] == ["Elbow Falls"]
+
+
 def test_a_relation_says_what_its_head_type_says(tmp_path):
     """"participating in the Games": Zembia's athletes relation runs from an olympic *participating* country,
     so it names participation as much as Vulgaria's participating_countries edge does: both stay."""

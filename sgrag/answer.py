@@ -125,9 +125,12 @@ class Ranker:
     """
 
     def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0,
-                 relation_words: dict[str, list[str]] | None = None, kind_words: dict[str, str] | None = None):
+                 relation_words: dict[str, list[str]] | None = None, kind_words: dict[str, str] | None = None,
+                 untyped_namespaces: tuple[str, ...] = ()):
         """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
-        ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location")."""
+        ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location");
+        ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are."""
+        self._untyped = tuple(untyped_namespaces)
         self.graph, self.model, self.embed = graph, model, embed
         self.soft_below = soft_below
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
@@ -176,8 +179,10 @@ class Ranker:
 
     @cached_property
     def _end_phrases(self) -> list[tuple[str, str]]:
-        """Per relation, the (head type, tail property) phrases of its path (``_type_phrases``)."""
-        return [_type_phrases(name) for name in self.graph.relations]
+        """Per relation, the (head type, tail property) phrases of its path (``_type_phrases``); none for a
+        relation in an untyped namespace (Freebase's /dataworld/gardening_hint/split_to joins things of any kind)."""
+        return [("", "") if self._untyped and name.startswith(self._untyped) else _type_phrases(name)
+                for name in self.graph.relations]
 
     @cached_property
     def _relation_kinds(self) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
@@ -261,7 +266,8 @@ class Ranker:
                               for side in (0, 1))
         width = max(len(vocab), 1)
         owner = np.repeat(np.arange(self.graph.num_nodes), np.diff(m.node_type_ptr))
-        labels = ~np.isin(m.node_type_ids, np.concatenate([head_ids, tail_ids]))
+        of_paths = [vocab.get(p, -1) for name in self.graph.relations for p in _type_phrases(name)]
+        labels = ~np.isin(m.node_type_ids, of_paths)
         return self._csr_of_ends(head_ids, tail_ids, width, owner[labels] * width + m.node_type_ids[labels])
 
     @cached_property

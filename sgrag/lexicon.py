@@ -52,6 +52,9 @@ class Lexicon:
     in Munich" then states /people/deceased_person/place_of_death, and the exact set keeps only the
     entities joined to Munich by it."""
 
+    untyped_namespaces: tuple[str, ...] = ()
+    """Relation path prefixes whose relations say nothing of what their ends are (Freebase's maintenance
+    namespace: /dataworld/gardening_hint/split_to joins things of any kind)."""
     kind_words: dict[str, str] = field(default_factory=dict)
     """Lowercase answer-type word -> the word the graph's kinds use for it ("place" -> "location", "figure" ->
     "person"): "Which place is home to ..." then keeps the locations, as "Which location" would."""
@@ -73,7 +76,8 @@ class Lexicon:
                    shared_tails=tuple(data.get("shared_tails") or ()),
                    loose_type_words=frozenset(w.lower() for w in data.get("loose_type_words") or ()),
                    language_words=frozenset(w.lower() for w in data.get("language_words") or ()),
-                   type_relations=tuple(t.lower() for t in data.get("type_relations") or ()))
+                   type_relations=tuple(t.lower() for t in data.get("type_relations") or ()),
+                   untyped_namespaces=tuple(data.get("untyped_namespaces") or ()))
 
 
 def _read(path: Path) -> dict:
@@ -93,7 +97,7 @@ def _read(path: Path) -> dict:
         for word, value in (data.get(key) or {}).items():
             if value is not None and (not isinstance(value, list) or not all(isinstance(x, str) for x in value)):
                 raise InputFormatError(str(path), None, f"lexicon key {key!r}: {word!r} must map to a list of strings")
-    for key in ("shared_tails", "type_relations", "loose_type_words", "language_words"):
+    for key in ("shared_tails", "type_relations", "loose_type_words", "language_words", "untyped_namespaces"):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be a list of strings")

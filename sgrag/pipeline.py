@@ -85,7 +85,7 @@ class Engine:
         self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, config.query, self.lexicon)
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, config.query.soft_below,
-                             self.lexicon.relation_words, self.lexicon.kind_words)
+                             self.lexicon.relation_words, self.lexicon.kind_words, self.lexicon.untyped_namespaces)
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
         progress(Progress("load", len(self.LOAD_STEPS), len(self.LOAD_STEPS), "index loaded"))
 

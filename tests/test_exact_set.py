@@ -254,6 +254,27 @@ def test_the_lexicon_says_which_kind_an_answer_type_word_means(kinds_engine):
     assert [x.label for x in trace.answer.set_apart] == ["Zork City"]
 
 
+def test_a_maintenance_relation_types_nothing(tmp_path):
+    """Freedonia and a degree were both split by Freebase's /dataworld/gardening_hint/split_to: that makes the
+    degree no place, though Freedonia, the only location, holds the phrase too."""
+    b = GraphBuilder()
+    for nid, label in [("fr", "Freedonia"), ("ba", "Bachelor of Zork"), ("u1", "Zork University"),
+                       ("u2", "Quibble College"), ("x1", "Old Freedonia"), ("x2", "Zork Degree"), ("zl", "Zarnese")]:
+        b.add_node(nid, label)
+    for u in ("u1", "u2"):
+        b.add_edge("fr", u, "/location/location/contains", "")
+        b.add_edge(u, "ba", "/education/educational_institution/degrees_offered", "")
+    b.add_edge("fr", "x1", "/dataworld/gardening_hint/split_to", "")
+    b.add_edge("ba", "x2", "/dataworld/gardening_hint/split_to", "")
+    for i in range(12):  # the rest of the graph: no phrase above is generic
+        b.add_node(f"f{i}", f"Film {i}")
+        b.add_edge(f"f{i}", "zl", "/film/film/language", "")
+    build_workspace(tmp_path / "ws", b.build())
+    trace = Engine.open(tmp_path / "ws").ask("Which place is home to Zork University and Quibble College?")
+    assert [r.label for r in trace.answer.exact_set] == ["Freedonia"]
+    assert [(x.label, x.reason) for x in trace.answer.set_apart] == [("Bachelor of Zork", "not of the kind 'place'")]
+
+
 def test_a_property_name_does_not_make_a_kind(kinds_engine):
     """Bob worked for Freedonia (the tail of .../employment_tenure/company): that makes no country a company,
     so nothing is set apart from the companies that distributed both films."""

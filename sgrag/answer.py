@@ -130,10 +130,10 @@ class Ranker:
         """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
         ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location");
         ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are."""
-        self._untyped = tuple(untyped_namespaces)
         self.graph, self.model, self.embed = graph, model, embed
         self.soft_below = soft_below
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
+        self._untyped = tuple(untyped_namespaces)
         self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()}
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
@@ -178,11 +178,16 @@ class Ranker:
         return _ends_of(self.graph.src[keep], self.graph.dst[keep], self.graph.rel[keep], len(self.graph.relations))
 
     @cached_property
+    def _path_phrases(self) -> list[tuple[str, str]]:
+        """Per relation, the (head type, tail property) phrases of its path (``_type_phrases``)."""
+        return [_type_phrases(name) for name in self.graph.relations]
+
+    @cached_property
     def _end_phrases(self) -> list[tuple[str, str]]:
-        """Per relation, the (head type, tail property) phrases of its path (``_type_phrases``); none for a
-        relation in an untyped namespace (Freebase's /dataworld/gardening_hint/split_to joins things of any kind)."""
-        return [("", "") if self._untyped and name.startswith(self._untyped) else _type_phrases(name)
-                for name in self.graph.relations]
+        """``_path_phrases``, but none for a relation in an untyped namespace (Freebase's
+        /dataworld/gardening_hint/split_to joins things of any kind)."""
+        return [("", "") if self._untyped and name.startswith(self._untyped) else phrases
+                for name, phrases in zip(self.graph.relations, self._path_phrases)]
 
     @cached_property
     def _relation_kinds(self) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
@@ -266,7 +271,7 @@ class Ranker:
                               for side in (0, 1))
         width = max(len(vocab), 1)
         owner = np.repeat(np.arange(self.graph.num_nodes), np.diff(m.node_type_ptr))
-        of_paths = [vocab.get(p, -1) for name in self.graph.relations for p in _type_phrases(name)]
+        of_paths = [vocab.get(p, -1) for phrases in self._path_phrases for p in phrases]
         labels = ~np.isin(m.node_type_ids, of_paths)
         return self._csr_of_ends(head_ids, tail_ids, width, owner[labels] * width + m.node_type_ids[labels])
 

@@ -607,11 +607,12 @@ class Linker:
             if cand:
                 out.append(Mention(text, s, e, cand[0], tuple(cand)))
         for m in _CAPITALISED_PLURAL.finditer(question):  # "famous for its Bulldogs": the label "Bulldog"
-            entry = self.entries.get(fold(m.group(1)))
+            key = fold(m.group(1))
+            entry = self.entries.get(key)
             s, e = m.start(1), m.end()
             if entry is None or entry.method != "exact" or any(s < c.end and c.start < e for c in out):
                 continue
-            cands = self._candidates(fold(m.group(1)), "alias", ALIAS_SCORE)
+            cands = self._candidates(key, "alias", ALIAS_SCORE, entry)
             out.append(Mention(question[s:e], s, e, cands[0], tuple(cands)))
         return sorted(out, key=lambda m: m.start)
 

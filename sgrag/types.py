@@ -161,6 +161,28 @@ class SetApart:
 
 
 @dataclass(frozen=True)
+class Condition:
+    """One thing the question names, and what became of it: every named condition is either used or
+    reported as not used (the answer's header counts them: "N entities satisfy K of M conditions")."""
+    text: str
+    """The question's own words for it ("born in Atlantis", "comedain")."""
+    label: str
+    """The graph node it stands for ("" when the graph has none)."""
+    status: str
+    """"used": every member of the exact set meets it, verified edge by edge; "ranks": it orders the
+    answers but filters nobody (weakly linked, or a class word that gave way); "relaxed": given up to find
+    an answer; "not_found": nothing in the graph stands for it."""
+    reason: str = ""
+    """Why, in plain words ("no entity named 'Atlantis' in the graph", "read 'comedain' as Comedian")."""
+    corrected: bool = False
+    """The link is a typo correction or a fuzzy reading, not the label as written."""
+
+    @property
+    def used(self) -> bool:
+        return self.status == "used"
+
+
+@dataclass(frozen=True)
 class Answer:
     """γ output."""
     text: str
@@ -181,10 +203,19 @@ class Answer:
     set_apart: tuple[SetApart, ...] = ()
     """Entities joined to every constraint that the question's words still rule out (not of the
     answer's kind, or joined by another relation than the one stated); not in ``exact_set``."""
+    conditions: tuple[Condition, ...] = ()
+    """Every condition the question names, used or not, with why (the source of the verdict)."""
+    headline: str = ""
+    """The one-sentence verdict the CLI, ``ask --json`` and the app's header all show
+    ("exactly one entity satisfies 3 of 4 conditions; 'Atlantis' was not found")."""
 
     @property
     def exact_size(self) -> int:
         return len(self.exact_set)
+
+    @property
+    def conditions_used(self) -> int:
+        return sum(c.used for c in self.conditions)
 
 
 @dataclass

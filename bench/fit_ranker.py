@@ -1,4 +1,4 @@
-"""Fit the offline ranker's weights (answer.WEIGHTS) as a conditional logit, with k-fold CV.
+"""Fit the offline ranker's weights (ranking.WEIGHTS) as a conditional logit, with k-fold CV.
 
     python bench/fit_ranker.py --workspace W [--queries CSV] [--limit N] [--folds 5]
 
@@ -10,7 +10,7 @@ weights fitted on all questions. ``--fix coverage=100`` measures the alternative
 satisfying more constraints always outranks the other evidence. Tune on the dev
 file only: the held-out ERQA questions are for checking.
 
-``--in-edge-weights 0.003,0.01,0.1,1`` instead chooses ``answer.IN_EDGE_WEIGHT`` (how much an edge the
+``--in-edge-weights 0.003,0.01,0.1,1`` instead chooses ``ranking.IN_EDGE_WEIGHT`` (how much an edge the
 candidate is the tail of counts in ``likelihood``) together with the likelihood's weight: it asks the
 questions once per value and prints, per (value, weight), Hit@1, then the pair chosen by k-fold
 cross-validation and its held-out Hit@1.
@@ -26,8 +26,8 @@ from common import ERQA  # (also puts the repo on sys.path and sets the offline 
 import numpy as np
 import torch
 
-from sgrag import answer
-from sgrag.answer import WEIGHTS
+from sgrag import ranking
+from sgrag.ranking import WEIGHTS
 from sgrag.config import SgragConfig
 from sgrag.eval import norm_answer, read_questions
 from sgrag.pipeline import Engine
@@ -91,7 +91,7 @@ def choose_in_edge_weight(workspace: str, questions, values: list[float], n_fold
     like = NAMES.index("likelihood")
     right = {}  # (value, scale) -> per question, whether it is answered right
     for value in values:
-        answer.IN_EDGE_WEIGHT = value
+        ranking.IN_EDGE_WEIGHT = value
         data = collect(workspace, questions)
         for scale in scales:
             w = np.array([WEIGHTS[n] for n in NAMES], dtype=np.float32)

@@ -176,7 +176,7 @@ def main(argv=None):
     backend = args.embed or ("minilm" if args.minilm else "hash")
 
     from sgrag import Engine
-    from sgrag.query import STOPWORDS
+    from sgrag.linking import STOPWORDS
     path = args.workspace or ensure_fb_workspace(backend)[0]
     eng = Engine.open(path)
     backend = eng.meta.get("embed_backend", backend)

@@ -1,6 +1,7 @@
 """The one orchestrator: import, build (ε..φ, M) and ask (ψ, σ, δ, γ) -> QueryTrace.
 
-Only this module knows the order of the stages. ``Engine.build`` writes a new index
+Only this module knows the order of the stages; each stage lives in its own module (``linking``,
+``query``, ``match``, ``relax``, ``narrowing``, ``ranking``, ``answer``; ``indexing`` for a build). ``Engine.build`` writes a new index
 version beside the current one and switches atomically; ``Engine.open`` loads the
 current version; ``Engine.ask`` runs one question and records every stage with its time.
 """
@@ -17,22 +18,26 @@ from typing import Callable
 import numpy as np
 import torch
 
-from .answer import UNABLE, EvidenceModel, Ranker, candidate_arrays, offline_answer, relation_paragraph
+from .answer import UNABLE, offline_answer, relation_paragraph
 from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
-from .errors import BuildCancelled, BuildError, SgragError, WorkspaceError
+from .errors import BuildError, SgragError, WorkspaceError
 from .fsutil import atomic_write_json, read_json
-from .gnn import DominanceEncoder, pruning_power, train_dominance
+from .gnn import DominanceEncoder
 from .graph import KnowledgeGraph
-from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
+from .index import LabelIndex, PathIndex
+from .indexing import build_index
 from .ingest import import_kg
 from .lexicon import Lexicon
+from .linking import Linker
 from .match import Matcher
 from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
-from .query import Linker, build_query_graph, decompose, llm_query_graph
-from .types import (Answer, LinkCandidate, Progress, ProgressFn, QueryGraph, QueryTrace, RankedAnswer, SetApart,
-                    no_progress)
+from .narrowing import set_apart as narrow
+from .query import build_query_graph, decompose, llm_query_graph
+from .ranking import EvidenceModel, Ranker
+from .relax import RANK_CAP, best_tiers, class_words, demoted
+from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
 from .workspace import Workspace
 
 
@@ -124,7 +129,7 @@ class Engine:
                 raise BuildError("the graph is empty")
             tmp = ws.new_index_dir()
             try:
-                report = _build_into(tmp, graph, ws, cfg, progress, should_stop, llm)
+                report = build_index(tmp, graph, ws, cfg, progress, should_stop, llm)
                 version = ws.commit_index(tmp)
             except BaseException:
                 ws.discard(tmp)
@@ -163,14 +168,14 @@ class Engine:
             trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
             return trace
         mq, exact, known = self._match_firm(qg, trace, timer)
-        words = self._class_words(mq)
+        words = class_words(mq, self.graph, self.linker.is_class)
         if not exact and words and sum(map(len, words)) < len(mq.constraints):
             # a word naming a class (an answer-type word, or "actor" in "earned its actor an award") was a
             # statistical guess: such words give way first, one at a time (the answer type's head first),
             # then all together
             tries = words[:4] if len(words) > 1 else []
             for give in tries + [{q for w in words for q in w}]:
-                tried = _demoted(qg, give, cfg.query.soft_below)
+                tried = demoted(qg, give, cfg.query.soft_below)
                 mq, exact, known = self._match_firm(tried, trace, timer)
                 if exact:
                     break
@@ -186,7 +191,7 @@ class Engine:
         stated: set[str] = set()
         if exact:
             candidates = exact.candidates(target)
-            set_apart, stated = self._set_apart(qg, candidates, trace)
+            set_apart, stated = narrow(self.graph, self.ranker, qg, candidates, trace.notes)
         if soft and any(n.qid not in stated for n in soft):
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): " + ", ".join(
                 f"{question[n.mention.start:n.mention.end] if n.mention else n.label} -> {n.label}"  # the question's words
@@ -194,7 +199,7 @@ class Engine:
         if not exact:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
-                candidates = _best_tiers(support, mq, RANK_CAP)
+                candidates = best_tiers(support, mq, RANK_CAP)
             trace.notes.append("No exact match: showing the best partial matches.")
         with timer.stage("γ answer"):
             if soft:
@@ -214,61 +219,6 @@ class Engine:
         trace.answer = answer
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
-
-    def _set_apart(self, qg: QueryGraph, candidates: dict[int, dict[str, int]],
-                   trace: QueryTrace) -> tuple[list[SetApart], set[str]]:
-        """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
-        returns them, each with why: of another kind than the answer type names ("Which *award*"), or not
-        joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
-        word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
-        nothing gives way. Also returns the weakly linked constraints a stated relation applied."""
-        g = self.graph
-        out: list[SetApart] = []
-        stated: set[str] = set()
-
-        def drop(gone: np.ndarray, reason: str, note: str) -> None:
-            gone = sorted(gone.tolist(), key=lambda v: -int(g.degree[v]))  # best known first
-            for v in gone:
-                del candidates[v]
-                out.append(SetApart(g.node_ids[v], g.labels[v], reason))
-            shown = ", ".join(g.labels[v] for v in gone[:5]) + (", ..." if len(gone) > 5 else "")
-            trace.notes.append(f"{note} ({shown}): left out of the exact set.")
-
-        nodes, sat = candidate_arrays(qg, candidates)
-        kind = self.ranker.of_answer_kind(qg.answer_type, nodes)
-        if kind is not None:
-            n = int((~kind).sum())
-            drop(nodes[~kind], f"not of the kind '{qg.answer_type}'",
-                 f"{n:,} of the {nodes.size:,} entities joined to every constraint {'is' if n == 1 else 'are'} not of "
-                 f"the kind '{qg.answer_type}' by the graph's relation types")
-            nodes, sat = nodes[kind], sat[kind]
-        if nodes.size < 2:
-            return out, stated
-        for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not
-            if (sat[:, j] < 0).all() and c.node_id in g.index_of:
-                sat[:, j] = g.index_of[c.node_id]
-        keep = np.ones(nodes.size, dtype=bool)
-        for j, word, mask in self.ranker.stated_relations(qg, nodes, sat):
-            if (keep & mask).any() and (keep & ~mask).any():
-                label = qg.constraints[j].label
-                n = int((keep & ~mask).sum())
-                drop(nodes[keep & ~mask], f"not joined to {label} by a relation '{word}' names",
-                     f"{n:,} {'entity is' if n == 1 else 'entities are'} not joined to {label} by a relation that "
-                     f"'{word}' names")
-                keep &= mask
-                stated.add(qg.constraints[j].qid)
-        return out, stated
-
-    def _class_words(self, qg: QueryGraph) -> list[set[str]]:
-        """The constraints linked to class nodes, grouped by the word that named them ("actress": Actor,
-        Female), in the order they give way: answer-type words (head first), then the others (last first)."""
-        is_class, index_of = self.linker.is_class, self.graph.index_of
-        words: dict[tuple[int, int], set[str]] = {}
-        for n in qg.constraints:
-            m = n.mention
-            if m is not None and (m.role == "type" or (n.node_id in index_of and is_class[index_of[n.node_id]])):
-                words.setdefault((m.role != "type", -m.start, m.end), set()).add(n.qid)
-        return [words[k] for k in sorted(words)]
 
     def _match_firm(self, qg, trace: QueryTrace, timer: _Timer):
         """ψ3..δ over the firm constraints (all of them when none is firm): the verified exact matches."""
@@ -299,7 +249,7 @@ class Engine:
         mq = qg.restricted_to(trace.firm_qids)
         _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
         members = {self.graph.index_of[r.node_id] for r in a.exact_set} | {self.graph.index_of[x.node_id] for x in a.set_apart}
-        outside = _best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, RANK_CAP)
+        outside = best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, RANK_CAP)
         return self.ranker.rank(qg, outside, limit)[:limit]
 
     def _llm_answer(self, question: str, offline: Answer, trace: QueryTrace) -> Answer:
@@ -368,78 +318,6 @@ class Engine:
                 if u in kept and (not relations or g.relations[int(g.rel[e])] in relations):
                     edges.add(int(e))
         return keep, sorted(edges), total
-
-
-RANK_CAP = 2000  # partial-match candidates ranked at most (best coverage first)
-
-
-def _demoted(qg: QueryGraph, qids: set[str], soft_below: float) -> QueryGraph:
-    """The same query with the given constraints linked just below the firm threshold (soft)."""
-    weak = round(min(soft_below - 0.01, 0.7), 3)
-    nodes = tuple(replace(n, confidence=weak) if n.qid in qids else n for n in qg.nodes)
-    return replace(qg, nodes=nodes)
-
-
-def _best_tiers(support: dict[int, dict[str, int]], qg, cap: int) -> dict[int, dict[str, int]]:
-    """Partial candidates in the two best coverage tiers, at most ``cap`` (hubs have thousands)."""
-    conf = {n.qid: n.confidence for n in qg.constraints}
-    cover = {x: round(sum(conf[q] for q in sat), 6) for x, sat in support.items()}
-    tiers = sorted(set(cover.values()), reverse=True)[:2]
-    keep = sorted((x for x in support if cover[x] in tiers), key=lambda x: -cover[x])[:cap]
-    return {x: support[x] for x in keep}
-
-
-def _build_into(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfig, progress: ProgressFn,
-                should_stop: Callable[[], bool], llm) -> dict:
-    timings: dict[str, float] = {}
-
-    def check():
-        if should_stop():
-            raise BuildCancelled("build cancelled; the previous index is still in use")
-
-    @contextmanager
-    def stage(name):
-        check()
-        t0 = time.perf_counter()
-        yield
-        timings[name] = round(time.perf_counter() - t0, 3)
-
-    for L in range(1, cfg.index.path_length + 1):  # refuse an oversized index before any expensive stage
-        if count_paths(graph, L) > cfg.index.max_paths:
-            enumerate_paths(graph, L, cfg.index.max_paths)  # raises BuildError with the figures
-    with stage("graph"):
-        graph.save(out / "graph")
-    embedder = make_embedder(cfg.embed, llm)
-    cache = EmbeddingCache(ws.cache_dir / "embeddings", embedder)
-    with stage("embeddings"):
-        label_vecs = cache.embed(graph.label_vocab, progress, "embeddings")
-        np.save(out / "label_vectors.npy", label_vecs)
-    with stage("faiss"):
-        LabelIndex(label_vecs).save(out / "labels.faiss")
-        progress(Progress("faiss", 1, 1, f"FAISS index over {len(graph.label_vocab):,} labels"))
-    with stage("gnn"):
-        enc = train_dominance(graph, label_vecs[graph.label_id], cfg.gnn, cfg.index.quant_scale, progress, should_stop)
-        check()
-        torch.save(enc.state(), out / "gnn.pt")
-        power = pruning_power(enc, graph)
-    sizes = {}
-    node_sig = label_signatures(graph, cfg.index.signature_bits) if cfg.index.signature_bits > 0 else None
-    for L in range(1, cfg.index.path_length + 1):
-        with stage(f"paths_l{L}"):
-            idx = PathIndex.build(graph, enc.node_dom, L, cfg.index.max_paths, cfg.index.leaf_capacity, progress,
-                                  node_sig)
-            idx.save(out / f"paths_l{L}.npz")
-            sizes[L] = idx.size
-    with stage("evidence"):
-        progress(Progress("evidence", 0, 1, "embedding relation and type phrases"))
-        EvidenceModel.build(graph, lambda t: cache.embed(t), Lexicon.of_workspace(ws.path).type_relations) \
-            .save(out / "evidence.npz")
-        progress(Progress("evidence", 1, 1, "relation and type phrases embedded"))
-    meta = {"created": time.time(), "config_hash": cfg.index_hash(), "embed_backend": cfg.embed.backend,
-            "embedder": embedder.name, "path_length": cfg.index.path_length, "stats": graph.stats(),
-            "paths": sizes, "timings_s": timings, "gnn_history": enc.history, "pruning_power": power}
-    atomic_write_json(out / "meta.json", meta)
-    return meta
 
 
 def create_demo(path: str | os.PathLike, assets: Path, progress: ProgressFn = no_progress,

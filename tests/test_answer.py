@@ -132,9 +132,9 @@ def test_partial_candidates_rank_by_constraints_satisfied_first(olympics_engine,
 def brute_features(ranker, qg, candidates):
     """The features one candidate and one edge at a time (the definition the column-wise code must equal)."""
     from sgrag.textnorm import singular
-    from sgrag.query import STOPWORDS
+    from sgrag.linking import STOPWORDS
     from sgrag.textnorm import tokens
-    from sgrag.answer import LIKELIHOOD_MIN_SCALE
+    from sgrag.ranking import LIKELIHOOD_MIN_SCALE
     g, m = ranker.graph, ranker.model
     cons = qg.constraints
     conf = {n.qid: n.confidence for n in cons}
@@ -184,7 +184,7 @@ def brute_features(ranker, qg, candidates):
 def test_column_wise_ranking_equals_scoring_each_candidate(olympics_engine, picks, limit, soft_below, answer_type):
     """Features equal the one-candidate-at-a-time definition; ``rank`` returns the whole top tier,
     then lower tiers up to ``limit``, ordered by (tier, weighted score, label)."""
-    from sgrag.answer import WEIGHTS, Ranker
+    from sgrag.ranking import WEIGHTS, Ranker
     eng = olympics_engine
     ranker = Ranker(eng.graph, eng.evidence, eng.ranker.embed, soft_below)
     question = ("Which country contains Paris, is the nationality of Jean Reno, and won medals at the 2008 "

@@ -13,7 +13,7 @@ from sgrag import Engine, GraphBuilder, InputFormatError
 from sgrag.cli import main as cli_main
 from sgrag.eval import run_eval
 from sgrag.lexicon import Lexicon
-from sgrag.query import class_nodes
+from sgrag.linking import class_nodes
 from conftest import build_workspace, fast_config, kinds_graph
 
 PROF, GENDER, NATION = "/people/person/profession", "/people/person/gender", "/people/person/nationality"

@@ -2,7 +2,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sgrag import GraphBuilder
-from sgrag.query import Linker, answer_type_span, build_query_graph, decompose, stated_words
+from sgrag.linking import Linker, answer_type_span
+from sgrag.query import build_query_graph, decompose
+from sgrag.stated import stated_words
 from sgrag.types import UNK, QueryGraph, QueryNode
 from conftest import olympics_graph
 

@@ -1,0 +1,708 @@
+"""ψ2 linking: the question's mentions -> graph nodes (constraints and answer-type words).
+
+Offline linking finds constraint mentions by longest match over every graph label and
+alias (Aho-Corasick over folded text, so case, accents and punctuation don't matter and
+CJK needs no tokenizer), then fuzzy and embedding (FAISS) fallbacks with floors for spans
+that look like names but matched nothing. The answer-type phrase ("Which *country*",
+"Who is the *actor*") is kept as ranking evidence and never linked as a constraint.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+import numpy as np
+
+import ahocorasick
+from rapidfuzz import fuzz, process
+
+from .config import QueryConfig
+from .graph import KnowledgeGraph
+from .lexicon import Lexicon
+from .textnorm import fold, fold_with_offsets, is_cjk, singular
+from .types import LinkCandidate, Mention
+
+
+STOPWORDS = frozenset("""a an the and or but of in on at to for from by with as is was are were be been being
+has have had do does did it its it's this that these those he she they them his her their him who whom whose which
+what when where why how up down out over under about into than then there here also both all any each few more most
+other some such no nor not only own same so too very can will just don should now one two first known well""".split())
+
+_TYPE_STOP = STOPWORDS | frozenset("""features featuring starring stars starred won wins received receive
+nominated associated located born died directed produced written released connected linked served serves
+played plays known includes include included shares share has have had also""".split())
+
+_WHICH = re.compile(r"^\s*(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
+_ASKS_WHO = re.compile(r"\s*who\b", re.I)
+_WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
+_ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)(\w{1,4}?)(?=会|是|能|可|被|与|和|在|的|由|有|同时|出生|导致|引起|获得|位于|属于|包括|来自|曾|，|,|？|\?)")
+_LIST_ITEM = r"(?:(?:19|20)\d{2}|\d{1,3}(?:st|nd|rd|th))"  # a year, or an ordinal ("41st")
+_YEAR_LIST = re.compile(
+    rf"\b({_LIST_ITEM}(?:\s*,\s*(?:and\s+|or\s+)?{_LIST_ITEM})*,?\s+(?:and|or|&)\s+{_LIST_ITEM})"
+    r"\s+((?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+the\s+|of\s+)?[A-Z][\w'’.-]*)*)")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+_NAME_AFTER = re.compile(r"\s+[\"“]?[A-Z]")  # a capitalised word (or quoted title) right after: a name in apposition
+_QUOTED = re.compile(r"\"([^\"]{2,120})\"|“([^”]{2,120})”")
+# A title: capitalised words, "for", capitalised words ("Primetime Emmy Award for Outstanding Lead
+# Actress in a Miniseries or a Movie"). Names inside it are not constraints of their own.
+_CAP = r"[A-Z0-9][\w'’.&/-]*"
+_TITLE_WORDS = rf"{_CAP}(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*"
+# "Primetime Emmy nomination for ...", "Tony Award-nominated actor for ..."
+_TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards)|-(?:nominated|winning) [a-z]+)?"
+_TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*{_TITLE_NOUN} for {_TITLE_WORDS}")
+# A category name may go on past a "for" or a listing comma ("Best Song Written for a Motion Picture, Television
+# or Other Visual Media"): tried as well, kept only when a label fits it better.
+_TITLE_GOES_ON = re.compile(rf"(?: for(?: (?:a|an|the))?|,) {_TITLE_WORDS}")
+# "the Academy Award for Best Director and Best Actor": the second title shares the head.
+_TITLE_AND = re.compile(rf"\b((?:[A-Z][\w'’.-]* )+for ){_TITLE_WORDS},? (?:and|or) ((?:Best|Outstanding) {_TITLE_WORDS})")
+_RUN_WORD = r"[A-Z0-9](?:[\w.&-]|['’](?!s\b))*"  # a capitalised word, without a possessive 's
+_CAPITALISED_RUN = re.compile(rf"\b{_RUN_WORD}(?: {_RUN_WORD})+")  # "MTV Movie Award", "Nick Cannon" of "Nick Cannon's"
+_CATEGORY_LEAD = re.compile(r"\b(?:Best|Outstanding) $")  # "... for Best Film": the name of an award category, not Film
+# "its Bulldogs": a capitalised plural alone between lowercase words (not "National Society of Film Critics")
+_CAPITALISED_PLURAL = re.compile(r"(?:\b[a-z]+,?|,) ([A-Z][a-z]{2,}[^s\W])s\b(?! [A-Z0-9]|['’])")
+_SHARED_MODIFIER = re.compile(r"\b([a-z]+) ([a-z]+) and ([a-z]+)\b")
+_QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
+_NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
+
+
+def answer_type_span(question: str) -> tuple[str, int, int]:
+    """The answer-type phrase and its span: "Which TV show features..." -> ("TV show", 6, 13)."""
+    for pattern in (_WHO, _WHICH):
+        m = pattern.match(question)
+        if not m:
+            continue
+        rest, offset = m.group(1), m.start(1)
+        words = list(re.finditer(r"[\w'’-]+", rest))
+        picked = []
+        for w in words:
+            word = w.group(0)
+            if word.lower() in _TYPE_STOP or len(picked) == 3:
+                break
+            # a later capitalised word starts a name; "-ed"/"-s" words are usually the verb
+            if picked and (word[0].isupper() or re.search(r"(?:ed|[^s]s)$", word.lower())):
+                break
+            if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation ends it
+                break
+            picked.append(w)
+        if picked:
+            return rest[picked[0].start():picked[-1].end()], offset + picked[0].start(), offset + picked[-1].end()
+    if _ASKS_WHO.match(question):
+        return "person", 0, 0
+    m = _ZH_WHICH.match(question)
+    if m:  # 哪种疾病 / 哪位演员 / 什么药物: the noun after the question word
+        return m.group(1), m.start(1), m.end(1)
+    return "", 0, 0
+
+
+def _auto_aliases(label: str) -> list[str]:
+    """Aliases a question is likely to use instead of the full label (generic rules only)."""
+    out = []
+    base = re.sub(r"\s*\([^)]*\)\s*$", "", label).strip()
+    if base and base != label:
+        out.append(base)
+    m = re.fullmatch(r"(.+?) of (America|the United States)", base)
+    if m and len(m.group(1).split()) >= 2:
+        out.append(m.group(1))
+    if base.lower().startswith("the ") and len(base.split()) >= 3:
+        out.append(base[4:])
+    words = base.split()
+    if len(words) >= 2 and words[-1].isalpha() and len(words[-1]) > 2 and not words[-1].endswith("s"):
+        out.append(base + "s")  # "United States Dollars" for "United States Dollar"
+    return out
+
+
+ALIAS_SCORE = 0.9  # a name the label goes by, not the label itself
+TYPE_CONFIDENCE = 0.9  # firm, yet the first to give way when nothing satisfies everything
+TYPE_HEADS_PER_TAIL = 8  # a relation is type-like when its tails gather many heads each...
+RELATION_VOCAB_MIN_EDGES = 20  # a node's relation words need enough edges to tell
+RELATION_VOCAB_SHARE = 0.9  # ...and appear in the relation names of nearly all of them
+RELATION_WORD_GAP = 12  # characters between a relation word and its node's mention ("Common's official website")
+TYPE_MIN_HEADS = 20  # ...over enough heads to tell
+CLASS_SHARE = 0.6  # a class node gets most of its edges through type-like relations
+
+
+def relation_word(name: str) -> str:
+    """The last segment of a relation path, as words: "/people/person/profession" -> "profession"."""
+    return re.split(r"[/.]", name.strip("/"))[-1].replace("_", " ").lower()
+
+
+def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
+    """Which nodes the graph uses as classes (professions, genders, genres), from its statistics.
+
+    A relation is type-like when it is named so in the lexicon ("is a", "instance of") or when
+    its tails gather many heads each (profession: thousands of people, a hundred professions).
+    Each type-like edge points at its class side: its tail, unless its head has more than twice
+    as many edges of that relation (graphs that store some edges reversed still agree). A node is a
+    class when most of its edges are such pointers at it. Countries are not classes:
+    nationality is type-like, but it is a small share of a country's edges.
+    """
+    n, r = graph.num_nodes, len(graph.relations)
+    if graph.num_edges == 0:
+        return np.zeros(n, dtype=bool)
+    rel = graph.rel.astype(np.int64)
+    heads = np.bincount(np.unique(rel * n + graph.src) // n, minlength=r)
+    tails = np.bincount(np.unique(rel * n + graph.dst) // n, minlength=r)
+    gathers = (heads >= TYPE_MIN_HEADS) & (heads >= TYPE_HEADS_PER_TAIL * np.maximum(tails, 1))
+    type_relations = set(type_relations)
+    named = np.array([relation_word(x) in type_relations for x in graph.relations], dtype=bool)
+    typelike = (named | gathers)[rel]
+    keys = np.concatenate([rel * n + graph.src, rel * n + graph.dst])
+    _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    per_edge = counts[inverse]  # edges of the same relation at each endpoint
+    at_src, at_dst = per_edge[: graph.num_edges], per_edge[graph.num_edges:]
+    class_side = np.where(at_src > 2 * at_dst, graph.src, graph.dst)  # the tail, unless clearly reversed
+    typed = np.bincount(class_side[typelike], minlength=n)
+    incident = np.bincount(graph.src, minlength=n) + np.bincount(graph.dst, minlength=n)
+    return (typed > 0) & (typed >= CLASS_SHARE * incident)
+
+
+_GENRE_LIST_END = re.compile(r"(?:,? (?:and |or )?[A-Z][\w-]*)* genres?\b")  # "Adventure and Thriller genres": classes
+_LIST_GOES_ON = re.compile(r",? (?:and|or)\b")
+
+
+def _is_short_name(name: str) -> bool:
+    """A two-character capitalised name ("X2", "U2", "ER"): links only as written, never as "er" or "us"."""
+    return len(name) == 2 and not any(ch.islower() for ch in name) and any(ch.isupper() for ch in name)
+
+
+def _two_readings_of_one_word(a: Mention, b: Mention, question: str) -> bool:
+    """One word naming two nodes through the lexicon: both mentions stand. Either the same word
+    ("actress": Actor and Female), or a lexicon reading inside an alias ("British" -> United Kingdom
+    inside "British actor" -> Actor-GB); inside an exact name ("American Beauty") the word is the name's."""
+    word = question[a.start:a.end]
+    if (a.start, a.end) == (b.start, b.end):
+        return a.text != b.text and word not in (a.text, b.text)
+    outer, inner = (a, b) if a.end - a.start > b.end - b.start else (b, a)
+    return (outer.chosen.method == "alias" and outer.start <= inner.start and inner.end <= outer.end
+            and _is_reading(inner, question))
+
+
+def _is_reading(m: Mention, question: str) -> bool:
+    """Whether ``m`` is a synthetic reading of its span ("British" -> United Kingdom), not the words themselves."""
+    return m.text != question[m.start:m.end]
+
+
+def _word_alternation(words) -> str:
+    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True)) or "(?!)"
+
+
+@dataclass
+class _Entry:
+    nodes: tuple[int, ...]
+    method: str
+    score: float
+
+
+class _Text(NamedTuple):
+    """A text to link and where it reads in the question: the question itself or a synthetic reading of a span."""
+    text: str
+    start: int
+    end: int
+    weight: float = 1.0
+    of_answer: bool = False
+
+
+class Linker:
+    """Finds constraint mentions in a question and links them to graph nodes."""
+
+    def __init__(self, graph: KnowledgeGraph, label_index=None, embed=None, cfg: QueryConfig | None = None,
+                 lexicon: Lexicon | None = None):
+        """``embed``: texts -> unit vectors (the question's mentions; with ``label_index``, for fuzzy links)."""
+        self.graph, self.label_index, self.embed = graph, label_index, embed
+        self.cfg = cfg or QueryConfig()
+        self.lexicon = lex = lexicon or Lexicon.load()
+        self.is_class = class_nodes(graph, lex.type_relations)
+        deg = graph.degree
+        entries: dict[str, _Entry] = {}
+        for key, nodes in graph.nodes_by_folded_label.items():
+            if key:
+                entries[key] = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "exact", 1.0)
+        alias_nodes: dict[str, set[int]] = {}
+        weakened: set[str] = set()
+        short = {label for label in graph.nodes_by_label if _is_short_name(label)}
+        for key, nodes in graph.nodes_by_folded_label.items():
+            label = graph.labels[nodes[0]]
+            aliases = _auto_aliases(label)
+            for suffix, rule in lex.label_suffixes.items():
+                if label.endswith(suffix) and len(label) > len(suffix):
+                    base = label[: -len(suffix)]
+                    aliases += [t.replace("{x}", base) for t in rule.get("aliases", ())]
+                    weakened.update(rule.get("weakens", ()))
+            for alias in aliases:
+                alias_nodes.setdefault(fold(alias), set()).update(nodes)
+                if _is_short_name(alias):
+                    short.add(alias)  # "VJ" of "VJ-GB"
+        for alias, target in lex.aliases.items():
+            nodes = graph.nodes_by_label.get(target)
+            if nodes:
+                alias_nodes.setdefault(fold(alias), set()).update(nodes)
+        self._class_alias: dict[str, _Entry] = {}  # "adventure": the genre "Adventure Film", not the name "Adventure"
+        for key, nodes in alias_nodes.items():
+            if not key or key in STOPWORDS:
+                continue
+            entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", ALIAS_SCORE)
+            if key not in entries:
+                entries[key] = entry
+            elif self.is_class[entry.nodes[0]] and set(entry.nodes) != set(entries[key].nodes):
+                # "action": the class Action Film, if the name Action is no class; else two classes, unclear
+                self._class_alias[key] = entry
+        self._weakened = frozenset(weakened)
+        for key in weakened & entries.keys():
+            # "actor from Great Britain" names the "Actor-GB" profession, rarely the country: a weak link
+            entries[key] = replace(entries[key], score=0.5)
+        self._demonym = re.compile(r"\b(" + _word_alternation(lex.demonyms) + r")\b")
+        self._class_word = re.compile(r"\b(" + _word_alternation(lex.class_words) + r")\b", re.I)
+        self._verb_class = re.compile(r"\b(" + _word_alternation(lex.verb_classes) + r")\b", re.I)
+        self._belief = re.compile(r"\b(" + _word_alternation(lex.beliefs) + r")\b", re.I)
+        self._beliefs = {k.lower(): v for k, v in lex.beliefs.items()}
+        self._shared_tail = re.compile(r"\b([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)(?:,| and| or)(?: an?)? [A-Za-z]+(?: [A-Za-z]+)? "
+                                       r"((?:in|from) )(" + _word_alternation(lex.shared_tails) + r")\b")
+        self.entries = entries
+        self._short_labels = frozenset(short)
+        self._title_keys = [k for k in entries if " for " in k]
+        self._subtitled: dict[str, list[tuple[str, str]]] = {}  # "at world's end" -> [(series, label key)]
+        for key, nodes in graph.nodes_by_folded_label.items():
+            series, colon, subtitle = graph.labels[nodes[0]].partition(": ")
+            if colon and fold(series) and fold(subtitle):
+                self._subtitled.setdefault(fold(subtitle), []).append((fold(series), key))
+        self.automaton = ahocorasick.Automaton()
+        for key in entries:
+            self.automaton.add_word(key, key)
+        if entries:
+            self.automaton.make_automaton()
+        self._fuzzy_keys = [k for k, e in entries.items() if e.method == "exact" and len(k) >= 4]
+        self._rel_vocab: dict[int, frozenset[str]] = {}
+
+    # ---- mention finding ----------------------------------------------------------------
+    def _spans(self, folded: str, text: str = "", offsets: list[int] | None = None) -> list[tuple[int, int, str]]:
+        """All label occurrences at word boundaries (any position for CJK).
+
+        A key of one or two characters is a word of the sentence, not a name, unless ``text`` (the
+        unfolded original, ``offsets`` mapping into it) spells a short capitalised label as is
+        ("X2", "U2", "ER"; not "er" or "us")."""
+        if not self.entries:
+            return []
+        out = []
+        for end, key in self.automaton.iter(folded):
+            start = end - len(key) + 1
+            end += 1
+            if not (is_cjk(key[0]) or start == 0 or folded[start - 1] == " "):
+                continue
+            if not (is_cjk(key[-1]) or end == len(folded) or folded[end] == " "):
+                continue
+            if key in STOPWORDS or (len(key) <= 2 and not is_cjk(key[0]) and not (
+                    text and text[offsets[start]:offsets[end - 1] + 1] in self._short_labels)):
+                continue
+            out.append((start, end, key))
+        return out
+
+    def _candidates(self, key: str, method: str | None = None, score: float | None = None,
+                    entry: _Entry | None = None) -> list[LinkCandidate]:
+        e = entry or self.entries[key]
+        g = self.graph
+        return [LinkCandidate(g.node_ids[v], g.labels[v], score if score is not None else e.score,
+                              method or e.method) for v in e.nodes[: self.cfg.top_k]]
+
+    def link(self, question: str, overrides: dict[str, str] | None = None) -> tuple[list[Mention], str]:
+        """Mentions (longest, non-overlapping) with their linked nodes, and the answer type."""
+        overrides = overrides or {}
+        atype, a_start, a_end = answer_type_span(question)
+        expanded = self._expand_coordination(question, a_start, a_end)
+        mentions: list[Mention] = []
+        for t in expanded:
+            mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer))
+        mentions = self._non_overlapping(mentions, question)
+        mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
+        mentions = self._subtitles(question, mentions)
+        mentions = _quoted_pieces_soft(question, self._without_relation_words(mentions))
+        mentions = _softened(mentions, [m for m in mentions if _CATEGORY_LEAD.search(question, 0, m.start)])
+        mentions = _name_pieces_soft(question, mentions)
+        mentions = self._qualifiers_soft(question, mentions)
+        out = []
+        for m in mentions:
+            if m.text in overrides:
+                v = self.graph.index_of.get(overrides[m.text])
+                if v is not None:
+                    chosen = LinkCandidate(self.graph.node_ids[v], self.graph.labels[v], 1.0, "override")
+                    m = replace(m, chosen=chosen, alternatives=(chosen,) + tuple(a for a in m.alternatives if a.node_id != chosen.node_id))
+            out.append(m)
+        best: dict[str, Mention] = {}  # one mention per node label: the most confident ("United Kingdom", not "British")
+        for m in sorted(out, key=lambda m: (-m.chosen.score, m.start)):
+            best.setdefault(m.chosen.label, m)
+        return sorted(best.values(), key=lambda m: m.start), atype
+
+    def _expand_coordination(self, question: str, a_start: int, a_end: int) -> list[_Text]:
+        """The question plus one synthetic text per coordinated item (``a_start``/``a_end``: the answer type's span).
+
+        "the 1988, 2012, and 1984 Summer Olympics" -> "1988 Summer Olympics", ...;
+        "screenwriter and film producer from Great Britain" -> "screenwriter from Great Britain";
+        "Academy Award for Best Director and Best Actor" -> "Academy Award for Best Actor".
+        A synthetic text only links if it is a whole label or alias.
+        """
+        texts = [_Text(question, 0, len(question))]
+        for m in self._shared_tail.finditer(question):
+            words = m.group(1).split()
+            for k in range(1, len(words) + 1):  # "the screenwriter" -> try "screenwriter" too
+                head = " ".join(words[-k:])
+                start = m.end(1) - len(head)
+                texts.append(_Text(f"{head} {m.group(2)}{m.group(3)}", start, m.end(1)))
+        texts += self._languages(question)
+        for m in self._class_word.finditer(question):  # "actress" -> Actor and Female
+            if not m.group(1).islower() or (m.start() >= a_end and _NAME_AFTER.match(question, m.end(1))):
+                continue  # "Best Actress" is part of a title; "actress Natalie Portman" describes her
+            for label in self.lexicon.class_words[m.group(1).lower()]:
+                texts.append(_Text(label, m.start(1), m.end(1)))
+        if _ASKS_WHO.match(question):  # "Who directed ...": a director, as evidence (the word may say no more)
+            for m in self._verb_class.finditer(question):
+                texts += [_Text(label, m.start(1), m.end(1), 0.5) for label in self.lexicon.verb_classes[m.group(1).lower()]]
+        for m in self._demonym.finditer(question):  # "American" -> United States of America: weakly, unless it
+            # says what the answer is ("Who is the American actor"; not "British" where the lexicon weakens it)
+            of_answer = a_start <= m.start(1) and m.end(1) <= a_end and m.group(1).lower() not in self._weakened
+            texts.append(_Text(self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 1.0 if of_answer else 0.5,
+                               of_answer))
+        for m in _TITLE_AND.finditer(question):
+            texts.append(_Text(m.group(1) + m.group(2), m.start(2), m.end(2)))
+        for m in _SHARED_MODIFIER.finditer(question):  # "television producer and director": a television director
+            if m.group(1) not in STOPWORDS and m.group(2) != m.group(3):
+                texts.append(_Text(f"{m.group(1)} {m.group(3)}", m.start(3), m.end(3)))
+        for m in self._belief.finditer(question):  # "of Islamic faith" -> Islam, weakly
+            texts.append(_Text(self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
+        for m in _YEAR_LIST.finditer(question):
+            head = m.group(2)  # each item names one: "the 105th and 111th Congresses" -> "105th Congress"
+            heads = {head}
+            if head.endswith("s"):
+                heads.add(head[:-1])  # "Awards" -> "Award"
+            if head.endswith("es"):
+                heads.add(head[:-2])  # "Congresses" -> "Congress"
+            for y in re.finditer(_LIST_ITEM, m.group(1)):
+                start = m.start(1) + y.start()
+                texts += [_Text(f"{y.group(0)} {h}", start, start + len(y.group(0))) for h in sorted(heads)]
+        return texts
+
+    def _languages(self, question: str) -> list[_Text]:
+        """ "features English dialogue", "in both Italian and English", "French-speaking" -> X Language.
+
+        A word that names a language in the graph counts as one when a language word (dialogue,
+        speaking, in ...) stands within three words of it; "English playwright" stays an adjective.
+        """
+        template, cues = self.lexicon.language_label, self.lexicon.language_words
+        if not template:
+            return []
+        words = [(m.group(0).lower(), m.start()) for m in re.finditer(r"[\w'’]+", question)]
+        folded, offsets = fold_with_offsets(question)
+        names = [(offsets[s], offsets[e - 1] + 1) for s, e, _ in self._spans(folded)]
+        out = []
+        for m in _CAPITALISED.finditer(question):
+            label = template.replace("{x}", m.group(0))
+            if fold(label) not in self.entries:
+                continue
+            if any(s <= m.start() and m.end() <= e and e - s > m.end() - m.start() for s, e in names):
+                continue  # "Yue Chinese" is a label of its own, not the Chinese language
+            i = next(k for k, (_, start) in enumerate(words) if start >= m.start())
+            j = i + 1  # "the Latin, Italian, and German languages": the list's other languages are no distance
+            while j < len(words) and (words[j][0] in ("and", "or") or fold(template.replace("{x}", words[j][0])) in self.entries):
+                j += 1
+            if any(w in cues for w, _ in words[max(0, i - 3):i] + words[j:j + 3] if w != m.group(0).lower()):
+                out.append(_Text(label, m.start(), m.end()))
+        return out
+
+    def _link_text(self, text: str, q_start: int, q_end: int, a_start: int, a_end: int,
+                   weight: float = 1.0, of_answer: bool = False) -> list[Mention]:
+        """Mentions of labels in ``text``: the question, or a synthetic text read at [q_start, q_end) of it
+        (``of_answer``: a synthetic reading that says what the answer is, linked like a class word)."""
+        folded, offsets = fold_with_offsets(text)
+        synthetic = q_start != 0 or q_end != len(text)
+        out = []
+        for start, end, key in self._spans(folded, text, offsets):
+            s = q_start if synthetic else offsets[start]
+            e = q_end if synthetic else offsets[end - 1] + 1
+            entry, unclear = self.entries[key], False
+            if key in self._class_alias and not synthetic and (text[s:e].islower() or _GENRE_LIST_END.match(text, e)):
+                if not self.is_class[entry.nodes[0]]:
+                    entry = self._class_alias[key]  # a lowercase word names the class rather than the proper name
+                else:  # two classes answer to this word ("action": Action, Action Film)
+                    entry, unclear = self._class_of_answer_type(entry, self._class_alias[key], text[a_start:a_end])
+            top = entry.nodes[0]
+            is_class = bool(self.is_class[top]) and fold(text[s:e]) not in self.lexicon.loose_type_words
+            confidence, role = weight, "entity"
+            if synthetic and (is_class or of_answer) and a_start <= s and e <= a_end:  # "actress" -> Actor, Female
+                confidence, role = TYPE_CONFIDENCE, "type"
+            elif not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
+                if is_class:  # "male comedian": the answer is a Comedian, firmly
+                    confidence, role = TYPE_CONFIDENCE, "type"
+                elif e == a_end and not (self.is_class[top] and fold(text[s:e]) in self.lexicon.loose_type_words):
+                    continue  # the answer-type head ("film", "country") describes UNK, not a constraint
+                elif e == a_end:
+                    confidence, role = 0.5, "type"  # "Who is the artist": an Artist ranks first, the others stay
+                else:
+                    confidence = 0.7  # a modifier that is no class ("comedy film") is a weaker constraint
+            if synthetic and fold(text) != key:
+                continue
+            if is_class and not synthetic and s >= a_end and text[s:e].islower() and _NAME_AFTER.match(text, e):
+                continue  # "the actor Tom Skerritt": the word describes the name after it
+            if key.startswith("the ") and key[4:] in self.entries and text[s:e].islower() and not synthetic:
+                continue  # "featuring the piano" is the instrument Piano, not the film The Piano
+            score = entry.score * confidence * (0.5 if unclear else 1.0)
+            if text[s:e].islower() and not synthetic and not is_class and any(ch.isupper() for ch in self.graph.labels[top]) \
+                    and (" " not in key or key.startswith("the ")):
+                score *= 0.5  # a lowercase common word ("film", "music") matching a name: often not a constraint
+            cands = self._candidates(key, score=round(score, 3), entry=entry)
+            out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands), role))
+        return out
+
+    def _qualifiers_soft(self, question: str, mentions: list[Mention]) -> list[Mention]:
+        """"Birmingham, Alabama": a name right after another and a comma, joined to a node of that name in the
+        graph, says which one is meant; it is no constraint of its own (the answer was born in Birmingham,
+        not in Alabama), so it only ranks."""
+        g, by_label = self.graph, self.graph.nodes_by_label
+        qualifiers = []
+        for a, b, c in zip(mentions, mentions[1:], mentions[2:] + [None]):
+            if question[a.end:b.start] != ", " or b.role == "type" or a.role == "type" or not b.text[:1].isupper():
+                continue
+            if _LIST_GOES_ON.match(question, b.end) or (c is not None and question[b.end:c.start] == ", "):
+                continue  # "Canada, Mexico, and the United States" is a list
+            v = g.index_of.get(b.chosen.node_id)
+            if v is not None and any(g.has_edge_between(u, v) for u in by_label.get(a.chosen.label, ())):
+                qualifiers.append(b)
+        return _softened(mentions, qualifiers)
+
+    def _class_of_answer_type(self, named: _Entry, alias: _Entry, answer_type: str) -> tuple[_Entry, bool]:
+        """Of two classes one word names, the one whose label carries the answer type's head word
+        ("Which film ... action": Action Film); (entry, unclear) -- unclear when neither or both do."""
+        head = singular(fold(answer_type).rsplit(" ", 1)[-1]) if answer_type.strip() else ""
+        carries = [x for x in (named, alias) if head and head in fold(self.graph.labels[x.nodes[0]]).split()]
+        return (carries[0], False) if len(carries) == 1 else (named, True)
+
+    @staticmethod
+    def _non_overlapping(mentions: list[Mention], question: str) -> list[Mention]:
+        """Longest span first ("American Beauty" over the "American" it holds), then the longer
+        linked text ("screenwriter from Great Britain" over "screenwriter"), then leftmost; a
+        mention overlapping a chosen one is dropped."""
+        chosen: list[Mention] = []
+        for m in sorted(mentions, key=lambda m: (-(m.end - m.start), -len(fold(m.text)), m.start)):
+            if not any(m.start < c.end and c.start < m.end and not _two_readings_of_one_word(m, c, question)
+                       for c in chosen):
+                chosen.append(m)
+        return chosen
+
+    def _titles(self, question: str, mentions: list[Mention]) -> list[Mention]:
+        """Link a whole title ("X Award for ...") or keep the names inside it soft.
+
+        A label with the same words links the title ("... Actress in a Miniseries or a Movie" ->
+        "... Actress - Miniseries or a Movie"; "Primetime Emmy nomination for X" -> "Primetime
+        Emmy Award for X"); otherwise the names inside become soft constraints, since they are
+        pieces of one name ("Television", "Comedy" in "Golden Globe Award for Best Television
+        Series - Musical or Comedy").
+        """
+        out = list(mentions)
+        for t in _TITLE.finditer(question):
+            lead = _QUESTION_WORD.match(t.group(0))
+            start = t.start() + (lead.end() if lead else 0)
+            # "Orson Welles' Academy Award nominations for ...": the title starts after its owner
+            owners = list(re.finditer(r"['’]s? ", question[start:question.index(" for ", start)]))
+            if owners:
+                start += owners[-1].end()
+            ends = [t.end()]
+            while (more := _TITLE_GOES_ON.match(question, ends[-1])) is not None:
+                ends.append(more.end())
+            best, end = None, ends[0]
+            for stop in ends:
+                inner = [m for m in out if start <= m.start and m.end <= stop]
+                texts = [question[start:stop]]
+                bare = re.sub(rf"(?<=\w){_TITLE_NOUN} for ", " for ", texts[0], count=1)  # "Tony Award for ..."
+                if bare != texts[0]:
+                    texts.append(bare)
+                head = next((m for m in inner if m.start == start), None)
+                if head is not None:
+                    rest = re.match(rf"{_TITLE_NOUN}( for .*)$", question[head.end:stop])
+                    if rest:
+                        texts.append(head.chosen.label + rest.group(1))
+                for text in texts:
+                    hits = _fuzzy_hits(fold(text), self._title_keys, self.cfg.title_floor, 1)
+                    if hits and (best is None or hits[0][1] > best[1]):
+                        best, end = hits[0], stop
+            inner = [m for m in out if start <= m.start and m.end <= end]
+            if any(m.start == start and m.end == end for m in inner):
+                continue
+            if any(m.start < end and start < m.end and m not in inner for m in out):
+                continue  # the tail of a longer linked name ("Writers Guild of [America Award for ...]")
+            if best:
+                cands = self._candidates(best[0], "fuzzy", round(best[1] / 100, 3))
+                out = [m for m in out if m not in inner] + [Mention(question[start:end], start, end, cands[0],
+                                                                   tuple(cands))]
+            else:
+                out = _softened(out, inner)
+        return sorted(out, key=lambda m: m.start)
+
+    def _subtitles(self, question: str, mentions: list[Mention]) -> list[Mention]:
+        """A quoted subtitle of a series the question names ("the Pirates of the Caribbean films, including
+        \"At World's End\"") links the label "Pirates of the Caribbean: At World's End"; the names inside the
+        series' name ("Caribbean") are part of those titles, not constraints."""
+        folded = fold(question)
+        out, series_spans = list(mentions), []
+        for q in _QUOTED.finditer(question):
+            text = (q.group(1) or q.group(2)).rstrip(",.;:!? ")  # "The Curse of the Black Pearl,"
+            start = q.start() + 1
+            end = start + len(text)
+            if any(m.start <= start and end <= m.end for m in out):
+                continue  # linked whole already
+            hits = [(series, key) for series, key in self._subtitled.get(fold(text), ())
+                    if re.search(rf"\b{re.escape(series)}\b", folded)]
+            if len(hits) != 1:
+                continue
+            series, key = hits[0]
+            cands = self._candidates(key, "subtitle", 1.0)
+            out = [m for m in out if not (start <= m.start and m.end <= end)] + [
+                Mention(text, start, end, cands[0], tuple(cands))]
+            series_spans += [(s.start(), s.end()) for s in re.finditer(re.escape(series), question, re.I)]
+        out = [m for m in out if not any(s <= m.start and m.end <= e for s, e in series_spans)]
+        return sorted(out, key=lambda m: m.start)
+
+    def _without_relation_words(self, mentions: list[Mention]) -> list[Mention]:
+        """Drop a one-word mention that names how a nearby mention is connected, not an entity.
+
+        Question writers verbalise relation paths: "Common's official website" is the node
+        Official Website reached by ``/common/topic/webpage``, not the rapper Common. A word is
+        such a relation word when nearly every edge of the nearby node has it in its relation name.
+        """
+        out = []
+        for m in mentions:
+            word = fold(m.text)
+            if " " not in word and any(o is not m and _gap(m, o) <= RELATION_WORD_GAP and word in self._relation_vocabulary(o)
+                                       for o in mentions):
+                continue
+            out.append(m)
+        return out
+
+    def _relation_vocabulary(self, m: Mention) -> frozenset[str]:
+        v = self.graph.index_of.get(m.chosen.node_id)
+        if v is None:
+            return frozenset()
+        if v not in self._rel_vocab:
+            edges = self.graph.incident_edges(v)
+            words: frozenset[str] = frozenset()
+            if edges.size >= RELATION_VOCAB_MIN_EDGES:
+                rels, counts = np.unique(self.graph.rel[edges], return_counts=True)
+                share: dict[str, int] = {}
+                for r, c in zip(rels.tolist(), counts.tolist()):
+                    for w in set(re.findall(r"[a-z]+", self.graph.relations[r].lower())):
+                        share[w] = share.get(w, 0) + c
+                words = frozenset(w for w, c in share.items() if c >= RELATION_VOCAB_SHARE * edges.size)
+            self._rel_vocab[v] = words
+        return self._rel_vocab[v]
+
+    def _fallbacks(self, question: str, mentions: list[Mention], a_start: int, a_end: int) -> list[Mention]:
+        """Name-like spans no label matched: fuzzy match, then embedding nearest neighbour."""
+        out = list(mentions)
+        for m in _NAME_SPAN.finditer(question):
+            text = next(g for g in m.groups() if g)
+            s = m.start() + (1 if m.group(0)[0] in "\"“" else 0)
+            e = s + len(text)
+            if any(s < c.end and c.start < e for c in out) or (s < a_end and e > a_start):
+                continue
+            if s == 0 or fold(text) in STOPWORDS or len(fold(text)) < 4:
+                continue
+            cand = self._fuzzy(text) or self._embedding(text)
+            if cand:
+                out.append(Mention(text, s, e, cand[0], tuple(cand)))
+        for m in _CAPITALISED_PLURAL.finditer(question):  # "famous for its Bulldogs": the label "Bulldog"
+            key = fold(m.group(1))
+            entry = self.entries.get(key)
+            s, e = m.start(1), m.end()
+            if entry is None or entry.method != "exact" or any(s < c.end and c.start < e for c in out):
+                continue
+            cands = self._candidates(key, "alias", ALIAS_SCORE, entry)
+            out.append(Mention(question[s:e], s, e, cands[0], tuple(cands)))
+        return sorted(out, key=lambda m: m.start)
+
+    def _fuzzy(self, text: str) -> list[LinkCandidate]:
+        if not self._fuzzy_keys:
+            return []
+        out = []
+        for key, score in _fuzzy_hits(fold(text), self._fuzzy_keys, self.cfg.fuzzy_floor, self.cfg.top_k):
+            out.extend(self._candidates(key, "fuzzy", round(score / 100 * 0.85, 3))[:1])
+        return out
+
+    def _embedding(self, text: str) -> list[LinkCandidate]:
+        if self.label_index is None or self.embed is None:
+            return []
+        scores, ids = self.label_index.search(self.embed([text]), self.cfg.top_k)
+        out = []
+        for score, lid in zip(scores[0], ids[0]):
+            if lid < 0 or score < self.cfg.link_floor:
+                continue
+            key = fold(self.graph.label_vocab[lid])
+            if key in self.entries:
+                out.extend(self._candidates(key, "embedding", round(float(score) * 0.8, 3))[:1])
+        return out
+
+    def search(self, text: str, k: int = 10) -> list[LinkCandidate]:
+        """Entity search for the UI: exact/alias first, then fuzzy, then embedding."""
+        key = fold(text)
+        out = self._candidates(key) if key in self.entries else []
+        for c in self._fuzzy(text) + self._embedding(text):
+            if all(c.node_id != o.node_id for o in out):
+                out.append(c)
+        if len(out) < k and self._fuzzy_keys:
+            for hit, score, _ in process.extract(key, self._fuzzy_keys, scorer=fuzz.WRatio, limit=k):
+                for c in self._candidates(hit, "fuzzy", round(score / 100, 3)):
+                    if all(c.node_id != o.node_id for o in out):
+                        out.append(c)
+        return out[:k]
+
+
+def _fuzzy_hits(text: str, keys: list[str], floor: float, limit: int) -> list[tuple[str, float]]:
+    """The ``limit`` keys most like ``text`` (0-100, at least ``floor``), best first, ties by key. Each key scores
+    the better of character and token-order similarity: word order counts little ("Best Adapted Screenplay" is
+    "Best Screenplay, Adapted")."""
+    best: dict[str, float] = {}
+    for scorer in (fuzz.ratio, fuzz.token_sort_ratio):
+        for key, score, _ in process.extract(text, keys, scorer=scorer, limit=limit, score_cutoff=floor):
+            best[key] = max(score, best.get(key, 0.0))
+    return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+
+
+def _gap(a: Mention, b: Mention) -> int:
+    """Characters between two mentions (0 when they touch or overlap)."""
+    return max(b.start - a.end, a.start - b.end, 0)
+
+
+def _quoted_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]:
+    """Names inside a quoted title that matched nothing whole are pieces of it: soft.
+
+    "The Legend of Ron Burgundy" is a film the graph may lack; "Legend" and "Burgundy" are not
+    constraints of their own.
+    """
+    out = list(mentions)
+    for q in _QUOTED.finditer(question):
+        start, end = q.span(q.lastindex)
+        end = start + len(question[start:end].rstrip(" ,.;:!?"))  # American style: '"Howl,"'
+        inner = [m for m in out if start <= m.start and m.end <= end]
+        if not inner or any(fold(m.text) == fold(question[start:end]) for m in inner):
+            continue
+        out = _softened(out, inner)
+    return out
+
+
+def _name_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]:
+    """Names inside a longer capitalised name that no mention covers whole are pieces of it: soft ("MTV" in
+    "an MTV Movie Award" the graph has no node for). Synthetic readings ("111th United States Congress" read
+    at "111th") are not pieces."""
+    out = list(mentions)
+    for n in _CAPITALISED_RUN.finditer(question):
+        start, end = n.span()
+        if start == 0:
+            continue
+        inner = [m for m in out if start <= m.start and m.end <= end]
+        whole = fold(question[start:end])  # "Wimbledon F.C." is whole without its last dot
+        if inner and not any(fold(question[m.start:m.end]) == whole for m in inner) \
+                and not any(m.start < end and start < m.end and m not in inner for m in out):
+            out = _softened(out, [m for m in inner if not _is_reading(m, question)])
+    return out
+
+
+def _softened(mentions: list[Mention], pieces: list[Mention]) -> list[Mention]:
+    """``mentions`` with those in ``pieces`` (names inside a longer name) linked softly."""
+    return [replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5))) if m in pieces else m
+            for m in mentions]

@@ -1,0 +1,56 @@
+"""Narrowing the exact set by the question's words: the answer's kind and the relations it states.
+
+Every entity left out is kept with why (``SetApart``); a rule that would leave nothing gives way.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .graph import KnowledgeGraph
+from .ranking import Ranker, candidate_arrays
+from .types import QueryGraph, SetApart
+
+
+def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
+              notes: list[str]) -> tuple[list[SetApart], set[str]]:
+    """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
+    returns them, each with why: of another kind than the answer type names ("Which *award*"), or not
+    joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
+    word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
+    nothing gives way. Also returns the weakly linked constraints a stated relation applied."""
+    g = graph
+    out: list[SetApart] = []
+    stated: set[str] = set()
+
+    def drop(gone: np.ndarray, reason: str, note: str) -> None:
+        gone = sorted(gone.tolist(), key=lambda v: -int(g.degree[v]))  # best known first
+        for v in gone:
+            del candidates[v]
+            out.append(SetApart(g.node_ids[v], g.labels[v], reason))
+        shown = ", ".join(g.labels[v] for v in gone[:5]) + (", ..." if len(gone) > 5 else "")
+        notes.append(f"{note} ({shown}): left out of the exact set.")
+
+    nodes, sat = candidate_arrays(qg, candidates)
+    kind = ranker.of_answer_kind(qg.answer_type, nodes)
+    if kind is not None:
+        n = int((~kind).sum())
+        drop(nodes[~kind], f"not of the kind '{qg.answer_type}'",
+             f"{n:,} of the {nodes.size:,} entities joined to every constraint {'is' if n == 1 else 'are'} not of "
+             f"the kind '{qg.answer_type}' by the graph's relation types")
+        nodes, sat = nodes[kind], sat[kind]
+    if nodes.size < 2:
+        return out, stated
+    for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not
+        if (sat[:, j] < 0).all() and c.node_id in g.index_of:
+            sat[:, j] = g.index_of[c.node_id]
+    keep = np.ones(nodes.size, dtype=bool)
+    for j, word, mask in ranker.stated_relations(qg, nodes, sat):
+        if (keep & mask).any() and (keep & ~mask).any():
+            label = qg.constraints[j].label
+            n = int((keep & ~mask).sum())
+            drop(nodes[keep & ~mask], f"not joined to {label} by a relation '{word}' names",
+                 f"{n:,} {'entity is' if n == 1 else 'entities are'} not joined to {label} by a relation that "
+                 f"'{word}' names")
+            keep &= mask
+            stated.add(qg.constraints[j].qid)
+    return out, stated

@@ -1,0 +1,604 @@
+"""γ ranking: order the candidates with explainable evidence (and the answer's kind, stated relations).
+
+Exact matches (every constraint satisfied) outrank partial ones; among equals, the
+question's own evidence breaks ties: its answer type ("Which *country*") against the
+types the graph gives each candidate, and the words before each constraint ("won medals
+in") against the relation text of the edge that satisfies it. A weak degree prior comes
+last, favouring specific answers over hubs. Every feature is kept in the trace.
+
+The weights were fitted once as a conditional logit over the FB-ERQA dev questions
+(5-fold cross-validated, ``bench/fit_ranker.py``), the likelihood's weight and ``IN_EDGE_WEIGHT``
+by a cross-validated grid (``--in-edge-weights``); every feature lies in [0, 1].
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from .graph import KnowledgeGraph, expand_ranges
+from .linking import STOPWORDS, relation_word
+from .stated import stated_words
+from .textnorm import singular, stem, tokens
+from .types import QueryGraph, RankedAnswer
+
+
+KIND_CORE_SHARE = 0.8
+KIND_GENERIC_SHARE = 0.2
+ONE_WAY_OVERLAP = 0.05  # a relation whose heads and tails share more nodes than this is stored either way
+DIRECTED_SHARE = 0.5  # ... and a graph with fewer of its edges in one-way relations types no node by them
+STATED_WORDS = 6  # the words before a constraint that may state its relation
+# In a graph that keeps directions, a question states facts *about* its answer: the edges it heads ("the film's
+# genre") far more often than edges pointing at it. An edge it is the tail of counts this much of one it heads.
+IN_EDGE_WEIGHT = 0.01
+# The likelihood's log-probabilities per constraint are scaled by the log of the largest star, but never by less
+# than a thousand neighbours' worth: in a small graph, a star of 5 against one of 4 says little.
+LIKELIHOOD_MIN_SCALE = math.log(1000)
+# A tie-break is never certain: the logit's surest tie-breaks (share >= 0.95) were right 96% of the time on the dev
+# questions, so a tie reads at most this.
+TIE_CONFIDENCE = 0.99
+# Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
+# the answer is (a band, a profession). A word the lexicon maps to one of them ("figure" -> person) does name it.
+NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
+WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
+           "likelihood": 14.6}
+
+
+def _is_type_relation(relation: str, type_relations: frozenset[str]) -> bool:
+    """Relations whose tail names what the head *is* (its profession, gender, genre, class)."""
+    return relation_word(relation) in type_relations
+
+
+def _type_phrases(relation: str) -> tuple[str, str]:
+    """(head type, tail type) of a Freebase-style relation path; ("", "") otherwise."""
+    if not relation.startswith("/"):
+        return "", ""
+    segs = [s for s in re.split(r"[/.]", relation) if s]
+    if len(segs) < 3:
+        return "", ""
+    return segs[1].replace("_", " "), segs[-1].replace("_", " ")
+
+
+@dataclass
+class EvidenceModel:
+    """Per-node type phrases and embedded relation/type text, built once per index."""
+    type_vocab: list[str]
+    type_vecs: np.ndarray  # (T, F)
+    node_type_ptr: np.ndarray  # CSR over nodes -> type phrase ids
+    node_type_ids: np.ndarray
+    text_vocab: list[str]  # relation texts (graph.relation_text strings)
+    text_vecs: np.ndarray
+    edge_text: np.ndarray  # (E,) index into text_vocab
+
+    @classmethod
+    def build(cls, graph: KnowledgeGraph, embed, type_relations=()) -> "EvidenceModel":
+        heads, tails = {}, {}
+        for r, name in enumerate(graph.relations):
+            heads[r], tails[r] = _type_phrases(name)
+        vocab: dict[str, int] = {}
+        pairs: set[tuple[int, int]] = set()
+        type_relations = frozenset(type_relations)
+        typing = {r: _is_type_relation(name, type_relations) for r, name in enumerate(graph.relations)}
+        for e_rel, s, t in zip(graph.rel.tolist(), graph.src.tolist(), graph.dst.tolist()):
+            for node, phrase in ((s, heads[e_rel]), (t, tails[e_rel])):
+                if phrase:
+                    pairs.add((node, vocab.setdefault(phrase, len(vocab))))
+            if typing[e_rel]:  # "Actor", "Male", "Drama": what the head node is
+                pairs.add((s, vocab.setdefault(graph.labels[t].lower(), len(vocab))))
+        arr = np.array(sorted(pairs), dtype=np.int64).reshape(-1, 2)
+        ptr = np.zeros(graph.num_nodes + 1, dtype=np.int64)
+        np.add.at(ptr, arr[:, 0] + 1, 1)
+        np.cumsum(ptr, out=ptr)
+        texts: dict[str, int] = {}
+        edge_text = np.fromiter((texts.setdefault(graph.relation_text(e), len(texts)) for e in range(graph.num_edges)),
+                                dtype=np.int32, count=graph.num_edges)
+        type_vocab, text_vocab = list(vocab), list(texts)
+        type_vecs = embed(type_vocab) if type_vocab else np.zeros((0, 1), np.float32)
+        text_vecs = embed(text_vocab) if text_vocab else np.zeros((0, 1), np.float32)
+        return cls(type_vocab, type_vecs, ptr, arr[:, 1].copy(), text_vocab, text_vecs, edge_text)
+
+    def save(self, path: Path) -> None:
+        np.savez(path, type_vocab=np.array(self.type_vocab, dtype=str), type_vecs=self.type_vecs,
+                 node_type_ptr=self.node_type_ptr, node_type_ids=self.node_type_ids,
+                 text_vocab=np.array(self.text_vocab, dtype=str), text_vecs=self.text_vecs, edge_text=self.edge_text)
+
+    @classmethod
+    def load(cls, path: Path) -> "EvidenceModel":
+        z = np.load(path, allow_pickle=False)
+        return cls(z["type_vocab"].tolist(), z["type_vecs"], z["node_type_ptr"], z["node_type_ids"],
+                   z["text_vocab"].tolist(), z["text_vecs"], z["edge_text"])
+
+
+class Ranker:
+    """Scores UNK candidates; all features in [0, 1] so weights are comparable.
+
+    Features are computed column-wise over the candidate arrays (CSR edge lookups, one
+    embedding product per distinct relation text or type phrase), and only for the tiers
+    that can reach the output: the whole top tier, then lower tiers while the list is short.
+    """
+
+    def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0,
+                 relation_words: dict[str, list[str]] | None = None, kind_words: dict[str, str] | None = None,
+                 untyped_namespaces: tuple[str, ...] = ()):
+        """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
+        ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location");
+        ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are."""
+        self.graph, self.model, self.embed = graph, model, embed
+        self.soft_below = soft_below
+        self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
+        self._untyped = tuple(untyped_namespaces)
+        self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()}
+        self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
+        self._words_cache: dict[int, set[str]] = {}
+        self._relation_words_cache: dict[int, frozenset[str]] = {}
+        self._relation_stems_cache: dict[int, frozenset[str]] = {}
+
+    @cached_property
+    def _log_deg(self) -> np.ndarray:
+        """log1p(degree) per node."""
+        return _log1p_each(self.graph.degree)
+
+    @cached_property
+    def _type_phrases_with(self) -> dict[str, np.ndarray]:
+        """Singular word -> ids of the type phrases holding it (the word share of ``type``)."""
+        out: dict[str, list[int]] = {}
+        for i, phrase in enumerate(self.model.type_vocab):
+            for w in {singular(w) for w in phrase.split()}:
+                out.setdefault(w, []).append(i)
+        return {w: np.asarray(ids, dtype=np.int64) for w, ids in out.items()}
+
+    @cached_property
+    def _in_edge_weight(self) -> float:
+        """How much an edge a node is the tail of counts, against one it heads (1 where directions mean little)."""
+        return IN_EDGE_WEIGHT if self._directed else 1.0
+
+    @cached_property
+    def _log_star(self) -> np.ndarray:
+        """log1p of each node's star size, the neighbours it heads no edge to weighted by ``_in_edge_weight``:
+        how many facts a question about the node could have been drawn from."""
+        g = self.graph
+        pairs = np.unique(g.src.astype(np.int64) * g.num_nodes + g.dst)
+        heads = np.bincount(pairs // g.num_nodes, minlength=g.num_nodes)
+        return _log1p_each(heads + self._in_edge_weight * (g.degree - heads).astype(np.float64))
+
+    @cached_property
+    def _ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """(node * R + relation) keys where the node is the relation's head, and where it is its tail (the
+        end it holds most often; a tie counts as the head), over the relations the graph keeps one way, or over
+        all where the graph keeps directions: Punjab heads /location/administrative_division/country, a relation
+        some of whose tails are divisions too (England of the United Kingdom), and is an administrative division."""
+        keep = self._one_way[self.graph.rel] | self._directed
+        return _ends_of(self.graph.src[keep], self.graph.dst[keep], self.graph.rel[keep], len(self.graph.relations))
+
+    @cached_property
+    def _path_phrases(self) -> list[tuple[str, str]]:
+        """Per relation, the (head type, tail property) phrases of its path (``_type_phrases``)."""
+        return [_type_phrases(name) for name in self.graph.relations]
+
+    @cached_property
+    def _end_phrases(self) -> list[tuple[str, str]]:
+        """``_path_phrases``, but none for a relation in an untyped namespace (Freebase's
+        /dataworld/gardening_hint/split_to joins things of any kind)."""
+        return [("", "") if self._untyped and name.startswith(self._untyped) else phrases
+                for name, phrases in zip(self.graph.relations, self._path_phrases)]
+
+    @cached_property
+    def _relation_kinds(self) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+        """Kind phrase -> id, and per relation the kind of its head and of its tail (-1: none).
+
+        A kind is the head type of a relation path (/award/award_category/...: "award category"); a
+        relation's tail is of a kind when the path's last word is one, or its plural (the tail of
+        /film/film/country is a country). Other tail properties name no kind (.../employment_tenure/company
+        makes a country an employer, not a company)."""
+        kinds: dict[str, int] = {}
+        ends = self._end_phrases
+        head = np.array([kinds.setdefault(h, len(kinds)) for h, _ in ends] or [0], dtype=np.int64)
+        tail = np.array([kinds.get(t, kinds.get(singular(t), -1)) for _, t in ends] or [-1], dtype=np.int64)
+        empty = kinds.pop("", None)
+        if empty is not None:
+            head[head == empty], tail[tail == empty] = -1, -1
+        return kinds, head, tail
+
+    @cached_property
+    def _one_way(self) -> np.ndarray:
+        """Per relation, whether the graph keeps its direction: few nodes are both its head and its tail (a
+        film is never a language), unless both ends are of one kind (sibling, adjoins). Only those type
+        nodes: a graph that stores edges either way (the demo's subgraphs run half of them backwards)
+        would make countries films."""
+        g = self.graph
+        n_rel = max(len(g.relations), 1)
+        heads = np.unique(g.src.astype(np.int64) * n_rel + g.rel)
+        tails = np.unique(g.dst.astype(np.int64) * n_rel + g.rel)
+        both = np.bincount(np.intersect1d(heads, tails) % n_rel, minlength=n_rel)
+        fewer = np.minimum(np.bincount(heads % n_rel, minlength=n_rel), np.bincount(tails % n_rel, minlength=n_rel))
+        _, head_kind, tail_kind = self._relation_kinds
+        return (both <= ONE_WAY_OVERLAP * fewer) | (head_kind[:n_rel] == tail_kind[:n_rel])
+
+    @cached_property
+    def _passive(self) -> np.ndarray:
+        """Per relation, whether it is a passive `_by` relation ("influenced_by") whose direction the graph keeps."""
+        return np.array([self._directed and name.endswith("_by") for name in self.graph.relations] or [False], dtype=bool)
+
+    @cached_property
+    def _directed(self) -> bool:
+        """Whether most edges lie in relations kept one way, so their directions can say what nodes are."""
+        return bool(self.graph.num_edges) and float(self._one_way[self.graph.rel].mean()) >= DIRECTED_SHARE
+
+    def _csr_of_ends(self, head_ids: np.ndarray, tail_ids: np.ndarray, width: int,
+                     extra: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """CSR node -> ids: ``head_ids[r]`` for each relation r a node is the head of (``_ends``),
+        ``tail_ids[r]`` for each it is the tail of (-1: none), plus ``extra`` keys (node * width + id)."""
+        n_rel = max(len(self.graph.relations), 1)
+        pairs = [] if extra is None else [extra]
+        for keys, id_of in zip(self._ends, (head_ids, tail_ids)):
+            ids = id_of[keys % n_rel]
+            pairs.append(keys[ids >= 0] // n_rel * width + ids[ids >= 0])
+        keys = np.unique(np.concatenate(pairs))
+        ptr = np.zeros(self.graph.num_nodes + 1, dtype=np.int64)
+        np.add.at(ptr, keys // width + 1, 1)
+        return np.cumsum(ptr), keys % width
+
+    @cached_property
+    def _node_kinds(self) -> tuple[dict[str, list[int]], np.ndarray, np.ndarray]:
+        """What kind each node is (``_relation_kinds`` at the ends it holds): singular word -> kind ids, and
+        a CSR of node -> kind ids."""
+        kinds, head_kind, tail_kind = self._relation_kinds
+        words: dict[str, list[int]] = {}
+        headed: dict[str, list[int]] = {}  # a kind the word is the head noun of ("film") stands alone: not "film subject"
+        for phrase, k in kinds.items():
+            noun = singular(phrase.split()[-1])
+            for w in {singular(w) for w in phrase.split()}:
+                words.setdefault(w, []).append(k)
+                if w == noun:
+                    headed.setdefault(w, []).append(k)
+        by_word = {w: headed.get(w) or ks for w, ks in words.items()}
+        return (by_word, *self._csr_of_ends(head_kind, tail_kind, len(head_kind) + 1))
+
+    @cached_property
+    def _node_phrases(self) -> tuple[np.ndarray, np.ndarray]:
+        """CSR node -> type-phrase ids: the model's phrases, with those of relation ends taken from the end
+        each node holds most often (see ``_ends``); class labels ("actor-gb") as the model has them."""
+        m = self.model
+        vocab = {p: i for i, p in enumerate(m.type_vocab)}
+        head_ids, tail_ids = (np.array([vocab.get(p[side], -1) for p in self._end_phrases] or [-1], dtype=np.int64)
+                              for side in (0, 1))
+        width = max(len(vocab), 1)
+        owner = np.repeat(np.arange(self.graph.num_nodes), np.diff(m.node_type_ptr))
+        of_paths = [vocab.get(p, -1) for phrases in self._path_phrases for p in phrases]
+        labels = ~np.isin(m.node_type_ids, of_paths)
+        return self._csr_of_ends(head_ids, tail_ids, width, owner[labels] * width + m.node_type_ids[labels])
+
+    @cached_property
+    def _kind_nouns(self) -> frozenset[str]:
+        """The head nouns of the graph's kinds ("category" of "award category"): in a question they name
+        what something is ("the film"), not how it is related."""
+        return frozenset(singular(phrase.split()[-1]) for phrase in self._relation_kinds[0])
+
+    def _relation_stems(self, r: int) -> frozenset[str]:
+        """Stems of what relation ``r`` says: its property and head type, not its domain nor kind nouns
+        (/film/film/release_date_s./film/film_regional_release_date/film_release_region: releas, date,
+        region; /olympics/olympic_participating_country/athletes...: particip, olymp); a property of kind
+        nouns only keeps them (/people/deceased_person/place_of_death: place, death); the whole name when it
+        is no path ("born in")."""
+        words = self._relation_stems_cache.get(r)
+        if words is None:
+            name = self.graph.relations[r].lower()
+            if name.startswith("/"):
+                first, *rest = name.split(".")
+                name = " ".join(first.split("/")[3:] + rest)
+            all_words = _name_words(name)
+            words = frozenset(stem(w) for w in all_words if singular(w) not in self._kind_nouns)
+            segs = self.graph.relations[r].split("/")
+            if len(segs) > 3:
+                domain = {singular(w) for w in _name_words(segs[1])}
+                if not words:  # place_of_death
+                    words = frozenset(stem(w) for w in all_words if singular(w) not in domain) or frozenset(
+                        stem(w) for w in _name_words(segs[2]))  # /film/director/film: its head type
+                words |= {stem(w) for w in _name_words(segs[2]) if singular(w) not in self._kind_nouns | domain}
+            self._relation_stems_cache[r] = words
+        return words
+
+    def _edges_to_label(self, nodes: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Edge ids joining ``nodes[i]`` to ``bound[i]`` or to any node of its label, and the i of each.
+
+        A constraint is a label, and ``bound`` holds one of its nodes; a label two nodes share ("Spider-Man"
+        the film and the character) must count the edges to both, or "the prequel to Spider-Man" misses
+        the edge that states it."""
+        g = self.graph
+        same = g.nodes_by_label.get(g.labels[int(bound[0])], ()) if bound.size else ()
+        if len(same) > 1 and (g.label_id[bound] == g.label_id[same[0]]).all():
+            k = len(same)
+            lo, hi = g.edge_slots(np.repeat(nodes, k), np.tile(np.asarray(same, dtype=np.int64), nodes.size))
+            slots, pair = expand_ranges(lo, hi)
+            return g.slot_edges(slots), pair // k
+        lo, hi = g.edge_slots(nodes, bound)
+        slots, owner = expand_ranges(lo, hi)
+        return g.slot_edges(slots), owner
+
+    def stated_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, str, np.ndarray]]:
+        """(constraint column, question word, mask of ``nodes`` joined to that constraint by a relation the
+        word names), for each word next to a constraint ("released in Canada") that names the relation of
+        some nodes' edges to it but not of all: the question states that relation, not just any link.
+
+        ``sat[i, j]``: the node of constraint j for ``nodes[i]`` (joined to it or not); columns with a -1
+        are skipped.
+        """
+        g = self.graph
+        out = []
+        near = stated_words(qg)
+        for j, c in enumerate(qg.constraints):
+            if (sat[:, j] < 0).any() or c.qid not in near:
+                continue
+            before, after = ([w for w in tokens(text) if len(w) > 3 and w not in STOPWORDS
+                              and singular(w) not in self._kind_nouns] for text in near[c.qid])
+            words = before[-STATED_WORDS:] + after
+            if not words:
+                continue
+            said_before = tokens(near[c.qid][0])
+            passive = {w for i, w in enumerate(said_before) if "by" in said_before[i + 1:]}  # "executive produced by"
+            eids, owner = self._edges_to_label(nodes, sat[:, j])
+            rels, inv = np.unique(g.rel[eids], return_inverse=True)
+            inv = inv.reshape(-1)
+            stems = [self._relation_stems(r) for r in rels.tolist()]
+            # "influenced by X": the answer heads X's influenced_by edge; X heading one to the answer says the
+            # reverse (in a graph that keeps directions: the demo's subgraphs store half their edges backwards)
+            wrong_way = self._passive[rels][inv] & (g.src[eids] != nodes[owner])
+            for w in dict.fromkeys(words):
+                said = {stem(w)} | self._said_as.get(w, frozenset())
+                named = np.array([bool(said & s) for s in stems], dtype=bool)[inv]
+                if w in passive:
+                    named &= ~wrong_way
+                mask = np.zeros(nodes.size, dtype=bool)
+                mask[owner[named]] = True
+                if mask.any() and not mask.all():
+                    out.append((j, w, mask))
+        return out
+
+    @cached_property
+    def _phrase_share(self) -> np.ndarray:
+        """Per type phrase, the share of the graph's nodes holding it."""
+        held = np.bincount(self._node_phrases[1], minlength=len(self.model.type_vocab))
+        return held / max(self.graph.num_nodes, 1)
+
+    def of_answer_kind(self, answer_type: str, nodes: np.ndarray) -> np.ndarray | None:
+        """Which of ``nodes`` are of the kind the answer type names ("Which *award*"); None when the graph cannot tell.
+
+        A graph without class nodes still types its nodes through its relation paths (the head of
+        /film/film/country is a film, its tail a country; ``_relation_kinds``): a node of a kind whose
+        phrase holds the answer type's head word is of that kind, and so is one holding a type phrase
+        nearly all of those share (a person the graph never calls a celebrity is still a person). So
+        "Which award did these films win" keeps the awards and drops the countries the films also link to.
+        """
+        if not self._directed:
+            return None
+        words = [singular(w) for w in tokens(answer_type)]
+        by_word, kind_ptr, kind_ids = self._node_kinds
+        said = words[-1] if words and words[-1] not in NOT_A_KIND else ""
+        kinds = by_word.get(self._kind_words.get(said, said)) if said else None
+        if kinds is None or nodes.size < 2:
+            return None
+        pos, owner = expand_ranges(kind_ptr[nodes], kind_ptr[nodes + 1])
+        holds = np.zeros(nodes.size, dtype=bool)
+        holds[owner[np.isin(kind_ids[pos], kinds)]] = True
+        if not holds.any() or holds.all():
+            return None
+        phrase_ptr, phrase_ids = self._node_phrases
+        pos, owner = expand_ranges(phrase_ptr[nodes], phrase_ptr[nodes + 1])
+        ids = phrase_ids[pos]
+        held_by = np.bincount(ids[holds[owner]], minlength=len(self.model.type_vocab))
+        core = np.flatnonzero((held_by >= KIND_CORE_SHARE * holds.sum()) & (self._phrase_share < KIND_GENERIC_SHARE))
+        same = np.zeros(nodes.size, dtype=bool)
+        same[owner[np.isin(ids, core)]] = True
+        kind = holds | same
+        return None if kind.all() else kind
+
+    def _text_words(self, t: int) -> set[str]:
+        words = self._words_cache.get(t)
+        if words is None:
+            words = self._words_cache[t] = {singular(w) for w in tokens(self.model.text_vocab[t])}
+        return words
+
+    def _relation_words(self, r: int) -> frozenset[str]:
+        words = self._relation_words_cache.get(r)
+        if words is None:
+            words = self._relation_words_cache[r] = frozenset(singular(w) for w in _name_words(self.graph.relations[r]))
+        return words
+
+    def _type_scores(self, type_vec: np.ndarray | None, type_words: set[str], nodes: np.ndarray) -> np.ndarray:
+        """Per node, best of: embedding similarity to one of its type phrases, share of type words its types hold."""
+        m = self.model
+        out = np.zeros(nodes.size, dtype=np.float64)
+        if type_vec is None or not nodes.size:
+            return out
+        pos, owner = expand_ranges(m.node_type_ptr[nodes], m.node_type_ptr[nodes + 1])
+        if not pos.size:
+            return out
+        ids = m.node_type_ids[pos]
+        uniq, inv = np.unique(ids, return_inverse=True)
+        rows, best = _segment_max((m.type_vecs[uniq] @ type_vec)[inv.reshape(-1)].astype(np.float64), owner)
+        if type_words:
+            held = np.zeros(nodes.size, dtype=np.int64)
+            for w in type_words:
+                phrases = self._type_phrases_with.get(w)
+                if phrases is not None:
+                    held[np.unique(owner[np.isin(ids, phrases)])] += 1
+            best = np.maximum(best, held[rows] / len(type_words))
+        out[rows] = np.maximum(0.0, best)
+        return out
+
+    def _columns(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> dict[str, np.ndarray]:
+        """The features of candidates ``nodes``; ``sat[i, j]``: node bound to constraint j (-1: none)."""
+        g, m = self.graph, self.model
+        cons = qg.constraints
+        n = nodes.size
+        has = sat >= 0
+        total_conf = sum(c.confidence for c in cons) or 1.0
+        soft_cols = [j for j, c in enumerate(cons) if c.confidence < self.soft_below]
+        phrases = dict(zip((c.qid for c in cons), qg.relation_phrases))
+        texts = [qg.answer_type] + [phrases.get(c.qid, "") for c in cons]
+        vecs = self.embed([t or "-" for t in texts])
+        type_vec = vecs[0] if qg.answer_type else None
+        type_words = {singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
+        question_words = sorted({singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS})
+        coverage, log_mult, rel_sum = (np.zeros(n, dtype=np.float64) for _ in range(3))
+        rel_n = np.zeros(n, dtype=np.int64)
+        words_hit = np.zeros((n, len(question_words)), dtype=bool)
+        for j, c in enumerate(cons):
+            coverage = coverage + np.where(has[:, j], c.confidence, 0.0)
+            rows = np.flatnonzero(has[:, j])
+            eids, owner = self._edges_to_label(nodes[rows], sat[rows, j])
+            if not eids.size:
+                continue
+            heads = g.src[eids] == nodes[rows[owner]]
+            drawn = np.bincount(owner, weights=np.where(heads, 1.0, self._in_edge_weight), minlength=rows.size)
+            joined = np.flatnonzero(drawn > 0)  # a pair without an edge adds nothing, as if skipped
+            log_mult[rows[joined]] += [math.log(x) for x in drawn[joined].tolist()]
+            if question_words:  # question words in the relation paths joining the pair
+                rels, rinv = np.unique(g.rel[eids], return_inverse=True)
+                hits = np.array([[w in self._relation_words(r) for w in question_words] for r in rels.tolist()])
+                for w in np.flatnonzero(hits.any(axis=0)):
+                    words_hit[rows[np.unique(owner[hits[rinv.reshape(-1), w]])], w] = True
+            phrase = phrases.get(c.qid)
+            if phrase:  # the constraint's phrase vs the relation texts of its edges (best edge)
+                words = {singular(w) for w in tokens(phrase) if len(w) > 2 and w not in STOPWORDS}
+                tids, tinv = np.unique(m.edge_text[eids], return_inverse=True)
+                sem = (m.text_vecs[tids] @ vecs[j + 1]).astype(np.float64)
+                lex = np.array([len(words & self._text_words(t)) / len(words) if words else 0.0 for t in tids.tolist()])
+                pairs, best = _segment_max((0.5 * np.maximum(0.0, sem) + 0.5 * lex)[tinv.reshape(-1)], owner)
+                rel_sum[rows[pairs]] += best
+                rel_n[rows[pairs]] += 1
+        lmax = self._log_max_deg
+        k = np.maximum(has.sum(axis=1), 1)
+        # Specificity: if the question's constraints were drawn from the answer's facts, they are
+        # likelier to come from a small star than from a hub's (P(q|x) ~ 1/C(star, k)).
+        prior = 1.0 - self._log_deg[nodes] / lmax if lmax else np.zeros(n)
+        likelihood = 1.0 + (log_mult - k * self._log_star[nodes]) / (k * max(lmax, LIKELIHOOD_MIN_SCALE))
+        return {"coverage": coverage / total_conf,
+                "soft": has[:, soft_cols].sum(axis=1) / len(soft_cols) if soft_cols else np.ones(n),
+                "type": self._type_scores(type_vec, type_words, nodes),
+                "relation": np.divide(rel_sum, rel_n, out=np.zeros(n), where=rel_n > 0),
+                "relation_words": np.minimum(words_hit.sum(axis=1), 10) / 10,
+                "prior": prior,
+                "likelihood": np.clip(likelihood, 0.0, 1.0)}
+
+    def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
+        """Per candidate: the features ``rank`` weighs (all in [0, 1]).
+
+        coverage: linking confidence of the constraints satisfied; soft: share of the weakly
+        linked (soft) constraints satisfied, 1 when there are none; type: answer type vs the
+        candidate's types; relation: each constraint's phrase vs the relation text of its edge;
+        relation_words: share of the question's words the satisfying relations contain ("medals
+        won", "influenced by"); prior: specificity; likelihood: how probable it is to draw these
+        constraints from the candidate's star (edges to a constraint / star size, per constraint; in a
+        directed graph, edges and neighbours the candidate is only the tail of count ``IN_EDGE_WEIGHT``).
+        """
+        nodes, sat = candidate_arrays(qg, candidates)
+        cols = {name: col.tolist() for name, col in self._columns(qg, nodes, sat).items()}
+        return {v: {name: cols[name][i] for name in FEATURES} for i, v in enumerate(nodes.tolist())}
+
+    def rank(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], limit: int) -> list[RankedAnswer]:
+        """``candidates``: UNK node -> {constraint qid: bound graph node}.
+
+        Candidates satisfying more of the firmly linked (hard) constraints always come first,
+        so a partial match never loses to one satisfying fewer; the weighted evidence orders
+        the rest. Returns the whole top tier (every candidate with the best firm coverage, the
+        exact set), then lower tiers up to ``limit`` answers in all; only those are scored.
+        """
+        if not candidates:
+            return []
+        g = self.graph
+        cons = qg.constraints
+        nodes, sat = candidate_arrays(qg, candidates)
+        tier = np.zeros(nodes.size, dtype=np.float64)
+        for j, c in enumerate(cons):
+            if c.confidence >= self.soft_below:
+                tier = tier + np.where(sat[:, j] >= 0, c.confidence, 0.0)
+        tier = np.array(_rounded(tier, 6))
+        levels = np.unique(tier)[::-1]
+        take = tier == levels[0]
+        top = count = int(take.sum())
+        for level in levels[1:]:
+            if count >= limit:
+                break
+            more = tier == level
+            take |= more
+            count += int(more.sum())
+        idx = np.flatnonzero(take)
+        nodes, sat, tier = nodes[idx], sat[idx], tier[idx]
+        cols = self._columns(qg, nodes, sat)
+        score = np.zeros(nodes.size, dtype=np.float64)
+        for name in FEATURES:
+            score = score + WEIGHTS[name] * cols[name]
+        labels = [g.labels[v] for v in nodes.tolist()]
+        order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
+        shown = zip(*(_rounded(cols[name][order], 4) for name in FEATURES))
+        missing: dict[tuple[str, ...], tuple[str, ...]] = {}
+        out = []
+        for r, v, score_r, feats in zip(order.tolist(), nodes[order].tolist(), _rounded(score[order], 6), shown):
+            have = tuple(candidates[v])
+            if have not in missing:
+                missing[have] = tuple(c.qid for c in cons if c.qid not in have)
+            out.append(RankedAnswer(g.node_ids[v], labels[r], score_r, have, missing[have], dict(zip(FEATURES, feats))))
+        return out
+
+
+FEATURES = tuple(WEIGHTS)
+
+
+def _log1p_each(values: np.ndarray) -> np.ndarray:
+    """log1p per value, by ``math.log1p`` over the distinct values (numpy's may differ in the last bit from the
+    one-at-a-time definition the tests hold the features to)."""
+    uniq, inv = np.unique(values, return_inverse=True)
+    return np.array([math.log1p(float(x)) for x in uniq.tolist()], dtype=np.float64)[inv.reshape(-1)]
+
+
+def _name_words(name: str) -> list[str]:
+    """The words of a relation name or path ("/film/film/release_date_s" -> film, film, release, date), lowercase,
+    longer than two letters."""
+    return [w for w in re.split(r"[/._\s]+", name.lower()) if len(w) > 2]
+
+
+def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """values[i] where keys[i] == wanted (keys sorted), 0 where absent."""
+    if not keys.size:
+        return np.zeros(wanted.size, dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    return np.where(keys[at] == wanted, values[at], 0)
+
+
+def _ends_of(src: np.ndarray, dst: np.ndarray, rel: np.ndarray, n_relations: int) -> tuple[np.ndarray, np.ndarray]:
+    """(node * R + relation) keys where the node is the relation's head, and where it is its tail: the end it
+    holds most often, a tie counting as the head."""
+    n_rel = max(n_relations, 1)
+    out_keys, out_n = np.unique(src.astype(np.int64) * n_rel + rel, return_counts=True)
+    in_keys, in_n = np.unique(dst.astype(np.int64) * n_rel + rel, return_counts=True)
+    return out_keys[out_n >= _lookup(in_keys, in_n, out_keys)], in_keys[in_n > _lookup(out_keys, out_n, in_keys)]
+
+
+def candidate_arrays(qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate nodes and, per constraint (column), the node each is bound to (-1: not satisfied)."""
+    nodes = np.fromiter(candidates, dtype=np.int64, count=len(candidates))
+    sats = list(candidates.values())
+    sat = np.empty((nodes.size, len(qg.constraints)), dtype=np.int64)
+    for j, c in enumerate(qg.constraints):
+        sat[:, j] = [s.get(c.qid, -1) for s in sats]
+    return nodes, sat
+
+
+def _segment_max(values: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Max of ``values`` per run of equal ``owner`` (sorted): (owners, maxima)."""
+    if not owner.size:
+        return owner, values
+    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    return owner[starts], np.maximum.reduceat(values, starts)
+
+
+def _rounded(values: np.ndarray, digits: int) -> list[float]:
+    """Python's ``round`` (correctly rounded, unlike ``np.round``) over the distinct values only."""
+    uniq, inv = np.unique(values, return_inverse=True)
+    done = [round(x, digits) for x in uniq.tolist()]
+    return [done[i] for i in inv.reshape(-1).tolist()]

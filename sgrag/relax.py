@@ -1,0 +1,40 @@
+"""What gives way when nothing satisfies every condition: class words first, then the best partial tiers."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .graph import KnowledgeGraph
+from .types import QueryGraph
+
+
+RANK_CAP = 2000  # partial-match candidates ranked at most (best coverage first)
+
+
+def demoted(qg: QueryGraph, qids: set[str], soft_below: float) -> QueryGraph:
+    """The same query with the given constraints linked just below the firm threshold (soft)."""
+    weak = round(min(soft_below - 0.01, 0.7), 3)
+    nodes = tuple(replace(n, confidence=weak) if n.qid in qids else n for n in qg.nodes)
+    return replace(qg, nodes=nodes)
+
+
+def best_tiers(support: dict[int, dict[str, int]], qg, cap: int) -> dict[int, dict[str, int]]:
+    """Partial candidates in the two best coverage tiers, at most ``cap`` (hubs have thousands)."""
+    conf = {n.qid: n.confidence for n in qg.constraints}
+    cover = {x: round(sum(conf[q] for q in sat), 6) for x, sat in support.items()}
+    tiers = sorted(set(cover.values()), reverse=True)[:2]
+    keep = sorted((x for x in support if cover[x] in tiers), key=lambda x: -cover[x])[:cap]
+    return {x: support[x] for x in keep}
+
+
+def class_words(qg: QueryGraph, graph: KnowledgeGraph, is_class: np.ndarray) -> list[set[str]]:
+    """The constraints linked to class nodes, grouped by the word that named them ("actress": Actor,
+    Female), in the order they give way: answer-type words (head first), then the others (last first)."""
+    index_of = graph.index_of
+    words: dict[tuple[int, int], set[str]] = {}
+    for n in qg.constraints:
+        m = n.mention
+        if m is not None and (m.role == "type" or (n.node_id in index_of and is_class[index_of[n.node_id]])):
+            words.setdefault((m.role != "type", -m.start, m.end), set()).add(n.qid)
+    return [words[k] for k in sorted(words)]

@@ -1,0 +1,54 @@
+"""Where the question states each constraint's relation: the words before and after its mention.
+
+One notion of "the words that state a relation", read by the query graph (its relation phrases, shown in
+the app), the ranker's relation evidence and the exact-set narrowing rules.
+"""
+from __future__ import annotations
+
+import re
+
+from .linking import answer_type_span
+from .types import Mention, QueryGraph
+
+
+def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list[str]:
+    """Each mention's relation phrase (in order of position): the words that state how it is related
+    (``stated_words``), before and after it. "features Mary-Louise Parker as a regular cast member"
+    gives "features as a regular cast member"."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    return [" ".join(re.findall(r"[\w'’-]+", before) + [after]).strip()
+            for before, after in _stated(question, [(m, m.chosen.score) for m in ordered], a_end)]
+
+
+def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
+    """Per constraint, (text before it, words after it) that state its relation (``_stated``)."""
+    ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
+    stated = _stated(qg.question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2])
+    return {n.qid: s for n, s in zip(ordered, stated)}
+
+
+def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int) -> list[tuple[str, str]]:
+    """Where English states each mention's relation: the text between it and the mention (or answer type,
+    ending at ``a_end``) before it ("... was *released in* Canada"), and the first words after it up to
+    the clause's end ("Beverly Hills, *where he died*"). A weakly linked common word is part of that text
+    ("features *music by* David Newman"); a coordination carries it over ("produced by A *and* B").
+    ``ordered``: (mention, linking confidence) by position."""
+    lo = prev_end = a_end
+    out = []
+    before = ""
+    for i, (m, confidence) in enumerate(ordered):
+        hi = ordered[i + 1][0].start if i + 1 < len(ordered) else len(question)
+        if not (i and m.start >= prev_end and _CONJOINED.fullmatch(question[prev_end:m.start])):
+            before = _CLAUSE_END.split(question[lo:m.start])[-1] if m.start >= lo else ""
+        after = _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
+        out.append((before, " ".join(after)))
+        prev_end = max(prev_end, m.end)
+        if not (m.text.islower() and confidence <= WEAK_WORD):
+            lo = max(lo, m.end)
+    return out
+
+
+WEAK_WORD = 0.5  # the score of a lowercase common word linked to a name ("music" -> Music)
+STATED_AFTER = 6  # words after a constraint that may still state its relation ("as executive producer")
+_CLAUSE_END = re.compile(r"[,;:?!]|\band\b")
+_CONJOINED = re.compile(r"(?:[\s,\"'“”‘’]|\b(?:and|or|both|as well as|the|an?)\b)*(?:,|\band\b|\bor\b)(?:[\s\"'“”‘’]|\b(?:the|an?)\b)*")

@@ -67,7 +67,7 @@ def tie_break(exact_set: list[RankedAnswer]) -> str:
     if not reasons:
         return (f"Tie-break among {len(exact_set):,}: {first.label} and {second.label} score the same; "
                 "the order between them is alphabetical.")
-    return (f"Tie-break among {len(exact_set):,} entities that satisfy every constraint: {first.label} is ahead of "
+    return (f"Tie-break among {len(exact_set):,} entities that satisfy every condition used: {first.label} is ahead of "
             f"{second.label} because it " + " and ".join(reasons) + ".")
 
 

@@ -242,14 +242,14 @@ def _print_answer(trace) -> None:
     a = trace.answer
     qg = trace.query_graph
     firm = trace.firm_qids
-    k = sum(1 for n in qg.constraints if n.qid in firm) if qg else 0
-    if a.exact_size == 1:
-        print(f"Answer: {a.text}   (the only entity that satisfies all {k} constraints)")
-    elif a.exact_size > 1:
-        print(f"{a.exact_size:,} entities satisfy all {k} constraints; best guess: {a.text} "
-              f"(confidence {a.confidence:.2f})")
+    print(a.headline)
+    for c in a.conditions:
+        if not c.used or c.corrected:
+            print(f"  {c.text}: {c.reason}")
+    if a.exact_size > 1:
+        print(f"Best guess: {a.text}   (confidence {a.confidence:.2f})")
     else:
-        print(f"Answer: {a.text}   (no entity satisfies every constraint, confidence {a.confidence:.2f})")
+        print(f"Answer: {a.text}   (confidence {a.confidence:.2f})")
     if qg:
         print("Constraints: " + "; ".join(
             f"{n.mention.text if n.mention else n.label} -> {n.label}"
@@ -265,7 +265,7 @@ def _print_answer(trace) -> None:
         print(a.tie_break)
     if a.exact_size > 1:
         shown = a.exact_set[:SHOW_EXACT]
-        print(f"Entities that satisfy every constraint (showing {len(shown)} of {a.exact_size:,}; all with --json):")
+        print(f"Entities that satisfy every condition used (showing {len(shown)} of {a.exact_size:,}; all with --json):")
         for i, r in enumerate(shown, 1):
             print(f"  {i}. {r.label}  score {r.score:.3f}")
     elif not a.exact_size:

@@ -64,6 +64,8 @@ class QueryConfig:
     """Minimum cosine similarity for an embedding (FAISS) fallback link."""
     fuzzy_floor: float = 92.0
     """Minimum rapidfuzz ratio for a fuzzy mention link."""
+    typo_correction: bool = True
+    """Read a misspelt question word as the label word it nearly spells ("comedain" -> comedian)."""
     max_question_chars: int = 2000
     """Longer questions are refused with a clear error (linking is super-linear in the worst case)."""
     title_floor: float = 85.0

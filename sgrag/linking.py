@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -20,6 +21,7 @@ from rapidfuzz import fuzz, process
 from .config import QueryConfig
 from .graph import KnowledgeGraph
 from .lexicon import Lexicon
+from .spelling import SpellingCorrector, to_original
 from .textnorm import fold, fold_with_offsets, is_cjk, singular
 from .types import LinkCandidate, Mention
 
@@ -64,6 +66,7 @@ _CAPITALISED_PLURAL = re.compile(r"(?:\b[a-z]+,?|,) ([A-Z][a-z]{2,}[^s\W])s\b(?!
 _SHARED_MODIFIER = re.compile(r"\b([a-z]+) ([a-z]+) and ([a-z]+)\b")
 _QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
+_NAMED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)*)")  # one word or more
 
 
 def answer_type_span(question: str) -> tuple[str, int, int]:
@@ -113,6 +116,7 @@ def _auto_aliases(label: str) -> list[str]:
 
 
 ALIAS_SCORE = 0.9  # a name the label goes by, not the label itself
+TYPO_SCORE = 0.9  # a link read through a spelling correction counts this much of the link as spelt
 TYPE_CONFIDENCE = 0.9  # firm, yet the first to give way when nothing satisfies everything
 TYPE_HEADS_PER_TAIL = 8  # a relation is type-like when its tails gather many heads each...
 RELATION_VOCAB_MIN_EDGES = 20  # a node's relation words need enough edges to tell
@@ -304,9 +308,51 @@ class Linker:
         return [LinkCandidate(g.node_ids[v], g.labels[v], score if score is not None else e.score,
                               method or e.method) for v in e.nodes[: self.cfg.top_k]]
 
+    @cached_property
+    def speller(self) -> SpellingCorrector:
+        """Reads misspelt question words as the label words they nearly spell (built on first use)."""
+        return SpellingCorrector(self.entries, STOPWORDS)
+
     def link(self, question: str, overrides: dict[str, str] | None = None) -> tuple[list[Mention], str]:
-        """Mentions (longest, non-overlapping) with their linked nodes, and the answer type."""
-        overrides = overrides or {}
+        """Mentions (longest, non-overlapping) with their linked nodes, and the answer type. A misspelt word
+        is read as the label word it nearly spells ("comedain" -> comedian); its mention then keeps the
+        question's own offsets, the corrected text and the method "typo"."""
+        text, fixes = self.speller.correct(question) if self.cfg.typo_correction else (question, ())
+        mentions, atype = self._link(text, overrides or {})
+        out = []
+        for m in mentions:
+            start, end = to_original(fixes, m.start, m.end)
+            if any(start < f.end and f.start < end for f in fixes):
+                m = replace(m, start=start, end=end, chosen=replace(
+                    m.chosen, score=round(m.chosen.score * TYPO_SCORE, 3), method="typo"))
+            elif (start, end) != (m.start, m.end):
+                m = replace(m, start=start, end=end)
+            out.append(m)
+        return out, atype
+
+    def unlinked(self, question: str, mentions: list[Mention]) -> list[str]:
+        """Names in the question (capitalised runs, quoted titles) that no mention covers: things the graph lacks.
+
+        The question's first word and the answer type are not names ("Which", "Who is the *male actor*")."""
+        _, a_start, a_end = answer_type_span(question)
+        out = []
+        for m in _NAMED.finditer(question):
+            text = next(g for g in m.groups() if g)
+            s = m.start() + (1 if m.group(0)[0] in "\"“" else 0)
+            e = s + len(text)
+            if s == 0 or (s < a_end and e > a_start) or any(s < c.end and c.start < e for c in mentions):
+                continue
+            text = re.sub(r"['’]s?$", "", text)  # "Common's": the name is "Common"
+            if fold(text) in STOPWORDS or len(fold(text)) < 3:
+                continue
+            out.append(text)
+        return out
+
+    def knows(self, name: str) -> bool:
+        """Whether some node of the graph is named (or aliased) ``name``."""
+        return fold(name) in self.entries
+
+    def _link(self, question: str, overrides: dict[str, str]) -> tuple[list[Mention], str]:
         atype, a_start, a_end = answer_type_span(question)
         expanded = self._expand_coordination(question, a_start, a_end)
         mentions: list[Mention] = []

@@ -18,6 +18,7 @@ from typing import Callable
 import numpy as np
 import torch
 
+from .accounting import account, headline
 from .answer import UNABLE, offline_answer, relation_paragraph
 from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
@@ -160,15 +161,17 @@ class Engine:
             if qg is None:
                 mentions, atype = self.linker.link(question, overrides)
                 qg = build_query_graph(question, mentions, atype,
-                                       "llm->offline" if cfg.query.mode == "llm" and self.llm else "offline")
+                                       "llm->offline" if cfg.query.mode == "llm" and self.llm else "offline",
+                                       tuple(self.linker.unlinked(question, mentions)))
         trace.query_graph = qg
         if not qg.constraints:
             trace.notes.append("No entity of the graph was recognised in the question.")
-            trace.answer = Answer(UNABLE, None, False, 0.0, (), (), (), trace.notes[-1])
+            trace.answer = self._accounted(Answer(UNABLE, None, False, 0.0, (), (), (), trace.notes[-1]), qg, trace)
             trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
             return trace
         mq, exact, known = self._match_firm(qg, trace, timer)
         words = class_words(mq, self.graph, self.linker.is_class)
+        give: set[str] = set()
         if not exact and words and sum(map(len, words)) < len(mq.constraints):
             # a word naming a class (an answer-type word, or "actor" in "earned its actor an award") was a
             # statistical guess: such words give way first, one at a time (the answer type's head first),
@@ -216,9 +219,16 @@ class Engine:
                              set_apart=tuple(set_apart))
             if cfg.answer.mode == "llm" and self.llm is not None:
                 answer = self._llm_answer(question, answer, trace)
-        trace.answer = answer
+        trace.answer = self._accounted(answer, qg, trace, stated, give)
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
+
+    def _accounted(self, answer: Answer, qg, trace: QueryTrace, stated: set[str] = frozenset(),
+                   gave_way: set[str] = frozenset()) -> Answer:
+        """The answer with every named condition accounted for and its one-line verdict."""
+        conditions = account(qg, answer, trace.firm_qids, stated, gave_way, self.config.query.soft_below,
+                             self.linker.knows)
+        return replace(answer, conditions=conditions, headline=headline(answer, conditions))
 
     def _match_firm(self, qg, trace: QueryTrace, timer: _Timer):
         """ψ3..δ over the firm constraints (all of them when none is firm): the verified exact matches."""
@@ -268,7 +278,7 @@ class Engine:
         if offline.exact_size > 1:
             trace.notes.append(f"The LLM chose {pick.label} among the {offline.exact_size:,} entities that satisfy "
                                "every constraint.")
-            tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every constraint."
+            tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every condition used."
         return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm", tie_break=tie)
 
     def one_hop_context(self, qg, limit: int = 60) -> str:

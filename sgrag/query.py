@@ -12,8 +12,10 @@ from .stated import relation_phrases
 from .types import UNK, Mention, QueryGraph, QueryNode, QueryPath
 
 
-def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline") -> QueryGraph:
-    """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint."""
+def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline",
+                      unlinked: tuple[str, ...] = ()) -> QueryGraph:
+    """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint; ``unlinked``: the names no node
+    stands for, kept so the answer reports them."""
     a_end = answer_type_span(question)[2]
     phrases = relation_phrases(question, mentions, a_end)
     nodes = [QueryNode("q0", UNK, None, 1.0, None)]
@@ -21,7 +23,7 @@ def build_query_graph(question: str, mentions: list[Mention], answer_type: str, 
     for i, m in enumerate(sorted(mentions, key=lambda m: m.start), start=1):
         nodes.append(QueryNode(f"q{i}", m.chosen.label, m.chosen.node_id, m.chosen.score, m))
         edges.append(("q0", f"q{i}"))
-    return QueryGraph(question, tuple(nodes), tuple(edges), answer_type, tuple(phrases), source)
+    return QueryGraph(question, tuple(nodes), tuple(edges), answer_type, tuple(phrases), source, tuple(unlinked))
 
 
 def decompose(qg: QueryGraph, length: int) -> list[QueryPath]:
@@ -113,11 +115,13 @@ def llm_query_graph(question: str, llm, linker: Linker, prompts=None) -> QueryGr
     atype, _, a_end = answer_type_span(question)
     folded_q = question.lower()
     mentions: dict[str, Mention] = {}
+    unlinked = []
     for node in parsed.nodes:
         if node.id in parsed.targets:
             continue
         found = linker.search(node.label, k=linker.cfg.top_k)
         if not found or found[0].score < linker.cfg.link_floor * 0.8:
+            unlinked.append(node.label)
             continue
         start = folded_q.find(node.label.lower())
         span = (start, start + len(node.label)) if start >= 0 else (len(question), len(question))
@@ -135,4 +139,4 @@ def llm_query_graph(question: str, llm, linker: Linker, prompts=None) -> QueryGr
     for nid, _ in ordered:  # every constraint constrains the target, even if the LLM forgot the edge
         if not any(qid[nid] in e for e in edges):
             edges.add(("q0", qid[nid]))
-    return QueryGraph(question, tuple(nodes), tuple(sorted(edges)), atype, tuple(phrases), "llm")
+    return QueryGraph(question, tuple(nodes), tuple(sorted(edges)), atype, tuple(phrases), "llm", tuple(unlinked))

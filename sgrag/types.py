@@ -56,6 +56,8 @@ class QueryGraph:
     answer_type: str = ""
     relation_phrases: tuple[str, ...] = ()
     source: str = "offline"  # offline | llm | llm->offline (fallback)
+    unlinked: tuple[str, ...] = ()
+    """Names in the question that no graph node stands for ("Atlantis"): reported, never silently dropped."""
 
     def node(self, qid: str) -> QueryNode:
         return next(n for n in self.nodes if n.qid == qid)
@@ -71,10 +73,10 @@ class QueryGraph:
     def restricted_to(self, qids: set[str]) -> "QueryGraph":
         """The same query with only the given constraint nodes (and every unknown node)."""
         keep = {n.qid for n in self.nodes if n.is_unknown or n.qid in qids}
-        return QueryGraph(self.question, tuple(n for n in self.nodes if n.qid in keep),
-                          tuple(e for e in self.edges if e[0] in keep and e[1] in keep),
-                          self.answer_type, tuple(p for n, p in zip(self.constraints, self.relation_phrases)
-                                                  if n.qid in keep), self.source)
+        return dataclasses.replace(
+            self, nodes=tuple(n for n in self.nodes if n.qid in keep),
+            edges=tuple(e for e in self.edges if e[0] in keep and e[1] in keep),
+            relation_phrases=tuple(p for n, p in zip(self.constraints, self.relation_phrases) if n.qid in keep))
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,8 @@ class Condition:
     status: str
     """"used": every member of the exact set meets it, verified edge by edge; "ranks": it orders the
     answers but filters nobody (weakly linked, or a class word that gave way); "relaxed": given up to find
-    an answer; "not_found": nothing in the graph stands for it."""
+    an answer; "not_found": nothing in the graph stands for it; "unused": the graph has it, but the
+    question's wording did not make it a condition (part of a relation or of a longer name)."""
     reason: str = ""
     """Why, in plain words ("no entity named 'Atlantis' in the graph", "read 'comedain' as Comedian")."""
     corrected: bool = False

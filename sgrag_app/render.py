@@ -280,15 +280,22 @@ def evidence_source_lines(trace: QueryTrace) -> list[str]:
 
 
 def render_answer_header(trace: QueryTrace) -> None:
-    """How many entities satisfy every condition, then the answer given first and why it is first."""
+    """The verdict (``Answer.headline``: how many entities satisfy how many of the named conditions, and each
+    condition not used with why), then the answer given first and why it is first."""
     a = trace.answer
     n = a.exact_size
-    lead = ("Exactly one entity satisfies every condition" if n == 1 else
-            f"{n:,} entities satisfy every condition" if n > 1 else "No entity satisfies every condition")
-    st.markdown(f"**{lead}**")
+    lead, _, rest = a.headline.partition(" — ")
+    st.markdown(f"**{md(lead.rstrip('.'))}**")
+    for c in a.conditions:
+        if not c.used or c.corrected:
+            st.caption(f"{md(c.text)}: {md(c.reason)}")
     st.caption("Answer" if n <= 1 else "Best guess among them")
     st.markdown(f"## {md(a.text)}")
-    badges = [":green-badge[meets every condition]" if a.exact else ":orange-badge[meets only some conditions]",
+    total, used = len(a.conditions), a.conditions_used
+    every = a.exact and used == total
+    badges = [":green-badge[meets every condition]" if every else
+              f":orange-badge[meets {used} of {total} conditions]" if a.exact else
+              ":orange-badge[meets only some conditions]",
               f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(ANSWER_MODES.get(a.mode, a.mode))}]"]
     st.markdown(" ".join(badges))
     if a.tie_break:
@@ -374,8 +381,9 @@ def render_ranked(trace: QueryTrace) -> None:
         return
     if a.exact_set:
         shown = min(len(a.exact_set), SHOW_SET)
-        st.markdown(f"##### {'The entity' if a.exact_size == 1 else f'All {a.exact_size:,} entities'} "
-                    "that satisfy every condition")
+        which = "every condition" if a.conditions_used == len(a.conditions) else "every condition used"
+        st.markdown(f"##### {'The entity that satisfies' if a.exact_size == 1 else f'All {a.exact_size:,} entities that satisfy'} "
+                    f"{which}")
         st.caption(f"Showing {shown:,} of {a.exact_size:,}, best-ranked first (all of them in the JSON export); "
                    "each verified edge by edge in the graph.")
         df = exact_set_frame(trace)

@@ -1,0 +1,79 @@
+"""Every condition accounted for: what became of each thing the question names, and the one-line verdict.
+
+The verdict is the source every view reads (CLI, ``ask --json``, the app's header): "every condition"
+only when every named condition was used to select the answer; otherwise "K of M conditions" and
+what was not used, and why.
+"""
+from __future__ import annotations
+
+from .types import Answer, Condition, QueryGraph
+
+_LINK_READINGS = {"typo": "a spelling correction", "fuzzy": "a close spelling", "embedding": "a similar name"}
+
+
+def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], gave_way: set[str],
+            soft_below: float, known=lambda name: False) -> tuple[Condition, ...]:
+    """One ``Condition`` per named thing: each constraint of ``qg`` and each name it could not link.
+
+    ``firm``: the constraints the matcher required; ``stated``: weak ones a stated relation applied to
+    the exact set; ``gave_way``: class words demoted to ranking because nothing met every condition;
+    ``known(name)``: whether the graph has a node of that name (then it was left out, not missing).
+    """
+    out = []
+    best = answer.ranked[0] if answer.ranked and answer.node_id is not None else None
+    for n in qg.constraints:
+        m = n.mention
+        said = qg.question[m.start:m.end] if m is not None and m.end <= len(qg.question) and m.end > m.start \
+            else (m.text if m is not None else n.label)
+        reading = _LINK_READINGS.get(m.chosen.method) if m is not None else None
+        corrected = reading is not None
+        read_as = f"read '{said}' as {n.label} ({reading})" if corrected else ""
+        if answer.exact_set and (n.qid in firm or n.qid in stated):
+            status, why = "used", read_as
+        elif answer.exact_set or n.confidence < soft_below or n.qid in gave_way:
+            status = "ranks"
+            why = ("nothing meets every other condition together with it, so it only ranks the answers"
+                   if n.qid in gave_way else
+                   f"weakly linked to {n.label} (confidence {n.confidence:.2f}), so it only ranks the answers")
+        elif best is not None and n.qid in best.satisfied:
+            status, why = "used", read_as
+        else:
+            status, why = "relaxed", "given up: no entity meets it together with the others"
+        if corrected and status != "used":
+            why = f"{why}; {read_as}"
+        out.append(Condition(said, n.label, status, why, corrected))
+    for name in qg.unlinked:
+        out.append(Condition(name, name, "unused", f"the graph has '{name}', but the question's wording did not make "
+                                                   "it a condition (read as part of a relation or a longer name)")
+                   if known(name) else Condition(name, "", "not_found", f"nothing in the graph is named '{name}'"))
+    return tuple(out)
+
+
+def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
+    """The verdict in one sentence: how many entities satisfy how many of the named conditions, and what
+    was not used or was read differently from how it was written."""
+    total, used = len(conditions), sum(c.used for c in conditions)
+    which = "every condition" if used == total else f"{used} of {total} conditions"
+    n = answer.exact_size
+    if n == 1:
+        head = f"Exactly one entity satisfies {which}"
+    elif n > 1:
+        head = f"{n:,} entities satisfy {which}"
+    elif answer.node_id is not None:
+        head = (f"No entity satisfies every condition; the best partial match satisfies {used} of {total}"
+                if total else "No condition of the question was found in the graph")
+    else:
+        head = ("No entity satisfies the conditions" if total and any(c.label for c in conditions)
+                else "No condition of the question was found in the graph")
+    notes = []
+    unused = [c for c in conditions if not c.used]
+    if unused:
+        notes.append("not used: " + ", ".join(f"'{c.text}' ({_SHORT[c.status]})" for c in unused))
+    fixed = [c for c in conditions if c.corrected and c.used]
+    if fixed:
+        notes.append("read " + ", ".join(f"'{c.text}' as {c.label}" for c in fixed))
+    return head + (" — " + "; ".join(notes) if notes else "") + "."
+
+
+_SHORT = {"ranks": "only ranks", "relaxed": "relaxed", "not_found": "not found in the graph", "unused": "not linked",
+          "used": "used"}

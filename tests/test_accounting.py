@@ -1,0 +1,120 @@
+"""Every condition accounted for: names the graph lacks are reported, typos are read and said, and the
+verdict claims "every condition" only when every named condition selected the answer."""
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sgrag.accounting import headline
+from sgrag.cli import main
+from sgrag.spelling import Fix, SpellingCorrector, to_original
+from sgrag.types import Answer, Condition, RankedAnswer
+
+
+def _statuses(trace) -> dict[str, str]:
+    return {c.text: c.status for c in trace.answer.conditions}
+
+
+def test_a_name_the_graph_lacks_is_reported_not_dropped(olympics_engine):
+    trace = olympics_engine.ask("Which country won medals at the 2012 Summer Olympics and borders Atlantis?")
+    a = trace.answer
+    assert _statuses(trace) == {"2012 Summer Olympics": "used", "Atlantis": "not_found"}
+    assert "every condition" not in a.headline
+    assert a.headline.startswith("4 entities satisfy 1 of 2 conditions") and "'Atlantis' (not found" in a.headline
+    assert trace.query_graph.unlinked == ("Atlantis",)
+
+
+def test_every_condition_only_when_all_are_used(olympics_engine):
+    trace = olympics_engine.ask("Which country is a Republic, a member of the United Nations and won medals at the "
+                                "2008 Summer Olympics and the 2012 Summer Olympics?")
+    assert trace.answer.headline == "Exactly one entity satisfies every condition."
+    assert all(c.used for c in trace.answer.conditions) and len(trace.answer.conditions) == 4
+
+
+def test_misspelt_names_are_read_and_the_answer_says_so(olympics_engine):
+    right = olympics_engine.ask("Which country is a Republic, a member of the United Nations and won medals at the "
+                                "2008 Summer Olympics and the 2012 Summer Olympics?")
+    typo = olympics_engine.ask("Which country is a Repulbic, a member of the Untied Nations and won medals at the "
+                               "2008 Summer Olympcs and the 2012 Summer Olympics?")
+    assert [r.label for r in typo.answer.exact_set] == [r.label for r in right.answer.exact_set] == ["France"]
+    fixed = {c.text: c.label for c in typo.answer.conditions if c.corrected}
+    assert fixed == {"Repulbic": "Republic", "Untied Nations": "United Nations",
+                     "2008 Summer Olympcs": "2008 Summer Olympics"}
+    assert typo.answer.headline.startswith("Exactly one entity satisfies every condition — read 'Repulbic' as Republic")
+    assert "'Untied Nations' as United Nations" in typo.answer.headline
+    # the mention keeps the question's own words and offsets
+    q = typo.question
+    spans = {q[n.mention.start:n.mention.end] for n in typo.query_graph.constraints}
+    assert "Untied Nations" in spans and "2008 Summer Olympcs" in spans
+
+
+def test_a_relaxed_condition_is_named_in_the_verdict(olympics_engine):
+    trace = olympics_engine.ask("Which country won medals at the 1988 Summer Olympics and the 2008 Summer Olympics?")
+    a = trace.answer
+    assert not a.exact_set
+    assert sorted(_statuses(trace).values()) == ["relaxed", "used"]
+    assert a.headline.startswith("No entity satisfies every condition; the best partial match satisfies 1 of 2")
+    assert "(relaxed)" in a.headline
+
+
+def test_cli_prints_the_verdict_and_json_carries_the_conditions(olympics_ws, capsys):
+    q = "Which country won medals at the 2012 Summer Olympics and borders Atlantis?"
+    assert main(["ask", "-w", str(olympics_ws), q]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("4 entities satisfy 1 of 2 conditions")
+    assert "  Atlantis: nothing in the graph is named 'Atlantis'" in out
+    assert main(["ask", "--json", "-w", str(olympics_ws), q]) == 0
+    answer = json.loads(capsys.readouterr().out)["answer"]
+    assert answer["headline"].startswith("4 entities satisfy 1 of 2 conditions")
+    assert {c["text"]: c["status"] for c in answer["conditions"]} == {"2012 Summer Olympics": "used",
+                                                                       "Atlantis": "not_found"}
+
+
+def test_the_speller_reads_only_unknown_words_with_one_near_label_word():
+    sp = SpellingCorrector(["comedian", "television director", "united states of america", "united states",
+                            "ballet", "pallet"])
+    text, fixes = sp.correct("Who is the comedain and televsion director from the Untied States?")
+    assert text == "Who is the comedian and television director from the United States?"
+    assert [(f.original, f.replacement) for f in fixes] == [("comedain", "comedian"), ("televsion", "television"),
+                                                            ("Untied", "United")]
+    # an English word stays as written, and so does a word two label words are equally near
+    assert sp.correct("Which director received an award?") == ("Which director received an award?", ())
+    assert sp.correct("Who danced the xallet?")[1] == ()
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 6), st.integers(1, 9)), max_size=4))
+def test_spans_outside_corrections_map_back_exactly(parts):
+    """Building a question of plain gaps and corrected words, every gap maps back to its own offsets and
+    every corrected word to the original word's span."""
+    original, corrected, fixes, gaps = "", "", [], []
+    for gap, old_len, new_len in parts:
+        g = " " * (gap + 1)
+        gaps.append((len(original), len(corrected), len(g)))
+        original += g
+        corrected += g
+        fixes.append(Fix(len(original), len(original) + old_len, "x" * old_len, "y" * new_len))
+        gaps.append(None)
+        start_c = len(corrected)
+        original += "x" * old_len
+        corrected += "y" * new_len
+        assert to_original(tuple(fixes), start_c, start_c + new_len) == (fixes[-1].start, fixes[-1].end)
+    for g in gaps:
+        if g is not None:
+            o, c, n = g
+            assert to_original(tuple(fixes), c, c + n) == (o, o + n)
+
+
+@given(st.lists(st.sampled_from(["used", "ranks", "relaxed", "not_found", "unused"]), min_size=1, max_size=6),
+       st.integers(0, 3))
+def test_headline_claims_every_condition_only_when_all_are_used(statuses, n_exact):
+    conds = tuple(Condition(f"c{i}", f"C{i}", s) for i, s in enumerate(statuses))
+    members = tuple(RankedAnswer(f"n{i}", f"N{i}", 1.0, (), ()) for i in range(n_exact))
+    a = Answer("N0" if members else "Unable", "n0" if members else None, bool(members), 1.0, members, (), (), "",
+               exact_set=members)
+    said = headline(a, conds)
+    assert ("every condition" in said and "every condition;" not in said) == (bool(members) and all(
+        s == "used" for s in statuses))
+    for c in conds:
+        assert c.used or f"'{c.text}'" in said

@@ -82,8 +82,10 @@ def answer_type_span(question: str) -> tuple[str, int, int]:
             word = w.group(0)
             if word.lower() in _TYPE_STOP or len(picked) == 3:
                 break
-            # a later capitalised word starts a name; "-ed"/"-s" words are usually the verb
-            if picked and (word[0].isupper() or re.search(r"(?:ed|[^s]s)$", word.lower())):
+            # a later capitalised word starts a name (not after a year: "Which 1977 Italian film"); "-ed"/"-s"
+            # words are usually the verb
+            dated = all(p.group(0).isdigit() for p in picked)
+            if picked and ((word[0].isupper() and not dated) or re.search(r"(?:ed|[^s]s)$", word.lower())):
                 break
             if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation ends it
                 break
@@ -481,6 +483,8 @@ class Linker:
                     continue  # the answer-type head ("film", "country") describes UNK, not a constraint
                 elif e == a_end:
                     confidence, role = 0.5, "type"  # "Who is the artist": an Artist ranks first, the others stay
+                elif text[s].isupper() or text[s].isdigit():
+                    confidence = TYPE_CONFIDENCE  # a named or dated modifier ("Which *Qatari* city", "*1977* album") is a condition
                 else:
                     confidence = 0.7  # a modifier that is no class ("comedy film") is a weaker constraint
             if synthetic and fold(text) != key:

@@ -8,13 +8,16 @@ import numpy as np
 
 from .graph import KnowledgeGraph
 from .ranking import Ranker, candidate_arrays
+from .schema import asks_for_value
 from .types import QueryGraph, SetApart
 
 
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
-              notes: list[str]) -> tuple[list[SetApart], set[str]]:
+              notes: list[str], values: np.ndarray | None = None) -> tuple[list[SetApart], set[str]]:
     """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
-    returns them, each with why: of another kind than the answer type names ("Which *award*"), or not
+    returns them, each with why: named in the question as a condition itself (never an answer to it), a
+    value (year, date, number) when the question asks for a thing or the reverse (``values``: per node), of
+    another kind than the answer type names ("Which *award*"), or not
     joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
     word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
     nothing gives way. Also returns the weakly linked constraints a stated relation applied."""
@@ -31,6 +34,24 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         notes.append(f"{note} ({shown}): left out of the exact set.")
 
     nodes, sat = candidate_arrays(qg, candidates)
+    named = {c.label for c in qg.constraints}
+    own = np.array([g.labels[v] in named for v in nodes.tolist()], dtype=bool)
+    if own.any():  # never gives way: what the question names as a condition is not what it asks for
+        drop(nodes[own], "named in the question as a condition",
+             f"{int(own.sum()):,} of the entities joined to every other constraint {'is' if own.sum() == 1 else 'are'} "
+             "named in the question as a condition")
+        nodes, sat = nodes[~own], sat[~own]
+    if values is not None and nodes.size > 1:
+        is_value = values[nodes]
+        wants = asks_for_value(qg.question, qg.answer_type)
+        wrong = ~is_value if wants else is_value
+        if wrong.any() and not wrong.all():
+            n = int(wrong.sum())
+            drop(nodes[wrong], "not a date or number" if wants else "a date or number, not a thing",
+                 f"{n:,} of the {nodes.size:,} entities joined to every constraint "
+                 + ("are not values, and the question asks for one" if wants else
+                    "are values (years, dates, numbers), and the question asks for a thing"))
+            nodes, sat = nodes[~wrong], sat[~wrong]
     kind = ranker.of_answer_kind(qg.answer_type, nodes)
     if kind is not None:
         n = int((~kind).sum())
@@ -44,6 +65,17 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         if (sat[:, j] < 0).all() and c.node_id in g.index_of:
             sat[:, j] = g.index_of[c.node_id]
     keep = np.ones(nodes.size, dtype=bool)
+    for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
+        label = qg.constraints[j].label
+        if mask is None:
+            notes.append(f"No relation of the graph fits '{phrase}' for {label}: any relation to it counts.")
+        elif (keep & mask).any() and (keep & ~mask).any():
+            n = int((keep & ~mask).sum())
+            drop(nodes[keep & ~mask], f"not joined to {label} by a relation that fits '{phrase}'",
+                 f"{n:,} {'entity is' if n == 1 else 'entities are'} not joined to {label} by a relation that "
+                 f"fits '{phrase}'")
+            keep &= mask
+            stated.add(qg.constraints[j].qid)
     for j, word, mask in ranker.stated_relations(qg, nodes, sat):
         if (keep & mask).any() and (keep & ~mask).any():
             label = qg.constraints[j].label

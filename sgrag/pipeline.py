@@ -12,6 +12,7 @@ import os
 import time
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
@@ -38,6 +39,7 @@ from .narrowing import set_apart as narrow
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
 from .relax import RANK_CAP, best_tiers, class_words, demoted
+from .schema import value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
 from .workspace import Workspace
 
@@ -194,7 +196,7 @@ class Engine:
         stated: set[str] = set()
         if exact:
             candidates = exact.candidates(target)
-            set_apart, stated = narrow(self.graph, self.ranker, qg, candidates, trace.notes)
+            set_apart, stated = narrow(self.graph, self.ranker, qg, candidates, trace.notes, self.value_nodes)
         if soft and any(n.qid not in stated for n in soft):
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): " + ", ".join(
                 f"{question[n.mention.start:n.mention.end] if n.mention else n.label} -> {n.label}"  # the question's words
@@ -229,6 +231,11 @@ class Engine:
         conditions = account(qg, answer, trace.firm_qids, stated, gave_way, self.config.query.soft_below,
                              self.linker.knows)
         return replace(answer, conditions=conditions, headline=headline(answer, conditions))
+
+    @cached_property
+    def value_nodes(self) -> np.ndarray:
+        """Per node: whether its label is a value (year, date, number), not a thing's name."""
+        return value_nodes(self.graph)
 
     def _match_firm(self, qg, trace: QueryTrace, timer: _Timer):
         """ψ3..δ over the firm constraints (all of them when none is firm): the verified exact matches."""

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .graph import KnowledgeGraph, expand_ranges
-from .linking import STOPWORDS, relation_word
+from .linking import STOPWORDS, answer_type_span, relation_word
 from .stated import stated_words
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, RankedAnswer
@@ -44,6 +44,18 @@ TIE_CONFIDENCE = 0.99
 # Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
 # the answer is (a band, a profession). A word the lexicon maps to one of them ("figure" -> person) does name it.
 NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
+@dataclass(frozen=True)
+class RelationFit:
+    """Fitted on the Re-DocRED dev questions over the gold KG (plain Wikidata relation names)."""
+    floor: float = 0.25
+    """A relation fits a stated phrase when half its embedding cosine plus half its word overlap reaches this."""
+    margin: float = 0.1
+    """Relations within this of the best fit count as fitting too (near-synonyms: "located in" / "location")."""
+    plain_share: float = 0.8
+    """Relation names are plain words when at least this share of them are neither paths nor ids."""
+
+
+RELATION_FIT = RelationFit()
 WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
            "likelihood": 14.6}
 
@@ -318,6 +330,58 @@ class Ranker:
         lo, hi = g.edge_slots(nodes, bound)
         slots, owner = expand_ranges(lo, hi)
         return g.slot_edges(slots), owner
+
+    @cached_property
+    def plain_relation_names(self) -> bool:
+        """Whether the graph names its relations in plain words ("place of birth"), not paths or ids: learned
+        from the names themselves, it decides whether a stated phrase can be read against them whole."""
+        names = self.graph.relations
+        if not names:
+            return False
+        plain = sum(1 for x in names if not x.startswith("/") and re.search(r"[a-z]{3,}", x.lower())
+                    and not re.fullmatch(r"[A-Za-z]{0,2}\d+", x))
+        return plain >= RELATION_FIT.plain_share * len(names)
+
+    def fitting_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray
+                          ) -> list[tuple[int, str, np.ndarray | None]]:
+        """Relation-aware matching: (constraint column, the question's phrase for it, mask of ``nodes`` joined
+        to it by a relation that fits the phrase) per constraint whose stated phrase ("was born in") fits
+        some relation of the edges joining the candidates to it ("place of birth": its name or description,
+        embedded and by shared words) clearly better than others. The phrase is what the question says before
+        the constraint, after the answer type (words inside the answer type state no relation). The mask is
+        None when no relation fits well enough: then any relation counts, and the caller says so. Only for
+        plain relation names."""
+        if not self.plain_relation_names:
+            return []
+        m, cfg = self.model, RELATION_FIT
+        out = []
+        near, a_end = stated_words(qg), answer_type_span(qg.question)[2]
+        wanted = [(j, " ".join(tokens(near[c.qid][0]))) for j, c in enumerate(qg.constraints)
+                  if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all()]
+        wanted = [(j, p) for j, p in wanted if {w for w in tokens(p) if w not in STOPWORDS}]
+        if not wanted:
+            return []
+        vecs = self.embed([p for _, p in wanted])
+        for (j, phrase), vec in zip(wanted, vecs):
+            eids, owner = self._edges_to_label(nodes, sat[:, j])
+            if not eids.size:
+                continue
+            words = {stem(w) for w in tokens(phrase) if w not in STOPWORDS}
+            words |= {x for w in tokens(phrase) for x in self._said_as.get(w, ())}
+            tids, tinv = np.unique(m.edge_text[eids], return_inverse=True)
+            sem = np.maximum(0.0, (m.text_vecs[tids] @ vec).astype(np.float64))
+            lex = np.array([bool(words & {stem(w) for w in self._text_words(t)}) for t in tids.tolist()], dtype=float)
+            fit = 0.5 * sem + 0.5 * lex
+            best = float(fit.max())
+            if best < cfg.floor:
+                out.append((j, phrase, None))
+                continue
+            good = (fit >= best - cfg.margin)[tinv.reshape(-1)]
+            mask = np.zeros(nodes.size, dtype=bool)
+            mask[owner[good]] = True
+            if not mask.all():
+                out.append((j, phrase, mask))
+        return out
 
     def stated_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, str, np.ndarray]]:
         """(constraint column, question word, mask of ``nodes`` joined to that constraint by a relation the

@@ -104,7 +104,7 @@ def test_classes_come_from_graph_statistics_not_names():
 def test_cli_prints_the_set_size_and_caps_the_list(people_engine, capsys):
     assert cli_main(["ask", "-w", str(people_engine.workspace.path), QUESTION]) == 0
     out = capsys.readouterr().out
-    assert "2 entities satisfy all 4 constraints" in out
+    assert "2 entities satisfy every condition." in out
     assert "showing 2 of 2" in out and "Paul Reubens" in out and "Bob Odenkirk" in out
     assert cli_main(["ask", "-w", str(people_engine.workspace.path), "--json", QUESTION]) == 0
     data = json.loads(capsys.readouterr().out)

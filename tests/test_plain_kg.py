@@ -1,0 +1,118 @@
+"""A Wikidata-style graph (plain relation names, some facts stored both ways, value nodes): relation-aware
+matching, a condition's own node never an answer, named and dated modifiers as conditions."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from sgrag import Engine, GraphBuilder
+from sgrag.schema import is_value_label, value_nodes
+
+from conftest import build_workspace, fast_config
+
+
+def plain_graph():
+    b = GraphBuilder()
+    for nid, label in [("alice", "Alice Varga"), ("bob", "Bob Lenz"), ("carl", "Carl Ode"), ("kherson", "Kherson"),
+                       ("odesa_u", "Odesa University"), ("ukr", "Ukrainian"), ("pol", "Polish"),
+                       ("y1977", "1977"), ("y1980", "1980"), ("dune", "Red Dune"), ("sea", "Grey Sea"),
+                       ("navy", "Black Sea Fleet")]:
+        b.add_node(nid, label)
+    b.add_edge("alice", "kherson", "place of birth")
+    b.add_edge("alice", "odesa_u", "educated at")
+    b.add_edge("alice", "ukr", "country of citizenship")
+    b.add_edge("bob", "kherson", "residence")
+    b.add_edge("bob", "odesa_u", "educated at")
+    b.add_edge("bob", "pol", "country of citizenship")
+    b.add_edge("kherson", "ukr", "country")
+    b.add_edge("odesa_u", "ukr", "country")
+    b.add_edge("ukr", "kherson", "contains administrative territorial entity")  # stored both ways
+    b.add_edge("carl", "navy", "military branch")
+    b.add_edge("carl", "ukr", "country of citizenship")
+    b.add_edge("dune", "y1977", "publication date")
+    b.add_edge("sea", "y1980", "publication date")
+    for film in ("dune", "sea"):
+        b.add_edge(film, "ukr", "country of origin")
+    for nid, label in [("a1", "Quiet Harbour"), ("a2", "Loud Harbour"), ("band", "Zed Band"), ("y1985", "1985")]:
+        b.add_node(nid, label)
+    for album in ("a1", "a2"):
+        b.add_edge(album, "y1985", "publication date")
+        b.add_edge(album, "band", "performer")
+    return b.build()
+
+
+@pytest.fixture(scope="module")
+def plain_engine(tmp_path_factory) -> Engine:
+    path = tmp_path_factory.mktemp("plain") / "ws"
+    cfg = fast_config()
+    cfg.embed.backend = "minilm"  # relation fit reads phrases by meaning ("was born in" ~ "place of birth")
+    build_workspace(path, plain_graph(), cfg)
+    return Engine.open(path)
+
+
+def test_a_stated_relation_is_met_only_through_a_fitting_relation(plain_engine):
+    trace = plain_engine.ask("Which person was born in Kherson and studied at Odesa University?")
+    a = trace.answer
+    assert [r.label for r in a.exact_set] == ["Alice Varga"]
+    apart = {x.label: x.reason for x in a.set_apart}
+    assert "fits 'was born in'" in apart["Bob Lenz"]  # lives there, was not born there
+    assert "fits 'was born in'" in apart["Ukrainian"]  # Kherson's country, joined to it the other way
+
+
+def test_with_no_fitting_relation_any_relation_counts_and_the_trace_says_so(plain_engine):
+    trace = plain_engine.ask("Which person is tied to Kherson and studied at Odesa University?")
+    assert {"Alice Varga", "Bob Lenz"} <= {r.label for r in trace.answer.exact_set}
+    assert any(n.startswith("No relation of the graph fits 'is tied to' for Kherson") for n in trace.notes)
+
+
+def test_a_conditions_own_node_is_never_in_its_answer_set(plain_engine):
+    # Ukrainian is joined to Kherson and to Odesa University (their country), and named in the question
+    trace = plain_engine.ask("Which Ukrainian person is tied to Kherson and Odesa University?")
+    assert "Ukrainian" not in {r.label for r in trace.answer.exact_set}
+    assert [r.label for r in trace.answer.exact_set] == ["Alice Varga"]
+
+
+def test_named_and_dated_modifiers_of_the_answer_type_are_conditions(plain_engine):
+    film = plain_engine.ask("Which 1977 Ukrainian film is this?")
+    assert [r.label for r in film.answer.exact_set] == ["Red Dune"]
+    assert {c.text: c.status for c in film.answer.conditions} == {"1977": "used", "Ukrainian": "used"}
+
+
+def test_relation_fit_stays_off_for_path_named_graphs(olympics_engine):
+    assert not olympics_engine.ranker.plain_relation_names
+    assert olympics_engine.ranker.fitting_relations(
+        olympics_engine.ask("Which country won medals at the 2012 Summer Olympics?").query_graph, None, None) == []
+
+
+def test_a_value_is_what_only_gets_pointed_at():
+    g = plain_graph()
+    values = {g.labels[v] for v in np.flatnonzero(value_nodes(g))}
+    assert values == {"1977", "1980", "1985"}
+    b = GraphBuilder()  # a film called "2012" heads relations of its own: a thing
+    b.add_node("f", "2012")
+    b.add_node("g", "Disaster Film")
+    b.add_edge("f", "g", "genre")
+    assert not value_nodes(b.build()).any()
+
+
+def test_a_value_answers_only_a_question_that_asks_for_one(plain_engine):
+    year = plain_engine.ask("In which year were both Quiet Harbour and Loud Harbour released?").answer
+    assert [r.label for r in year.exact_set] == ["1985"]
+    assert {x.label: x.reason for x in year.set_apart} == {"Zed Band": "not a date or number"}
+    band = plain_engine.ask("Which band performed both Quiet Harbour and Loud Harbour?").answer
+    assert [r.label for r in band.exact_set] == ["Zed Band"]
+    assert {x.label: x.reason for x in band.set_apart} == {"1985": "a date or number, not a thing"}
+
+
+@given(st.integers(0, 10**9), st.sampled_from(["", " km", " million", "%"]))
+def test_numbers_and_years_are_values(n, unit):
+    assert is_value_label(f"{n:,}{unit}") and is_value_label(f"{n}{unit}")
+
+
+@given(st.from_regex(r"[A-Z][a-z]{3,10}( [A-Z][a-z]{3,10}){0,3}( [0-9]{1,3})?", fullmatch=True))
+def test_names_are_not_values(name):
+    assume(not is_value_label(name.rsplit(" ", 1)[0]))  # "March 12" style month-day prefixes are dates
+    assert not is_value_label(name) or name.split()[0].lower()[:3] in {"jan", "feb", "mar", "apr", "may", "jun",
+                                                                          "jul", "aug", "sep", "oct", "nov", "dec"}

@@ -144,10 +144,17 @@ def _files_dir(ws: Workspace, doc_id: str) -> Path:
 def _store_copy(ws: Workspace, doc: Document) -> Path:
     dest = ws.docs_dir / "files" / doc.doc_id / Path(doc.path).name
     if not dest.exists():
+        fresh = not dest.parent.exists()
         dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(f".{dest.name}.tmp")
-        shutil.copyfile(doc.path, tmp)
-        os.replace(tmp, dest)
+        tmp = dest.with_name(".copy.tmp")  # a name of the longest length the file system allows has no longer twin
+        try:
+            shutil.copyfile(doc.path, tmp)
+            os.replace(tmp, dest)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            if fresh:
+                shutil.rmtree(dest.parent, ignore_errors=True)
+            raise InputFormatError(doc.path, None, f"cannot store a copy: {exc.strerror or exc}") from exc
     return dest
 
 

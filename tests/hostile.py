@@ -87,7 +87,7 @@ def build(folder: Path, big: bool = True) -> list[tuple[str, list[str], str]]:
           '"relation" must be a string')
     graph("sources_not_strings.json", "json", json.dumps({"nodes": [{"id": "a", "sources": [1]}]}),
           '"sources" must hold only strings')
-    graph("not_object.json", "json", "[1, 2, 3]", "each line must be a JSON object")
+    graph("not_object.json", "json", "[1, 2, 3]", 'expected an object with "nodes" and "edges" lists')
     graph("truncated.json", "json", '{"nodes": [{"id": "a"', "invalid JSON")
     graph("nodes_not_list.json", "json", '{"nodes": {"a": 1}}', '"nodes" and "edges" lists')
     graph("laughs.graphml", "graphml", BILLION_LAUGHS.replace(b"w:document", b"graphml"), "invalid GraphML")
@@ -96,6 +96,12 @@ def build(folder: Path, big: bool = True) -> list[tuple[str, list[str], str]]:
           '<graphml><graph><node id="&x;"/></graph></graphml>', "invalid GraphML")
     graph("deep.graphml", "graphml", "<graphml>" + "<g>" * DEEP + "</g>" * DEEP + "</graphml>", "no <graph>")
     graph("wrong_root.graphml", "graphml", "<html/>", "expected <graphml>")
+    graph("evil_encoding.graphml", "graphml", '<?xml version="1.0" encoding="x-evil-7"?><graphml><graph>'
+          '<node id="a"/></graph></graphml>', "unsupported XML encoding")
+    graph("surrogate_label.json", "json", '{"nodes": [{"id": "a", "label": "x\\ud800"}], "edges": []}',
+          "unpaired surrogate")
+    graph("surrogate_id.jsonl", "json", '{"source": "\\udfff", "target": "b", "relation": "r"}\n',
+          "unpaired surrogate")
     graph("missing.tsv", "triples", "", "no triples")
     (folder / "missing.tsv").unlink()
     cases[-1] = (cases[-1][0], cases[-1][1], "cannot open")
@@ -105,6 +111,11 @@ def build(folder: Path, big: bool = True) -> list[tuple[str, list[str], str]]:
     doc("deep_object.json", '{"a":' * DEEP + "1" + "}" * DEEP, "max_json_depth")
     doc("deep.jsonl", "[" * DEEP + "]" * DEEP + "\n", "max_json_depth")
     doc("laughs.docx", _docx({"word/document.xml": BILLION_LAUGHS}), "declares XML entities")
+    doc("evil_encoding.docx", _docx({"word/document.xml": b'<?xml version="1.0" encoding="x-evil-7"?><w:document/>'}),
+        "unsupported XML encoding")
+    doc("surrogate.json", '{"title": "t", "text": "hello \\ud800 world"}', "unpaired surrogate")
+    doc("surrogate.jsonl", '{"title": "t", "text": "hello \\ud800 world"}\n', "unpaired surrogate")
+    doc("one_line_latin1.txt", ("caf\xe9 " * 1_100_000).encode("latin-1"), "max_line_chars")
     doc("not_a_zip.docx", b"PK\x03\x04 this is not a zip", "unreadable .docx")
     doc("empty_zip.docx", _docx({}), "unreadable .docx")
     doc("broken.pdf", b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> garbage", "PDF")
@@ -115,7 +126,7 @@ def build(folder: Path, big: bool = True) -> list[tuple[str, list[str], str]]:
     doc("photo.jpg", b"\xff\xd8\xff\xe0", "unsupported file type")
     if big:
         graph("line_1gib.tsv.gz", "triples", _gzip_members(b"a" * (1 << 20), 1024), "max_line_chars")
-        doc("one_line_50mb.txt", b"word " * (10 << 20), "max_document_chars")
+        doc("one_line_50mb.txt", b"word " * (10 << 20), "max_line_chars")  # refused on its raw bytes, before decoding
         _inflating_docx(folder / "inflate_80mb.docx", 80 << 20)
         cases.append(("inflate_80mb.docx", ["ingest", "--no-build", str(folder / "inflate_80mb.docx")],
                       "max_parse_bytes"))

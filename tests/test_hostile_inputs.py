@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 import hostile
 from conftest import olympics_graph
 from sgrag.cli import main as cli_main
-from sgrag.io.kg import write_graphml, write_json
+from sgrag.ingest import ingest
+from sgrag.io.documents import load_document
+from sgrag.io.kg import read_json, write_graphml, write_json
 from sgrag.workspace import Workspace
 from test_documents import make_pdf
 
@@ -188,3 +190,48 @@ def test_mutated_inputs_never_crash_or_half_write(name, graph_ws, capsys, data):
         if rc == 2:
             assert_refused(rc, err)
             assert digest(ws) == before
+
+
+def test_json_and_jsonl_are_told_apart_by_parsing(tmp_path):
+    """``json.dump(..., indent=0)`` starts objects at column 0: still one JSON document, not JSONL."""
+    g = {"nodes": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}],
+         "edges": [{"source": "a", "target": "b", "relation": "r"}]}
+    (tmp_path / "g.json").write_text(json.dumps(g, indent=0))
+    (tmp_path / "g.jsonl").write_text("".join(json.dumps(e) + "\n" for e in g["edges"] + g["nodes"]))
+    for name in ("g.json", "g.jsonl"):
+        graph = read_json(tmp_path / name)
+        assert (graph.num_nodes, graph.num_edges, sorted(graph.labels)) == (2, 1, ["A", "B"]), name
+
+
+@pytest.mark.parametrize("where", ["node", "relation", "line"])
+def test_integers_too_long_for_python_are_kept_as_their_digits(tmp_path, where):
+    big = "7" * 5000
+    text = {"node": '{"nodes": [{"id": %s, "label": "x"}], "edges": []}' % big,
+            "relation": '{"nodes": [{"id": "a"}, {"id": "b"}], "edges": [{"source": "a", "target": "b", '
+                        '"relation": %s}]}' % big,
+            "line": '{"source": %s, "target": "b", "relation": "r"}\n' % big}[where]
+    (tmp_path / "g.json").write_text(text)
+    g = read_json(tmp_path / "g.json")
+    assert big in g.node_ids + g.relations
+
+
+@pytest.mark.timeout(120)  # a hang guard, not a speed figure: these were quadratic (minutes) before
+@pytest.mark.parametrize("name,text", [("brackets.md", "[" * 200_000), ("images.md", "![" * 100_000),
+                                       ("bold.md", "**a " * 100_000), ("anchors.html",
+                                        "<html><body>" + "<a href='x'>word " * 40_000 + "</body></html>")])
+def test_regex_hostile_documents_load(tmp_path, name, text):
+    (tmp_path / name).write_text(text)
+    doc = load_document(tmp_path / name)
+    assert doc.text
+
+
+def test_a_long_file_name_leaves_nothing_behind_and_ingests(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    name = "n" * 251 + ".txt"  # 255 bytes, the longest most file systems allow
+    (folder / name).write_text("Ada Lovelace wrote the first program. Charles Babbage designed the engine.")
+    ws = Workspace.create(tmp_path / "ws")
+    report = ingest(ws, [folder / name])
+    assert not report.failed
+    stored = list((ws.docs_dir / "files").rglob("*"))
+    assert [p.name for p in stored if p.is_file()] == [name]

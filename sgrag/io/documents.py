@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterable
 
 from ..config import LimitsConfig
 from ..errors import InputFormatError
-from .safe import check_json_depth, check_text, over_limit, read_bytes
+from .safe import (check_json_depth, check_text, check_xml_encoding, json_loads, longest_line_bytes, over_limit,
+                   read_bytes)
 
 DOC_ID_CHARS = 16
 
@@ -74,6 +75,17 @@ def content_id(data: bytes) -> str:
 
 
 # ---- text decoding ------------------------------------------------------------------------
+DETECT_SAMPLE = 1 << 20  # bytes an encoding is guessed from
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+        return True
+    except (UnicodeDecodeError, LookupError):
+        return False
+
+
 def decode_bytes(data: bytes, path: str | os.PathLike = "") -> str:
     """UTF-8 when valid (the common case, and never misdetected), else the best legacy guess.
 
@@ -86,9 +98,12 @@ def decode_bytes(data: bytes, path: str | os.PathLike = "") -> str:
     except UnicodeDecodeError:
         pass
     from charset_normalizer import from_bytes
-    results = list(from_bytes(data))
+    results = list(from_bytes(data[:DETECT_SAMPLE]))  # a sample tells the encoding; the whole can be 64 MB
+    if len(data) > DETECT_SAMPLE:
+        results = [r for r in results if _decodes(data, r.encoding)]
     floor = min((r.chaos for r in results), default=0.0) + 0.02
-    candidates = [str(r) for r in results if r.chaos <= floor]
+    candidates = [str(r) if len(data) <= DETECT_SAMPLE else data.decode(r.encoding)
+                  for r in results if r.chaos <= floor]
     try:
         candidates.append(data.decode("cp1252"))
     except UnicodeDecodeError:
@@ -106,8 +121,8 @@ def decode_bytes(data: bytes, path: str | os.PathLike = "") -> str:
 # ---- format readers: bytes -> (title or "", pages) ------------------------------------------
 _MD_RULES = [
     (re.compile(r"^\s{0,3}#{1,6}\s*", re.MULTILINE), ""),          # heading marks
-    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),                # links and images -> text
-    (re.compile(r"(\*\*|__)(.+?)\1"), r"\2"),                        # bold
+    (re.compile(r"!?\[([^\[\]\n]*)\]\([^()\n]*\)"), r"\1"),          # links and images -> text (linear: no nesting)
+    (re.compile(r"(\*\*|__)([^\n]{1,1000}?)\1"), r"\2"),              # bold
     (re.compile(r"(?<![\w*])[*_]([^*_\n]+)[*_](?![\w*])"), r"\1"),   # italics
     (re.compile(r"^\s*[-*+]\s+", re.MULTILINE), ""),                # bullets
     (re.compile(r"`([^`]*)`"), r"\1"),                               # inline code
@@ -243,7 +258,7 @@ def _read_csv(data: bytes, path: Path) -> tuple[str, list[str]]:
 
 def _read_json(data: bytes, path: Path) -> tuple[str, list[str]]:
     try:
-        obj = json.loads(decode_bytes(data, path))
+        obj = json_loads(decode_bytes(data, path))
     except json.JSONDecodeError as exc:
         raise InputFormatError(str(path), exc.lineno, f"bad JSON: {exc.msg}") from exc
     records = obj if isinstance(obj, list) else [obj]
@@ -255,7 +270,7 @@ def _read_jsonl(data: bytes, path: Path) -> tuple[str, list[str]]:
     for n, line in enumerate(decode_bytes(data, path).splitlines(), 1):
         if line.strip():
             try:
-                lines.append(record_text(json.loads(line)))
+                lines.append(record_text(json_loads(line)))
             except json.JSONDecodeError as exc:
                 raise InputFormatError(str(path), n, f"bad JSON line: {exc.msg}") from exc
     return "", ["\n".join(filter(None, lines))]
@@ -297,6 +312,7 @@ def _precheck_docx(data: bytes, path: Path, limits: LimitsConfig) -> None:
                         xml = fh.read()
                     if b"<!DOCTYPE" in xml or b"<!ENTITY" in xml:
                         raise InputFormatError(str(path), None, f"unsafe .docx: {m.filename} declares XML entities")
+                    check_xml_encoding(xml, f"{path}:{m.filename}")
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError, EOFError, zlib.error) as exc:
         raise InputFormatError(str(path), None, f"unreadable .docx: {exc}") from exc
 
@@ -309,7 +325,15 @@ def load_document(path: str | os.PathLike, limits: LimitsConfig | None = None) -
     if reader is None:
         raise InputFormatError(str(p), None, f"unsupported file type {p.suffix or '(none)'}; "
                                              f"supported: {', '.join(SUPPORTED)}")
+    try:
+        p.name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputFormatError(ascii(str(p)), None, "the file name is not valid UTF-8; rename the file") from None
     data = read_bytes(p, limits)
+    # a line over the limit even at four bytes a character is refused before any decoding
+    if longest_line_bytes(data) > 4 * limits.max_line_chars and p.suffix.lower() not in (".pdf", ".docx"):
+        raise over_limit(p, None, "a line of more than "
+                         f"{4 * limits.max_line_chars:,} bytes", "max_line_chars", limits.max_line_chars)
     _precheck(data, p, limits)
     title, pages = reader(data, p)
     pages = [pg.replace("\r\n", "\n").replace("\x00", "").strip() for pg in pages]

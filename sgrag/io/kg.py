@@ -22,7 +22,8 @@ from ..config import LimitsConfig
 from ..errors import InputFormatError
 from ..fsutil import atomic_write_text
 from ..graph import GraphBuilder, KnowledgeGraph
-from .safe import DECOMPRESS_ERRORS, bounded_lines, check_json_depth, open_binary, over_limit, read_bytes
+from .safe import (DECOMPRESS_ERRORS, bounded_lines, check_json_depth, check_unicode, check_xml_encoding, json_loads,
+                   open_binary, over_limit, read_bytes)
 
 _HEADER_WORDS = {"head", "subject", "src", "source", "h", "s", "from"}
 
@@ -109,6 +110,7 @@ def read_graphml(path: str | os.PathLike, limits: LimitsConfig | None = None) ->
     """
     path, limits = Path(path), limits or LimitsConfig()
     data = read_bytes(path, limits)
+    check_xml_encoding(data, path)
     try:
         root = SafeET.fromstring(data)
     except (SafeET.ParseError, DefusedXmlException) as exc:
@@ -157,15 +159,15 @@ def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None) -> Kn
     text = _read_text(path, limits)
     check_json_depth(text, path, limits)
     records: list[tuple[int | None, str, dict]] = []
-    stripped = text.lstrip()
     doc = None
-    if stripped.startswith("{") and "\n{" not in stripped.strip():
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
+    try:  # JSON or JSONL is told by parsing: a whole document, or one record a line ("Extra data")
+        doc = json_loads(text)
+    except json.JSONDecodeError as exc:
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        if exc.msg != "Extra data" and not _parses(first):
             raise InputFormatError(str(path), exc.lineno, f"invalid JSON: {exc.msg}") from exc
-        if isinstance(doc, dict) and not {"nodes", "edges", "links"} & doc.keys():
-            doc = None  # a one-record JSONL file
+    if isinstance(doc, dict) and not {"nodes", "edges", "links"} & doc.keys():
+        doc = None  # a one-record JSONL file
     if doc is not None:
         if not isinstance(doc, dict) or not isinstance(doc.get("nodes", []), list) \
                 or not isinstance(doc.get("edges", doc.get("links", [])), list):
@@ -182,7 +184,7 @@ def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None) -> Kn
             if len(line) > cap:
                 raise over_limit(path, lineno, f"line length {len(line):,}", "max_line_chars", cap)
             try:
-                rec = json.loads(line)
+                rec = json_loads(line)
             except json.JSONDecodeError as exc:
                 raise InputFormatError(str(path), lineno, f"invalid JSON line: {exc.msg}") from exc
             if not isinstance(rec, dict):
@@ -208,6 +210,14 @@ def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None) -> Kn
     return b.build()
 
 
+def _parses(line: str) -> bool:
+    try:
+        json_loads(line)
+        return True
+    except json.JSONDecodeError:
+        return False
+
+
 class _JsonFields:
     """Typed access to one JSON record's fields: scalars only, with the record in errors."""
 
@@ -226,6 +236,7 @@ class _JsonFields:
                 continue
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):
                 raise self._bad(key, value, "a string or a number")
+            check_unicode(str(value), self.path, f'{self.where}: "{key}"', self.lineno, locate=False)
             return str(value)
         return None
 

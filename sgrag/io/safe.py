@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import os
 import re
 import zlib
@@ -102,7 +103,9 @@ def bounded_lines(fh: io.TextIOBase, path: Path, limits: LimitsConfig) -> Iterat
 
 
 def check_text(text: str, path: str | os.PathLike, limits: LimitsConfig) -> None:
-    """Refuse a document text beyond ``max_document_chars`` or with a line beyond ``max_line_chars``."""
+    """Refuse a document text beyond ``max_document_chars``, with a line beyond ``max_line_chars``, or
+    holding an unpaired surrogate."""
+    check_unicode(text, path)
     if len(text) > limits.max_document_chars:
         raise over_limit(path, None, f"document text of {len(text):,} characters", "max_document_chars",
                          limits.max_document_chars)
@@ -136,3 +139,51 @@ def check_json_depth(text: str, path: str | os.PathLike, limits: LimitsConfig) -
     depth = json_depth(text)
     if depth > limits.max_json_depth:
         raise over_limit(path, None, f"JSON nesting depth {depth:,}", "max_json_depth", limits.max_json_depth)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_INT_DIGITS = 4300  # Python refuses to convert longer digit strings to int (CVE-2020-10735)
+
+
+def _int_or_digits(digits: str) -> int | str:
+    return int(digits) if len(digits) < MAX_INT_DIGITS else digits
+
+
+def json_loads(text: str):
+    """``json.loads`` for untrusted text: an integer too long to convert stays its digits (a string), so a
+    5,000-digit id is an id, not a crash."""
+    return json.loads(text, parse_int=_int_or_digits)
+
+
+def check_unicode(text: str, path: str | os.PathLike, what: str = "text", line: int | None = None,
+                  locate: bool = True) -> None:
+    """Refuse text holding an unpaired surrogate ("\\ud800" in JSON): no UTF-8 file can store it. The error
+    names ``line``, or (``locate``) the line of ``text`` the surrogate is on."""
+    m = _LONE_SURROGATE.search(text)
+    if m:
+        at = text.count("\n", 0, m.start()) + 1 if locate and line is None else line
+        raise InputFormatError(str(path), at, f"{what} holds an unpaired surrogate (U+{ord(m.group(0)):04X}), "
+                                              "which is not text")
+
+
+def longest_line_bytes(data: bytes) -> int:
+    """The longest line of raw bytes (counted without decoding, so a huge one-line file costs one pass)."""
+    if not data:
+        return 0
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    bounds = np.concatenate(([-1], ends, [len(data)]))
+    return int(np.diff(bounds).max()) - 1
+
+
+XML_ENCODINGS = frozenset({"utf-8", "utf8", "utf-16", "utf16", "us-ascii", "ascii", "iso-8859-1", "latin-1",
+                           "latin1", "windows-1252", "cp1252"})
+_XML_DECLARATION = re.compile(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']{1,40})[\"']")
+
+
+def check_xml_encoding(data: bytes, path: str | os.PathLike) -> None:
+    """Refuse an XML declaration naming an encoding outside ``XML_ENCODINGS`` (an unknown codec would crash
+    the parser; an exotic one is a way to smuggle text past checks)."""
+    m = _XML_DECLARATION.match(data[:256].lstrip(b"\xef\xbb\xbf"))
+    if m and m.group(1).decode("ascii", "replace").lower() not in XML_ENCODINGS:
+        raise InputFormatError(str(path), 1, f"unsupported XML encoding {m.group(1).decode('ascii', 'replace')!r} "
+                                             f"(supported: {', '.join(sorted(XML_ENCODINGS))})")

@@ -200,7 +200,11 @@ def _documents(args, bar) -> int:
     failed = getattr(report, "failed", ())
     if args.cmd == "ingest":
         sys.stderr.write(_file_table(report.files))
-    if report.source_version and not args.no_build:
+    stale = None if report.source_version else ws.stale_index()
+    if stale and not args.no_build:
+        sys.stderr.write(f"note: the index was built from graph {stale[0]} but the graph is {stale[1]} "
+                         "(an earlier ingest did not finish its build): rebuilding\n")
+    if (report.source_version or stale) and not args.no_build:
         from . import Engine
         Engine.build(ws.path, bar, llm=_llm(ws.config(), ws))
     if failed:

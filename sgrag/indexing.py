@@ -71,7 +71,8 @@ def build_index(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
         EvidenceModel.build(graph, lambda t: cache.embed(t), Lexicon.of_workspace(ws.path).type_relations) \
             .save(out / "evidence.npz")
         progress(Progress("evidence", 1, 1, "relation and type phrases embedded"))
-    meta = {"created": time.time(), "config_hash": cfg.index_hash(), "embed_backend": cfg.embed.backend,
+    meta = {"created": time.time(), "source": ws.source_version, "config_hash": cfg.index_hash(),
+            "embed_backend": cfg.embed.backend,
             "embedder": embedder.name, "path_length": cfg.index.path_length, "stats": graph.stats(),
             "paths": sizes, "timings_s": timings, "gnn_history": enc.history, "pruning_power": power}
     atomic_write_json(out / "meta.json", meta)

@@ -153,6 +153,11 @@ class Engine:
         t_all = time.perf_counter()
         timer = _Timer(trace)
         cfg = self.config
+        stale = self.workspace.stale_index()
+        if stale:
+            trace.notes.append(f"This index was built from graph version {stale[0]}, but the workspace's graph is now "
+                               f"{stale[1]} (an import or ingest was not followed by a build): answers miss the newer "
+                               f"facts. Run `python -m sgrag build --workspace {self.workspace.path}`.")
         with timer.stage("ψ1-2 query graph + normalization"):
             qg = None
             if cfg.query.mode == "llm" and self.llm is not None and not overrides:

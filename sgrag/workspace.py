@@ -216,6 +216,17 @@ class Workspace:
     def index_version(self) -> str | None:
         return self.manifest().get("index")
 
+    def stale_index(self) -> tuple[str, str] | None:
+        """(graph version the index was built from, the workspace's graph version) when they differ: an
+        import or ingest changed the graph and no build followed (a killed writer, ``--no-build``). None
+        when the index is current, or was built before indexes recorded their graph."""
+        index = self.index_version
+        if not index:
+            return None
+        built_from = read_json(contained(self.path / "versions", index) / "meta.json", {}).get("source")
+        current = self.source_version
+        return (built_from, current) if built_from and current and built_from != current else None
+
     def index_dir(self) -> Path:
         name = self.index_version
         if not name:

@@ -284,7 +284,11 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
 
 def render_workspace_status(ws: "sgrag.Workspace") -> None:
     src, idx = ws.source_version, ws.index_version
-    if idx:
+    stale = ws.stale_index() if idx else None
+    if stale:
+        st.caption(f":material/warning: index **{idx}** was built from graph {stale[0]}; the graph is now "
+                   f"{stale[1]}: answers miss the newer facts until it is rebuilt (Build page)")
+    elif idx:
         st.caption(f":material/check_circle: index **{idx}** · graph {src or '—'}")
     elif src:
         st.caption(":material/pending: graph imported, not built yet (Build page)")

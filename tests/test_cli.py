@@ -105,3 +105,23 @@ def test_help_usage_errors_and_imports_load_no_heavy_library(tmp_path, inputs):
     assert _modules_after(["ask"]) == []  # a usage error
     assert _modules_after(["-q", "import-kg", "-w", str(tmp_path / "ws"), "--json", str(inputs["graph"])]) == []
     assert Workspace(tmp_path / "ws").source_version == "g0001"
+
+
+def test_an_index_older_than_the_graph_is_noticed_rebuilt_and_warned_of(olympics_ws, tmp_path, capsys):
+    """A killed ingest leaves the graph newer than the index: ask warns, and the next ingest (which finds
+    everything already ingested) rebuilds instead of saying "skipped" and leaving the index behind."""
+    ws = tmp_path / "ws"
+    shutil.copytree(olympics_ws, ws)
+    doc = tmp_path / "ada.txt"
+    doc.write_text("Ada Lovelace was born in London. She worked with Charles Babbage.")
+    assert main(["-q", "ingest", "--no-build", "-w", str(ws), str(doc)]) == 0  # as if killed before the build
+    stale = Workspace(ws).stale_index()
+    assert stale is not None and stale[1] == Workspace(ws).source_version
+    capsys.readouterr()
+    assert main(["ask", "-w", str(ws), QUESTION]) == 0
+    assert "Note: This index was built from graph version" in capsys.readouterr().out
+    assert main(["-q", "ingest", "-w", str(ws), str(doc)]) == 0
+    assert "rebuilding" in capsys.readouterr().err
+    assert Workspace(ws).stale_index() is None
+    assert main(["ask", "-w", str(ws), QUESTION]) == 0
+    assert "This index was built from graph version" not in capsys.readouterr().out

@@ -76,6 +76,9 @@ class QueryConfig:
     """Constraints linked with less confidence are soft: they rank candidates but never filter them."""
     max_label_candidates: int = 50_000
     """Cap on UNK label candidates collected during label completion."""
+    threads: int = 1
+    """Threads one process answering questions gives torch and BLAS (question embedding, ranking products): one
+    keeps each question's latency steady when other work shares the cores; builds are not limited."""
 
 
 @dataclass

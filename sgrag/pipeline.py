@@ -58,6 +58,15 @@ class _Timer:
             self.trace.timings_ms[name] = round(self.trace.timings_ms.get(name, 0.0) + spent, 3)
 
 
+def _bound_query_threads(n: int) -> None:
+    """Sizes the thread pools a question's work runs in (torch intra-op, BLAS) on purpose: by default
+    each grabs every core, and two busy processes on two cores then spend their time switching."""
+    if n > 0:
+        torch.set_num_threads(n)
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(limits=n, user_api="blas")
+
+
 class Engine:
     """A loaded index version of a workspace, ready to answer questions."""
 
@@ -67,6 +76,7 @@ class Engine:
                  progress: ProgressFn = no_progress):
         self.workspace, self.version_dir, self.config = workspace, version_dir, config
         self.llm = llm
+        _bound_query_threads(config.query.threads)
 
         def step(i: int) -> None:  # "load" progress: the app shows it while the index loads
             progress(Progress("load", i, len(self.LOAD_STEPS),

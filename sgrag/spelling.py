@@ -54,13 +54,16 @@ class SpellingCorrector:
                 if w.isascii() and w.isalpha() and len(w) >= 4:
                     counts[w] = counts.get(w, 0) + 1
         self._counts = counts
-        self._words = list(counts)
+        self._by_length: dict[int, list[str]] = {}
+        for w in counts:
+            self._by_length.setdefault(len(w), []).append(w)
         self._stop = stopwords
 
     def _closest(self, word: str) -> str | None:
         """The one vocabulary word within reach of ``word``; None when none is, or two are equally near."""
         limit = 2 if len(word) >= MIN_LONG else 1
-        hits = process.extract(word, self._words, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=8)
+        near = [w for n in range(len(word) - limit, len(word) + limit + 1) for w in self._by_length.get(n, ())]
+        hits = process.extract(word, near, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=8)
         if not hits:
             return None
         best = min(d for _, d, _ in hits)
@@ -76,16 +79,18 @@ class SpellingCorrector:
         fixes = {}
         for m in _WORD.finditer(question):
             low = m.group(0).lower()
-            if low in self._counts or low in self._stop:
+            if low in self._counts or low in self._stop or is_english_word(low):
                 continue
             near = self._closest(low)
-            if near is not None and not is_english_word(low):
+            if near is not None:
                 fixes[m.start()] = self._fix(m, near)
         for run in _NAME_RUN.finditer(question):
             words = list(_WORD.finditer(run.group(0)))
             if fold(run.group(0)) in self._keys or any(run.start() + w.start() in fixes for w in words):
                 continue
             for w in words:
+                if w.group(0).lower() in self._counts:
+                    continue  # a word the labels have: the name is new, not misspelt there
                 near = self._closest(w.group(0).lower())
                 said = run.group(0)
                 if near and fold(said[:w.start()] + near + said[w.end():]) in self._keys:

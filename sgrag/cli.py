@@ -23,6 +23,12 @@ class _Bar:
     def __init__(self, quiet: bool = False):
         self.quiet = quiet
         self.last = 0.0
+        self.open_line = False  # a count of a stream was written without its newline
+
+    def end_line(self) -> None:
+        if self.open_line:
+            sys.stderr.write("\n")
+            self.open_line = False
 
     def __call__(self, p: Progress) -> None:
         if self.quiet:
@@ -31,7 +37,12 @@ class _Bar:
         if p.done < p.total and now - self.last < 0.2:
             return
         self.last = now
-        pct = 100.0 * p.done / p.total if p.total else 100.0
+        if not p.total:  # a stream of unknown length: what was read so far
+            sys.stderr.write(f"\r[{p.stage:>10}] {p.message[:78]:<78}   ")
+            sys.stderr.flush()
+            self.open_line = True
+            return
+        pct = 100.0 * p.done / p.total
         eta = f" ETA {p.eta_s:.0f}s" if p.eta_s else ""
         sys.stderr.write(f"\r[{p.stage:>10}] {pct:5.1f}% {p.message[:70]:<70}{eta}   ")
         if p.done >= p.total:
@@ -127,7 +138,8 @@ def _run(args, bar: _Bar) -> int:
     ws_path = args.workspace
     if args.cmd == "import-kg":
         stats = import_kg(ws_path, triples=args.triples, entities=args.entities, relations=args.relations,
-                           graphml=args.graphml, json=args.json)
+                           graphml=args.graphml, json=args.json, progress=bar)
+        bar.end_line()
         print(json.dumps({"imported": stats}))
     elif args.cmd == "build":
         from . import Engine

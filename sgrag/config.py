@@ -154,6 +154,10 @@ class LimitsConfig:
     max_stream_bytes: int = 2 * 2**30
     """Largest decompressed size of a .gz triples file (read line by line, so memory stays
     bounded); a small archive that inflates beyond this is refused."""
+    max_gzip_ratio: int = 20
+    """Most a .gz input may inflate, as a multiple of its size on disk (FB15k-237's triples: 6.9x; graphs and
+    text compress 5-15x; a stream of one repeated line, 350-1,000x): a bomb is refused after reading ratio x
+    its size, in seconds."""
     max_line_chars: int = 1_000_000
     """Longest line of a TSV/CSV/JSONL graph or of a document's text, in characters."""
     max_json_depth: int = 100

@@ -159,7 +159,7 @@ def _store_copy(ws: Workspace, doc: Document) -> Path:
 
 
 def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations=None,
-              graphml=None, json=None, config: SgragConfig | None = None) -> dict:
+              graphml=None, json=None, config: SgragConfig | None = None, progress: ProgressFn = no_progress) -> dict:
     """Import a knowledge graph file as the workspace's source graph (atomically); its stats.
 
     The file is read and validated completely (within the configured input limits) before
@@ -172,7 +172,7 @@ def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations
     existing = Workspace(path)
     limits = (config or (existing.config() if existing.exists else SgragConfig())).limits
     if triples:
-        g = kg_io.read_triples(triples, entities, relations, limits)
+        g = kg_io.read_triples(triples, entities, relations, limits, progress)
     elif graphml:
         g = kg_io.read_graphml(graphml, limits)
     else:

@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 import hostile
 from conftest import olympics_graph
 from sgrag.cli import main as cli_main
+from sgrag.config import LimitsConfig
 from sgrag.ingest import ingest
+from sgrag.io.safe import bounded_lines
 from sgrag.io.documents import load_document
 from sgrag.io.kg import read_json, write_graphml, write_json
 from sgrag.workspace import Workspace
@@ -114,8 +116,11 @@ def test_limits_are_configurable_per_workspace(tmp_path, capsys):
     """The message names the limit; raising it in config.json lets the input through."""
     ws = Workspace.create(tmp_path / "ws")
     rows = tmp_path / "t.tsv.gz"
-    rows.write_bytes(gzip.compress(b"a\tr\tb\n" * 50_000))
+    rows.write_bytes(gzip.compress(b"a\tr\tb\n" * 50_000))  # inflates about 300x: a bomb's ratio
+    rc, err = run_cli(ws.path, ["import-kg", "--triples", str(rows)], capsys)
+    assert_refused(rc, err, "limits.max_gzip_ratio = 20")
     cfg = ws.config()
+    cfg.limits.max_gzip_ratio = 10_000
     cfg.limits.max_stream_bytes = 100_000
     ws.save_config(cfg)
     rc, err = run_cli(ws.path, ["import-kg", "--triples", str(rows)], capsys)
@@ -123,6 +128,21 @@ def test_limits_are_configurable_per_workspace(tmp_path, capsys):
     cfg.limits.max_stream_bytes = 1_000_000
     ws.save_config(cfg)
     assert run_cli(ws.path, ["import-kg", "--triples", str(rows)], capsys)[0] == 0
+
+
+def test_a_stream_of_blank_lines_is_counted_not_split_and_refused_by_its_ratio(tmp_path, capsys):
+    bomb = tmp_path / "newlines.tsv.gz"
+    bomb.write_bytes(gzip.compress(b"\n" * (1 << 20), 9) * 64)  # 64 MiB of newlines in ~70 KB
+    rc, err = run_cli(tmp_path / "ws", ["import-kg", "--triples", str(bomb)], capsys)
+    assert_refused(rc, err, "limits.max_gzip_ratio")
+    assert not (tmp_path / "ws").exists()
+
+
+def test_bounded_lines_numbers_lines_across_blocks_and_skips_blank_ones(tmp_path):
+    data = b"a\tb\tc\n\n\n" * 3000 + "é\tr\tz\n".encode() * 2 + b"\n" * 5000 + b"last\tr\tx"
+    got = list(bounded_lines(io.BytesIO(data), tmp_path / "x", LimitsConfig(), block=7))  # splits mid-character
+    assert [n for n, _ in got] == [1 + 3 * i for i in range(3000)] + [9001, 9002, 14003]
+    assert got[3000][1] == "é\tr\tz" and got[-1][1] == "last\tr\tx"
 
 
 # ---- hypothesis: variations of every format --------------------------------------------------

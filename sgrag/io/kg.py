@@ -7,7 +7,6 @@ leave a half-imported workspace behind.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 from pathlib import Path
@@ -22,6 +21,7 @@ from ..config import LimitsConfig
 from ..errors import InputFormatError
 from ..fsutil import atomic_write_text
 from ..graph import GraphBuilder, KnowledgeGraph
+from ..types import Progress, ProgressFn, no_progress
 from .safe import (DECOMPRESS_ERRORS, bounded_lines, check_json_depth, check_unicode, check_xml_encoding, json_loads,
                    open_binary, over_limit, read_bytes)
 
@@ -32,13 +32,19 @@ def _rows(path: Path, limits: LimitsConfig) -> Iterator[tuple[int, list[str]]]:
     """(row number, fields) of a TSV/CSV file (optionally .gz), read as a bounded stream;
     the delimiter is sniffed from line one."""
     try:
-        with io.TextIOWrapper(open_binary(path, limits, streamed=True), encoding="utf-8",
-                              errors="strict", newline="") as fh:
+        with open_binary(path, limits, streamed=True) as fh:
             lines = bounded_lines(fh, path, limits)
-            first = next(lines, "")
-            delim = "\t" if "\t" in first else ","
-            reader = csv.reader(_chain([first], lines), delimiter=delim)
-            for lineno, row in enumerate(reader, start=1):
+            first = next(lines, (1, ""))
+            delim = "\t" if "\t" in first[1] else ","
+            numbers: list[int] = []
+
+            def text(items):
+                for n, line in items:
+                    numbers.append(n)
+                    yield line.removesuffix("\r")
+            for row in csv.reader(text(_chain([first], lines)), delimiter=delim):
+                lineno = numbers[-1]
+                numbers.clear()
                 if row and any(c.strip() for c in row):
                     yield lineno, [c.strip() for c in row]
     except UnicodeDecodeError as exc:
@@ -72,8 +78,12 @@ def _two_column_map(path: Path, what: str, limits: LimitsConfig) -> dict[str, st
     return out
 
 
+PROGRESS_ROWS = 500_000  # a streamed import reports its progress this often
+
+
 def read_triples(path: str | os.PathLike, entities: str | os.PathLike | None = None,
-                 relations: str | os.PathLike | None = None, limits: LimitsConfig | None = None) -> KnowledgeGraph:
+                 relations: str | os.PathLike | None = None, limits: LimitsConfig | None = None,
+                 progress: ProgressFn = no_progress) -> KnowledgeGraph:
     """Read ``head, relation, tail`` rows (TSV or CSV, optionally .gz, header optional).
 
     ``entities`` maps ids to names (labels); ``relations`` maps relation ids to readable
@@ -96,6 +106,8 @@ def read_triples(path: str | os.PathLike, entities: str | os.PathLike | None = N
         b.add_node(t, names.get(t))
         b.add_edge(h, t, r, rel_text.get(r, ""))
         count += 1
+        if count % PROGRESS_ROWS == 0:
+            progress(Progress("import", count, 0, f"{count:,} triples read from {path.name}"))
     if count == 0:
         raise InputFormatError(str(path), None, "no triples found")
     return b.build()

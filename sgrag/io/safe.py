@@ -46,8 +46,9 @@ def check_file_size(path: Path, limits: LimitsConfig) -> int:
 class _Capped(io.RawIOBase):
     """A read-only stream that refuses to deliver more than ``cap`` bytes (decompression bombs)."""
 
-    def __init__(self, raw: BinaryIO, cap: int, path: Path, name: str):
-        self.raw, self.cap, self.path, self.name, self.seen = raw, cap, path, name, 0
+    def __init__(self, raw: BinaryIO, cap: int, path: Path, name: str, limit: int):
+        """``cap``: bytes it delivers at most; ``name``/``limit``: the setting that sets it, for the error."""
+        self.raw, self.cap, self.path, self.name, self.limit, self.seen = raw, cap, path, name, limit, 0
 
     def readable(self) -> bool:
         return True
@@ -56,7 +57,9 @@ class _Capped(io.RawIOBase):
         n = self.raw.readinto(buf)
         self.seen += n or 0
         if self.seen > self.cap:
-            raise over_limit(self.path, None, f"decompressed size (more than {self.cap:,} bytes)", self.name, self.cap)
+            what = f"decompressed size (more than {self.cap:,} bytes" + (
+                f", {self.limit}x the file)" if self.name == "max_gzip_ratio" else ")")
+            raise over_limit(self.path, None, what, self.name, self.limit)
         return n
 
     def close(self) -> None:
@@ -70,13 +73,17 @@ def open_binary(path: Path, limits: LimitsConfig, streamed: bool) -> BinaryIO:
     ``streamed`` content (read line by line) may reach ``max_stream_bytes``; content parsed
     as a whole may reach ``max_parse_bytes``.
     """
-    check_file_size(path, limits)
+    size = check_file_size(path, limits)
     name = "max_stream_bytes" if streamed else "max_parse_bytes"
+    cap = limit = getattr(limits, name)
+    gz = path.suffix == ".gz"
+    if gz and limits.max_gzip_ratio * max(size, 1024) < cap:
+        name, limit, cap = "max_gzip_ratio", limits.max_gzip_ratio, limits.max_gzip_ratio * max(size, 1024)
     try:
-        raw = gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+        raw = gzip.open(path, "rb") if gz else open(path, "rb")
     except OSError as exc:
         raise InputFormatError(str(path), None, f"cannot open: {exc.strerror or exc}") from exc
-    return io.BufferedReader(_Capped(raw, getattr(limits, name), path, name))
+    return io.BufferedReader(_Capped(raw, cap, path, name, limit))
 
 
 def read_bytes(path: Path, limits: LimitsConfig) -> bytes:
@@ -88,18 +95,35 @@ def read_bytes(path: Path, limits: LimitsConfig) -> bytes:
         raise InputFormatError(str(path), None, f"unreadable: {exc}") from exc
 
 
-def bounded_lines(fh: io.TextIOBase, path: Path, limits: LimitsConfig) -> Iterator[str]:
-    """Lines of a text stream; a line longer than ``max_line_chars`` is refused unread."""
+def bounded_lines(fh: BinaryIO, path: Path, limits: LimitsConfig, block: int = 1 << 20) -> Iterator[tuple[int, str]]:
+    """(line number, line) of the non-blank lines of a UTF-8 byte stream, read a block at a time (lines are
+    split in C, so a stream of a billion blank lines costs seconds, not minutes); a line longer than
+    ``max_line_chars`` is refused unread."""
+    import codecs
     cap = limits.max_line_chars
-    lineno = 0
+    decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
+    lineno, rest = 0, ""
     while True:
-        line = fh.readline(cap + 1)
-        if not line:
+        data = fh.read(block)
+        text = rest + decoder.decode(data, final=not data)
+        if data and text.isspace():  # a blank block is counted, not split (a stream of newlines)
+            lineno += text.count("\n")
+            rest = ""
+            continue
+        lines = text.split("\n")
+        rest = lines.pop() if data else ""
+        if len(rest) > cap:
+            raise over_limit(path, lineno + len(lines) + 1, "line length", "max_line_chars", cap)
+        for i, line in enumerate(lines, start=lineno + 1):
+            if len(line) > cap + 1:
+                raise over_limit(path, i, "line length", "max_line_chars", cap)
+            if line and not line.isspace():
+                yield i, line
+        lineno += len(lines)
+        if not data:
+            if rest and not rest.isspace():
+                yield lineno + 1, rest
             return
-        lineno += 1
-        if len(line) > cap and not (len(line) == cap + 1 and line.endswith("\n")):
-            raise over_limit(path, lineno, "line length", "max_line_chars", cap)
-        yield line
 
 
 def check_text(text: str, path: str | os.PathLike, limits: LimitsConfig) -> None:

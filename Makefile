@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export STREAMLIT_BROWSER_GATHER_USAGE_STATS := false
 
-.PHONY: run test venv test-deps demo bench clean
+.PHONY: run test venv test-deps demo bench fuzz clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,14 @@ test: test-deps
 
 bench: venv
 	$(PY) bench/run_all.py
+
+# A larger hostile-input budget than `make test`; replay a run with `make fuzz SEED=<the printed seed>`.
+SEED ?= $(shell date +%s)
+FUZZ_EXAMPLES ?= 400
+fuzz: test-deps
+	@echo "fuzz seed $(SEED), $(FUZZ_EXAMPLES) examples per format"
+	SGRAG_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider tests/test_hostile_inputs.py \
+	  -k mutated --hypothesis-seed=$(SEED)
 
 clean:
 	rm -rf $(VENV) workspaces .pytest_cache

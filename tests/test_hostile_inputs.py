@@ -10,6 +10,7 @@ import gzip
 import hashlib
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -174,14 +175,26 @@ FLAGS = {"triples.tsv": "--triples", "triples.csv": "--triples", "triples.tsv.gz
          "graph.graphml": "--graphml", "graph.json": "--json", "graph.jsonl": "--json"}
 
 
+FRAGMENTS = {  # hostile fragments by family; each family is a way a parser has failed somewhere
+    "markup": [b"\x00", b"\xff\xfe", b"<!DOCTYPE x [<!ENTITY a 'b'>]>", b"&a;", b'{"id": null}', b'{"label": {}}',
+               b"[" * 500, b"\t\t\t", b'"unterminated', b"\n" * 3],
+    "encodings": [b'<?xml version="1.0" encoding="x-evil-7"?>', b'<?xml version="1.0" encoding="utf-32"?>',
+                  b"\xef\xbb\xbf", b"\xfe\xff\x00a", b"caf\xe9", b"\x81\x8d\x8f\x90\x9d"],
+    "numbers": [b"9" * 5000, b"-" + b"1" * 4400, b"1e99999", b"NaN", b"-Infinity", b"0x1F", b"1" * 4299],
+    "unicode": [b'"\\ud800"', b'"\\udfff\\ud800"', b"\xc0\xaf", b"\xed\xa0\x80", "\u202e\u200b\ufeff".encode(),
+                "\U0001f600".encode(), b"\\u0000"],
+    "regex": [b"[" * 5000, b"![" * 3000, b"**" * 3000, b"<a href='x'>" * 2000, b"`" * 3000, b"_" * 4000,
+              b"(" * 3000, b"<" * 5000],
+    "compression": [b"\x1f\x8b\x08", gzip.compress(b"\n" * 100_000), b"PK\x03\x04", b"%PDF-1.7"],
+}
+
+
 @st.composite
 def mutated(draw, seed: bytes) -> bytes:
     """The seed cut, spliced with random bytes or hostile fragments, or wrapped in deep nesting."""
     cut = draw(st.integers(0, len(seed)))
-    junk = draw(st.one_of(st.binary(max_size=64),
-                          st.sampled_from([b"\x00", b"\xff\xfe", b"<!DOCTYPE x [<!ENTITY a 'b'>]>", b"&a;",
-                                           b'{"id": null}', b'{"label": {}}', b"[" * 500, b"\t\t\t",
-                                           b'"unterminated', b"\n" * 3, b"\x1f\x8b\x08"])))
+    family = draw(st.sampled_from(sorted(FRAGMENTS)))
+    junk = draw(st.one_of(st.binary(max_size=64), st.sampled_from(FRAGMENTS[family])))
     mode = draw(st.sampled_from(["truncate", "splice", "insert", "deep"]))
     if mode == "truncate":
         return seed[:cut]
@@ -193,8 +206,11 @@ def mutated(draw, seed: bytes) -> bytes:
     return seed[:cut] + junk + seed[cut:]
 
 
+FUZZ_EXAMPLES = int(os.environ.get("SGRAG_FUZZ_EXAMPLES", "25"))  # `make fuzz` raises it
+
+
 @pytest.mark.parametrize("name", sorted(SEEDS))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_mutated_inputs_never_crash_or_half_write(name, graph_ws, capsys, data):
     payload = data.draw(mutated(SEEDS[name]), label="payload")

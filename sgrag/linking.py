@@ -687,10 +687,36 @@ class Linker:
                 out.extend(self._candidates(key, "embedding", round(float(score) * 0.8, 3))[:1])
         return out
 
+    @cached_property
+    def _sorted_keys(self) -> list[str]:
+        return sorted(self.entries)
+
+    def _prefixed(self, key: str, k: int) -> list[str]:
+        """Label keys that continue what was typed ("paul reub" -> "paul reubens"), shortest first: the label
+        starts with it, or each typed word starts a word of the label in order."""
+        import bisect
+        keys = self._sorted_keys
+        i = bisect.bisect_left(keys, key)
+        starts = []
+        while i < len(keys) and keys[i].startswith(key) and len(starts) < 50 * k:
+            starts.append(keys[i])
+            i += 1
+        words = key.split()
+        if len(starts) < k and len(words) > 1:
+            pattern = re.compile(r"\b" + r"\w*\b.*?\b".join(map(re.escape, words)))
+            starts += [x for x in keys if x not in starts and pattern.search(x)][: 50 * k]
+        return sorted(starts, key=lambda x: (len(x), x))[:k]
+
     def search(self, text: str, k: int = 10) -> list[LinkCandidate]:
-        """Entity search for the UI: exact/alias first, then fuzzy, then embedding."""
+        """Entity search for the UI, as the user types: the label itself, then labels that continue what was
+        typed ("Paul Reub" -> Paul Reubens, not the film "Paul"), then fuzzy and embedding neighbours."""
         key = fold(text)
         out = self._candidates(key) if key in self.entries else []
+        if key:
+            for hit in self._prefixed(key, k):
+                for c in self._candidates(hit, "prefix", 0.95)[:1]:
+                    if all(c.node_id != o.node_id for o in out):
+                        out.append(c)
         for c in self._fuzzy(text) + self._embedding(text):
             if all(c.node_id != o.node_id for o in out):
                 out.append(c)

@@ -18,7 +18,7 @@ class LinkCandidate:
     node_id: str
     label: str
     score: float
-    method: str  # exact | alias | fuzzy | embedding | override | llm
+    method: str  # exact | alias | prefix | fuzzy | typo | embedding | override | llm
 
 
 @dataclass(frozen=True)

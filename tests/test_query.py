@@ -477,3 +477,16 @@ def test_a_name_inside_a_longer_capitalised_name_the_graph_lacks_is_a_piece_of_i
     got = confidences(lk, "Which actor shares Nick Cannon's location and played for Wimbledon F.C.?")
     assert got["Nick Cannon"] == 1.0 and got["Wimbledon F.C."] == 1.0
     assert confidences(lk, "Which actor worked for MTV and starred in Rush Hour?")["MTV"] == 1.0
+
+
+def test_search_as_you_type_ranks_labels_that_continue_the_text_first():
+    b = GraphBuilder()
+    for nid, label in [("f", "Paul"), ("p", "Paul Reubens"), ("a", "Paula Abdul"), ("r", "Reuben Paulson"),
+                       ("h", "Tom Hanks")]:
+        b.add_node(nid, label)
+    b.add_edge("p", "f", "starred in")
+    lk = Linker(b.build())
+    assert lk.search("Paul Reub", 3)[0].label == "Paul Reubens"
+    assert lk.search("paul", 3)[0].label == "Paul"  # the label itself first
+    assert [c.label for c in lk.search("tom h", 2)][0] == "Tom Hanks"
+    assert lk.search("Paul Reub", 3)[0].method == "prefix"

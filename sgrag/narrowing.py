@@ -65,24 +65,24 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         if (sat[:, j] < 0).all() and c.node_id in g.index_of:
             sat[:, j] = g.index_of[c.node_id]
     keep = np.ones(nodes.size, dtype=bool)
-    for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
-        label = qg.constraints[j].label
-        if mask is None:
-            notes.append(f"No relation of the graph fits '{phrase}' for {label}: any relation to it counts.")
-        elif (keep & mask).any() and (keep & ~mask).any():
-            n = int((keep & ~mask).sum())
-            drop(nodes[keep & ~mask], f"not joined to {label} by a relation that fits '{phrase}'",
-                 f"{n:,} {'entity is' if n == 1 else 'entities are'} not joined to {label} by a relation that "
-                 f"fits '{phrase}'")
-            keep &= mask
-            stated.add(qg.constraints[j].qid)
-    for j, word, mask in ranker.stated_relations(qg, nodes, sat):
+
+    def joined_by(j: int, mask: np.ndarray, how: str) -> None:
+        """Keeps the members ``mask`` says are joined to constraint j as the question states (``how``), unless
+        that would leave nothing or change nothing."""
+        nonlocal keep
         if (keep & mask).any() and (keep & ~mask).any():
-            label = qg.constraints[j].label
-            n = int((keep & ~mask).sum())
-            drop(nodes[keep & ~mask], f"not joined to {label} by a relation '{word}' names",
-                 f"{n:,} {'entity is' if n == 1 else 'entities are'} not joined to {label} by a relation that "
-                 f"'{word}' names")
+            label, n = qg.constraints[j].label, int((keep & ~mask).sum())
+            drop(nodes[keep & ~mask], f"not joined to {label} by a relation {how}",
+                 f"{n:,} {'entity is' if n == 1 else 'entities are'} not joined to {label} by a relation {how}")
             keep &= mask
             stated.add(qg.constraints[j].qid)
+
+    for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
+        if mask is None:
+            notes.append(f"No relation of the graph fits '{phrase}' for {qg.constraints[j].label}: any relation to "
+                         "it counts.")
+        else:
+            joined_by(j, mask, f"that fits '{phrase}'")
+    for j, word, mask in ranker.stated_relations(qg, nodes, sat):
+        joined_by(j, mask, f"'{word}' names")
     return out, stated

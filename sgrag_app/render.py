@@ -431,10 +431,14 @@ def render_query_graph(trace: QueryTrace) -> None:
                f"Built {md(QG_SOURCES.get(qg.source, qg.source))}"
                + (f" · answer type: {md(qg.answer_type)}" if qg.answer_type else ""))
     render_graph(viz.query_graph_html(qg, height=300), 300)
-    if qg.relation_phrases:
-        st.caption("Relations mentioned in the question: " + ", ".join(f"“{md(p)}”" for p in qg.relation_phrases))
+    said = [(n.label, p.strip()) for n, p in zip(qg.constraints, qg.relation_phrases)
+            if len([w for w in p.split() if len(w) > 2]) > 0 and p.strip().lower() not in _BARE_PHRASES]
+    if said:
+        st.caption("How the question relates each condition: " + "; ".join(f"{md(label)}: “{md(p)}”"
+                                                                           for label, p in said))
 
 
+_BARE_PHRASES = frozenset({"from the", "of the", "in the", "and the", "the", "with the", "by the"})
 QG_SOURCES = {"offline": "locally", "llm": "by the language model",
               "llm->offline": "locally (the language model's attempt was unusable)"}
 
@@ -447,7 +451,8 @@ def normalization_table(trace: QueryTrace) -> pd.DataFrame:
         rows.append({
             "mention": m.text if m else "", "graph entity": n.label,
             "score": round(float(m.chosen.score if m else n.confidence), 4),
-            "top alternatives": "; ".join(f"{alt_.label} ({alt_.score:.2f})" for alt_ in (m.alternatives if m else ())[:5]),
+            "other candidates": "; ".join(f"{a.label} ({a.score:.2f})" for a in [
+                a for a in (m.alternatives if m else ()) if a.node_id != n.node_id][:5]),
             "method": m.chosen.method if m else "", "id": n.node_id or "", "query node": n.qid,
         })
     return pd.DataFrame(rows)
@@ -678,7 +683,9 @@ def render_oracle_summary(oracle: dict) -> None:
     """Exactness against an oracle: where the question determines the answer, and the set otherwise."""
     st.markdown(f"##### Exactness against the oracle ({oracle['n']:,} questions: {oracle['determined']:,} determined, "
                 f"{oracle['ambiguous']:,} ambiguous)")
-    for row in (ORACLE_METRICS[:3], ORACLE_METRICS[3:]):
+    shown = [m for m in ORACLE_METRICS if not (m[0] == "hit@1_ambiguous" and not oracle.get("ambiguous"))
+             and not (m[0] == "hit@1_determined" and not oracle.get("determined"))]
+    for row in (shown[:3], shown[3:]):
         for col, (key, title, help_text) in zip(st.columns(3), row):
             col.metric(title, f"{float(oracle.get(key, 0.0)):.3f}", help=help_text)
     fails = oracle.get("failures_determined") or {}

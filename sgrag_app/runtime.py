@@ -224,7 +224,9 @@ def _select_workspace(names: list[str]) -> None:
         ss[K.WORKSPACE_KEPT] = ss.pop(K.WORKSPACE_NEXT)
         ss[K.DELETE_WS_CONFIRM] = False
     elif K.WORKSPACE_KEPT not in ss:
-        ss[K.WORKSPACE_KEPT] = st.query_params.get(K.WORKSPACE)
+        ss[K.WORKSPACE_KEPT] = asked = st.query_params.get(K.WORKSPACE)
+        if asked and asked not in names:  # a mistyped or deleted workspace in a link: said until another is chosen
+            ss[K.WORKSPACE_MISSING] = asked
     if ss.get(K.WORKSPACE_KEPT) not in names:
         ss[K.WORKSPACE_KEPT] = names[0] if names else None
     ss[K.WORKSPACE] = ss[K.WORKSPACE_KEPT]
@@ -232,6 +234,7 @@ def _select_workspace(names: list[str]) -> None:
 
 def _workspace_chosen() -> None:
     st.session_state[K.WORKSPACE_KEPT] = st.session_state[K.WORKSPACE]
+    st.session_state.pop(K.WORKSPACE_MISSING, None)
 
 
 def _sidebar(root: Path) -> "sgrag.Workspace | None":
@@ -242,6 +245,11 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
         st.caption("Exact multi-constraint RAG over a knowledge graph.")
         names = workspace_names(root)
         _select_workspace(names)
+        missing = st.session_state.get(K.WORKSPACE_MISSING)
+        if missing:
+            st.warning(f"There is no workspace named '{missing}'"
+                       + (f": showing '{st.session_state[K.WORKSPACE]}' instead." if names else "."),
+                       icon=":material/error:")
         ws = None
         if names:
             name = st.selectbox("Workspace", names, key=K.WORKSPACE, on_change=_workspace_chosen,

@@ -53,6 +53,7 @@ BUILD_POLLING = "build.polling"
 INGEST_POLLING = "ingest.polling"
 EVAL_POLLING = "eval.polling"
 WORKSPACE_KEPT = "sg.workspace_kept"  # the session's workspace (the selector's own state is per page)
+WORKSPACE_MISSING = "sg.ws_missing"  # a ?ws= name no workspace has, reported until another is chosen
 WORKSPACE_NEXT = "sg.workspace_next"  # workspace to select on the next run (set after create/delete)
 DEMO_POLLING = "demo.polling"
 LOAD_POLLING = "load.polling"

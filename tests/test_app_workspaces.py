@@ -93,3 +93,13 @@ def test_running_jobs_of_every_workspace_are_listed(tmp_path, make_app):
     finally:
         job_registry().get("build", str(slow)).cancel()
         wait_job("build", slow)
+
+
+def test_an_unknown_workspace_in_the_url_is_reported(built_ws, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+    monkeypatch.setenv("SGRAG_WORKSPACE", str(built_ws))
+    at = AppTest.from_file(str(APP), default_timeout=90)
+    at.query_params[K.WORKSPACE] = "nope"
+    run_loaded(at)
+    assert any("There is no workspace named 'nope'" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert at.selectbox(key=K.WORKSPACE).value == built_ws.name

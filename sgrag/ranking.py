@@ -26,7 +26,8 @@ from .stated import stated_words
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, RankedAnswer
 
-
+# The answer's kind (below): a type phrase nearly every node of the kind holds marks it, unless a
+# fifth of the graph holds it too ("topic", "person" say little about what a node is).
 KIND_CORE_SHARE = 0.8
 KIND_GENERIC_SHARE = 0.2
 ONE_WAY_OVERLAP = 0.05  # a relation whose heads and tails share more nodes than this is stored either way
@@ -44,6 +45,8 @@ TIE_CONFIDENCE = 0.99
 # Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
 # the answer is (a band, a profession). A word the lexicon maps to one of them ("figure" -> person) does name it.
 NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
+
+
 @dataclass(frozen=True)
 class RelationFit:
     """Fitted on the Re-DocRED dev questions over the gold KG (plain Wikidata relation names)."""

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sgrag import Engine, GraphBuilder
-from sgrag.linking import Linker, answer_type_span
+from sgrag.linking import Linker
 from sgrag.query import build_query_graph
 from sgrag.rules import RuleSwitches, registered
 from conftest import build_workspace, fast_config, kinds_graph, olympics_graph

@@ -200,13 +200,13 @@ def _run(args, bar: _Bar) -> int:
 def _rules(args) -> int:
     """The rule table, with each rule's state in the workspace (all on without one)."""
     from . import Workspace
-    from .rules import ALL_ON, switches, table
+    from .rules import ALL_ON, rule_table, switches
     state = ALL_ON
     if args.workspace:
         ws = Workspace(args.workspace)
         ws.manifest()  # a clear error when there is no workspace there
         state = switches(ws.config().rules.disabled)
-    rows = table(state)
+    rows = rule_table(state)
     if args.markdown:
         from .rules import markdown_table
         sys.stdout.write(markdown_table())

@@ -3,8 +3,8 @@
     python bench/rule_ablation.py -w W --queries CSV [--oracle ORACLE] [--split dev] [--rules a,b] [--limit N]
 
 Loads the index once and switches rules in place (``Engine.use_rules``). Prints, per rule, Hit@1, the share of
-questions whose exact set is exactly the gold answer, and (with ``--oracle``) the mean Jaccard of the exact set
-and the share with the gold in it, each as all-on value and the change with the rule off. ``--split`` keeps the
+questions whose exact set is exactly the gold answer, and (with ``--oracle``) the mean Jaccard of the exact set,
+the share with the gold in it and Hit@1 on the determined questions, each as all-on value and the change with the rule off. ``--split`` keeps the
 questions of one split (a ``split`` column, as the Re-DocRED questions have): tune on dev, look at check rarely.
 """
 from __future__ import annotations
@@ -31,6 +31,8 @@ def measures(report) -> dict[str, float]:
     if scored:
         out["jaccard"] = sum(r["jaccard"] for r in scored) / len(scored)
         out["gold in set"] = sum(bool(r["gold_in_exact_set"]) for r in scored) / len(scored)
+        determined = [r for r in scored if r.get("determined")]
+        out["hit@1 det."] = sum(r["hit"] for r in determined) / max(len(determined), 1)
     return out
 
 

@@ -26,7 +26,7 @@ STAGES = ("linking", "ranking", "narrowing", "relaxing", "extraction")
 
 # The modules that register rules; ``registered()`` imports them so the table is complete however
 # sgrag was imported.
-_RULE_MODULES = ("linking", "spelling", "stated", "ranking", "narrowing", "relax", "pipeline")
+_RULE_MODULES = ("linking", "spelling", "stated", "ranking", "narrowing", "relax")
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,8 @@ class QueryConfig:
     """Cap on UNK label candidates collected during label completion."""
     alias_score: float = 0.9
     """Link score of a name the label goes by (an alias), not the label itself."""
+    typo_two_edits_from: int = 8
+    """A misspelt word this long (letters) may be two edits off the label word it is read as; shorter, one."""
     typo_score: float = 0.9
     """A link read through a spelling correction counts this much of the link as spelt."""
     type_confidence: float = 0.9

@@ -362,16 +362,38 @@ SHOW_NEAR = 10  # near misses listed under the exact set's first members
 
 
 def exact_set_frame(trace: QueryTrace) -> pd.DataFrame:
-    """The exact set's members (at most SHOW_SET), each with the edges that join it to the constraints."""
+    """The exact set's members (at most SHOW_SET), each with one column per condition naming the edge that joins
+    it to that condition (short columns that fit beside the answer, rather than one long evidence string)."""
     a, qg = trace.answer, trace.query_graph
-    evidence: dict[str, list[str]] = {}
+    cols = {c.qid: exact_set_column(c.label, c.qid, qg) for c in qg.constraints}
+    evidence: dict[str, dict[str, str]] = {}
     for m in trace.matches:
         nid = m.binding.get(qg.target)
-        if nid is not None and nid not in evidence and m.exact:
-            evidence[nid] = [f"{viz._short_relation(e.relation)}: {e.dst_label if e.src_id == nid else e.src_label}"
-                             for e in m.edges]
-    return pd.DataFrame([{"entity": r.label, "evidence": "; ".join(evidence.get(r.node_id, ["(verified in the graph)"])),
-                          "score": round(float(r.score), 3)} for r in a.exact_set[:SHOW_SET]])
+        if nid is None or nid in evidence or not m.exact:
+            continue
+        cells: dict[str, str] = {}
+        for e in m.edges:
+            rel = viz._short_relation(e.relation)
+            for q in e.query_edge:
+                if q in cols and q not in cells:
+                    touches = nid in (e.src_id, e.dst_id)
+                    cells[q] = rel if touches else f"{rel} ({e.src_label} → {e.dst_label})"
+        evidence[nid] = cells
+    rows = []
+    for r in a.exact_set[:SHOW_SET]:
+        cells = evidence.get(r.node_id)
+        row = {"entity": r.label}
+        for q, col in cols.items():
+            row[col] = (cells or {}).get(q) or ("verified in the graph" if cells is None else "✓")
+        row["score"] = round(float(r.score), 3)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def exact_set_column(label: str, qid: str, qg) -> str:
+    """Column title of a condition in the exact-set table: its label, with its id when two share a label."""
+    same = sum(c.label == label for c in qg.constraints)
+    return f"via {label}" + (f" [{qid}]" if same > 1 else "")
 
 
 def render_ranked(trace: QueryTrace) -> None:
@@ -388,7 +410,8 @@ def render_ranked(trace: QueryTrace) -> None:
                    "each verified edge by edge in the graph.")
         df = exact_set_frame(trace)
         st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360),
-                     column_config={"entity": st.column_config.TextColumn(pinned=True)})
+                     column_config={"entity": st.column_config.TextColumn(pinned=True, width="medium"),
+                                    "score": st.column_config.NumberColumn(width="small")})
         if a.set_apart:
             st.caption(f"Also joined to every condition, but ruled out by the question's words "
                        f"({len(a.set_apart):,}; showing {min(len(a.set_apart), SHOW_SET):,}):")
@@ -576,25 +599,33 @@ def _match_title(trace: QueryTrace, i: int, m: Match) -> str:
     return f"#{i + 1}: {ans} ({kind})"
 
 
-def render_matches(trace: QueryTrace, graph, *, key: str) -> None:
+def render_matches(trace: QueryTrace, graph, *, key: str, kinds=None) -> None:
+    """The matched subgraph: by default only the answers, the conditions and the matched edges (legible at a
+    glance); the neighbourhood is one click away inside the drawing, and a click on a node shows its properties."""
     if not trace.matches:
         st.info("No matched subgraph: no data subgraph satisfies the query, even partially.")
         return
     n_ex = sum(m.exact for m in trace.matches)
-    st.caption(f"{n_ex} exact and {len(trace.matches) - n_ex} partial match(es) in the trace. "
-               "Matched nodes and edges are orange; UNK's binding is red.")
     options = ["all"] + list(range(len(trace.matches)))
     c1, c2 = st.columns([3, 1])
     pick = c1.selectbox("Subgraph", options, key=f"{key}.{K.MATCH_PICK}",
                         format_func=lambda o: f"all matches (first {min(20, len(trace.matches))})" if o == "all"
                         else _match_title(trace, o, trace.matches[o]))
-    cap = c2.number_input("Max nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10, key=f"{key}.{K.SUBGRAPH_CAP}")
+    cap = c2.number_input("Neighbourhood nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10,
+                          key=f"{key}.{K.SUBGRAPH_CAP}", help="How many neighbours “Show neighbourhood” adds "
+                          "(the most connected first)")
     chosen = trace.matches[:20] if pick == "all" else [trace.matches[pick]]
-    view = viz.match_view(graph, chosen, max_nodes=int(cap),
-                          target=trace.query_graph.target if trace.query_graph else None)
-    st.caption(f"showing {len(view['nodes']):,} of {view['total']:,} nodes in the matched neighbourhood")
+    qg = trace.query_graph
+    view = viz.match_view(graph, chosen, max_nodes=int(cap), target=qg.target if qg else None)
+    lab = _qlabel(trace)
+    roles = {v: (r if r == UNK else f"condition “{lab.get(r, r)}” [{r}]") for v, r in view["role"].items()}
+    st.caption(f"{n_ex} exact and {len(trace.matches) - n_ex} partial match(es) in the trace. Drawn: "
+               f"{len(view['nodes']):,} matched node(s) and {len(view['edges']):,} matched edge(s) (orange; the answer "
+               f"red); “Show neighbourhood” adds {len(view['reserve']):,} of their {view['total'] - len(view['nodes']):,} "
+               "neighbours. Click a node for its properties; double-click (or “Expand”) adds its neighbours.")
     render_graph(viz.subgraph_html(graph, view["nodes"], view["edges"], highlight_nodes=view["highlight_nodes"],
-                                   highlight_edges=view["highlight_edges"], role=view["role"], height=520), 520)
+                                   highlight_edges=view["highlight_edges"], role=roles, reserve=view["reserve"],
+                                   kinds=kinds, height=520), 520)
     rows = []
     lab = _qlabel(trace)
     for i, m in enumerate(chosen):
@@ -655,7 +686,7 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
     with tabs[4]:
         render_funnel(trace)
     with tabs[5]:
-        render_matches(trace, engine.graph, key=key)
+        render_matches(trace, engine.graph, key=key, kinds=engine.node_kinds)
     with tabs[6]:
         render_candidates(trace, engine)
     with tabs[7]:
@@ -664,10 +695,39 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
 
 
 # ---- explore --------------------------------------------------------------------------------
-def render_neighbourhood(graph, center: int, nodes: Sequence[int], edges: Sequence[int], total: int) -> None:
-    st.caption(f"showing {len(nodes):,} of {total:,} nodes" + (" (capped: raise the limit or filter relations)"
-                                                                 if total > len(nodes) else ""))
-    render_graph(viz.subgraph_html(graph, nodes, edges, highlight_nodes=[center], focus=[center], height=560), 560)
+EXPLORE_FIRST = 30  # neighbours Explore draws at first (the most connected): labels still read at a glance
+
+
+def render_neighbourhood(graph, center: int, nodes: Sequence[int], edges: Sequence[int], total: int,
+                         kinds=None) -> None:
+    """The neighbourhood of ``center``: its first EXPLORE_FIRST nodes drawn, the rest of ``nodes`` one click away."""
+    first, rest = list(nodes)[:EXPLORE_FIRST + 1], list(nodes)[EXPLORE_FIRST + 1:]
+    st.caption(f"Drawn: {len(first):,} of {total:,} nodes (the nearest and most connected first)"
+               + (f"; “Show more” adds {len(rest):,}" if rest else "")
+               + (" (capped: raise the limit or filter relations)" if total > len(nodes) else "")
+               + ". Click a node for its properties; double-click adds its neighbours.")
+    render_graph(viz.subgraph_html(graph, first, edges, highlight_nodes=[center], focus=[center], reserve=rest,
+                                   kinds=kinds, height=560, wide_label=f"Show more ({len(rest):,} nodes)",
+                                   narrow_label=f"Back to the first {len(first):,}"), 560)
+
+
+def graph_file_bytes(graph, fmt: str) -> bytes:
+    """The whole graph as GraphML or JSON (``sgrag.io.kg`` writers: Gephi, yEd and networkx read them)."""
+    from sgrag.io.kg import write_graphml, write_json
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / f"graph.{fmt}"
+        (write_graphml if fmt == "graphml" else write_json)(graph, p)
+        return p.read_bytes()
+
+
+def render_graph_downloads(graph, name: str) -> None:
+    """Download buttons for the whole graph; the file is written only when a button is clicked."""
+    st.caption(f"The whole graph: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges")
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name) or "graph"
+    for fmt, title, mime in (("graphml", "GraphML", "application/xml"), ("json", "JSON", "application/json")):
+        st.download_button(title, lambda fmt=fmt: graph_file_bytes(graph, fmt), file_name=f"{slug}.{fmt}",
+                           mime=mime, key=f"sg.graph_download.{fmt}", icon=":material/download:",
+                           on_click="ignore", width="stretch")
 
 
 # ---- evaluation -----------------------------------------------------------------------------

@@ -33,6 +33,15 @@ def md(text: Any) -> str:
     return s.replace("\x00lt", "&lt;").replace("\x00gt", "&gt;").replace("\x00amp", "&amp;").replace("\n", "  \n")
 
 
+_SERVER_PATH = re.compile(r"(?<![\w.~:/])/(?:[^\s/:'\"<>]+/)+([^\s/:'\"<>]+)")
+
+
+def public_message(text: str) -> str:
+    """An error message without server paths: each absolute path becomes its file name (what the user uploaded
+    or chose), so a message never shows where the server keeps workspaces."""
+    return _SERVER_PATH.sub(r"\1", str(text))
+
+
 def fmt_secs(s: float | None) -> str:
     if s is None:
         return "—"
@@ -63,7 +72,7 @@ def render_graph(page_html: str, height: int) -> None:
 
 
 # ---- jobs -------------------------------------------------------------------------------------
-STAGE_TITLES = {"import": "Import", "extract": "Extraction", "extraction": "Extraction",
+STAGE_TITLES = {"start": "Starting", "import": "Import", "extract": "Extraction", "extraction": "Extraction",
                 "embeddings": "Label embeddings", "gnn": "GNN training", "paths": "Path enumeration",
                 "rtree": "R*-tree", "faiss": "FAISS label index", "snapshot": "Graph snapshot",
                 "save": "Saving", "eval": "Questions", "ingest": "Documents", "chunks": "Chunks of the document",
@@ -84,26 +93,56 @@ def render_running_jobs(reg: JobRegistry, engines) -> None:
 def stage_rows(job: Job) -> list[dict]:
     """Title, bar fraction and text of each stage of ``job`` (what the live panel shows)."""
     rows = []
+    now = time.time()
     for name, s in job.snapshot().items():
         title = STAGE_TITLES.get(name, name.replace("_", " ").capitalize())
         done = bool(s.total) and s.done >= s.total
-        counts = f"{s.done:,} / {s.total:,}" if s.total else f"{s.done:,}"
+        counts = f" {s.done:,} / {s.total:,}" if s.total else ""
         eta = s.eta() if job.active and not done else None
+        running = job.active and not done and not s.total  # no counts: say how long it has been at it
         rows.append({"title": title, "fraction": s.fraction if s.total else (1.0 if done else 0.0),
-                     "text": f"**{md(title)}** {counts}" + (f" · about {fmt_secs(eta)} left" if eta else "")
+                     "text": f"**{md(title)}**{counts}" + (f" · {fmt_secs(now - s.started)}" if running else "")
+                             + (f" · {time_left(eta)}" if eta is not None else "")
                              + (f" · {md(s.message)}" if s.message else ""),
                      "stage": name, "history": s.history})
     return rows
 
 
-def render_stages(job: Job) -> None:
-    """One progress bar per stage with counts and time left; metric curves once the job has ended."""
+def time_left(eta: float) -> str:
+    """"about 12 s left"; under a second is "finishing" (never "about 0.0 s left")."""
+    return f"about {fmt_secs(eta)} left" if eta >= 1.0 else "finishing"
+
+
+def overall_left(job: Job, expected: dict[str, float] | None) -> float | None:
+    """Seconds the whole job has left: the running stage's own estimate, plus what each stage not yet started
+    took last time (``expected``: stage -> seconds, in order). None without a last time to go by."""
+    if not expected or not job.active:
+        return None
+    snap = job.snapshot()
+    left = 0.0
+    for name, secs in expected.items():
+        s = snap.get(name)
+        if s is None:
+            left += secs
+        elif not (s.total and s.done >= s.total):
+            eta = s.eta()
+            left += eta if eta is not None else max(secs - (time.time() - s.started), 0.0)
+    return left
+
+
+def render_stages(job: Job, expected: dict[str, float] | None = None) -> None:
+    """One progress bar per stage with counts and time left, the whole job's time left when ``expected``
+    (a previous run's seconds per stage) says how long the stages still to come take; metric curves once
+    the job has ended."""
     rows = stage_rows(job)
-    if not rows:
-        st.caption("Starting…")
+    if job.active:
+        left = overall_left(job, expected)
+        st.caption(f"Running for {fmt_secs(job.elapsed)}"
+                   + (f" · overall {time_left(left)} (stages still to come timed by the last run)"
+                      if left is not None else ""))
     for r in rows:
         st.progress(r["fraction"], text=r["text"])
-        if not job.active and r["history"] and any(k != "step" for h in r["history"] for k in h):
+        if not job.active and r["history"]:
             render_metric_curves(r["stage"], r["history"])
 
 
@@ -118,8 +157,9 @@ def render_engine_loading(job: Job) -> None:
 
 
 def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
+    """A curve per metric a stage reported at two steps or more (one point is no curve: nothing drawn)."""
     df = pd.DataFrame(history)
-    metrics = [c for c in df.columns if c != "step"]
+    metrics = [c for c in df.columns if c != "step" and df[["step", c]].dropna()["step"].nunique() >= 2]
     if not metrics:
         return
     cols = st.columns(len(metrics))
@@ -151,7 +191,7 @@ def render_job_outcome(job: Job, what: str, failed_items: int = 0, items: int = 
     if job.status == CANCELLED:
         st.warning(f"{what} was cancelled; the previous version stays in use.", icon=":material/cancel:")
     elif job.status == FAILED:
-        st.error(f"{what} failed: {job.error}", icon=":material/error:")
+        st.error(f"{what} failed: {md(public_message(job.error))}", icon=":material/error:")
         if job.error_detail:
             with st.expander("Technical details"):
                 st.code(job.error_detail, language=None)
@@ -172,6 +212,8 @@ def render_demo_setup(job: Job) -> None:
 
 def plain_stage(name: str) -> str:
     """A timing key without the method's Greek stage letters ("ψ3 decomposition" -> "Decomposition")."""
+    if name == STARTUP:
+        return "Start-up and reading the graph"
     if name in PLAIN_STAGES or name in STAGE_TITLES:
         return PLAIN_STAGES.get(name) or STAGE_TITLES[name]
     if m := re.fullmatch(r"paths_l(\d+)", name):
@@ -194,15 +236,32 @@ def timing_frame(timings: dict, unit: str) -> tuple[pd.DataFrame, float]:
                          unit: list(items.values())}), total
 
 
-def render_build_report(report: dict | None) -> None:
-    """Graph statistics, time per stage, GNN training curve and index sizes of a build."""
+def build_stage_seconds(report: dict | None) -> dict[str, float]:
+    """A build report's seconds per live stage, in build order (``paths_l1``, ``paths_l2`` -> ``paths``): how
+    long the next build's stages may take."""
+    out: dict[str, float] = {}
+    for k, v in ((report or {}).get("timings_s") or {}).items():
+        name = "paths" if re.fullmatch(r"paths_l\d+", k) else k
+        if name in STAGE_TITLES:
+            out[name] = out.get(name, 0.0) + float(v)
+    return out
+
+
+STARTUP = "start-up, reading and snapshotting the graph"  # a build's time outside its timed stages
+
+
+def render_build_report(report: dict | None, elapsed: float | None = None) -> None:
+    """Graph statistics, time per stage, GNN training curve and index sizes of a build.
+
+    ``elapsed``: the whole job's wall time; the time outside the timed stages is shown as its own bar, so the
+    chart's total is the "finished in" figure."""
     if not report:
         return
     stats = report.get("stats") or {}
     if stats:
         st.markdown("##### Graph statistics")
         render_graph_stats(stats)
-    secs = report.get("timings_s") or report.get("seconds") or {}
+    secs = dict(report.get("timings_s") or report.get("seconds") or {})
     extra = {}
     if report.get("pruning_power") is not None:
         extra["GNN pruning power"] = f"{float(report['pruning_power']):.1%}"
@@ -214,6 +273,9 @@ def render_build_report(report: dict | None) -> None:
             col.metric(k, v)
     c1, c2 = st.columns(2)
     if isinstance(secs, dict) and secs:
+        secs.pop("total", None)
+        if elapsed is not None and elapsed - sum(map(float, secs.values())) >= 0.5:
+            secs = {STARTUP: elapsed - sum(map(float, secs.values())), **secs}
         df, total = timing_frame(secs, "seconds")
         c1.altair_chart(alt.Chart(df).mark_bar().encode(
             x=alt.X("seconds:Q", title="seconds"),
@@ -222,7 +284,7 @@ def render_build_report(report: dict | None) -> None:
         ).properties(height=alt.Step(BAR_STEP), title=f"Time per stage (total {fmt_secs(total)})"),
             width="stretch")
     hist = report.get("gnn_history") or []
-    if hist:
+    if len(hist) >= 2:  # one epoch is a point, not a curve
         df = pd.DataFrame(hist)
         x = "epoch" if "epoch" in df else df.columns[0]
         long = df.melt(id_vars=[x], value_vars=[c for c in ("loss", "pruning_power") if c in df])
@@ -790,6 +852,23 @@ def eval_rows_frame(rows: list[dict]) -> pd.DataFrame:
                     "exact set": len(r.get("exact_set") or ()), "oracle set": r.get("oracle_size", ""),
                     "constraints": r.get("constraints", ""), "failure": r.get("failure") or ""})
     return pd.DataFrame(out)
+
+
+def render_eval_downloads(report, name: str) -> None:
+    """The evaluation's results as the table shown (CSV) and as the CLI's ``eval --out`` lines (JSONL)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name) or "evaluation"
+    c1, c2, _ = st.columns([1, 1, 3])
+    c1.download_button("Results (CSV)", lambda: eval_rows_frame(report.rows).to_csv(index=False).encode("utf-8"),
+                       file_name=f"{slug}-eval.csv", mime="text/csv", key="sg.eval_download.csv",
+                       icon=":material/download:", on_click="ignore", width="stretch")
+    c2.download_button("Results (JSONL)", lambda: eval_jsonl(report.rows), file_name=f"{slug}-eval.jsonl",
+                       mime="application/jsonl", key="sg.eval_download.jsonl", icon=":material/download:",
+                       on_click="ignore", width="stretch")
+
+
+def eval_jsonl(rows: list[dict]) -> bytes:
+    """One JSON object per question, as ``sgrag eval --out`` writes them."""
+    return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows).encode("utf-8")
 
 
 def wait_briefly(job: Job, seconds: float = 0.3) -> None:

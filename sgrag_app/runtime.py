@@ -127,7 +127,8 @@ def guard(what: str = ""):
     except ScriptControlException:
         raise
     except sgrag.SgragError as exc:
-        st.error(f"{what + ': ' if what else ''}{exc}", icon=":material/error:")
+        from sgrag_app.render import md, public_message
+        st.error(f"{what + ': ' if what else ''}{md(public_message(str(exc)))}", icon=":material/error:")
     except Exception as exc:  # noqa: BLE001 - last line of defence for the UI
         log.exception("unexpected error%s", f" while {what}" if what else "")
         st.error(f"Unexpected error{' while ' + what if what else ''}: {type(exc).__name__}: {exc}. "

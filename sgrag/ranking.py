@@ -433,7 +433,10 @@ class Ranker:
 
     def kinds_of(self, v: int) -> list[str]:
         """The kinds node ``v`` is (``_node_kinds``: "film", "country"), for people to read: only kinds some
-        relation points at (a namespace such as /user/ktrueman/... heads paths but names no kind)."""
+        relation points at (a namespace such as /user/ktrueman/... heads paths but names no kind); none when the
+        graph does not keep edge directions (the demo's half-reversed edges would make a country an artist)."""
+        if not self._directed:
+            return []
         _, ptr, ids = self._node_kinds
         kinds, _, tail = self._relation_kinds
         named = {int(k) for k in tail if k >= 0}

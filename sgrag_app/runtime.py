@@ -38,6 +38,7 @@ PAGES = {  # title -> file (relative to app.py), in navigation order
     "Evaluate": "pages/evaluate.py",
     "Settings": "pages/settings.py",
 }
+NAV_KEY = "sg-nav"  # the sidebar's page links (Streamlit's own list is off: it showed the raw pages/ files first)
 ICONS = {"Ask": ":material/question_answer:", "Explore": ":material/hub:", "Build": ":material/build:",
          "Ingest": ":material/upload_file:", "Evaluate": ":material/monitoring:",
          "Settings": ":material/settings:"}
@@ -242,6 +243,10 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
     from sgrag_app.render import render_running_jobs  # late import: render imports runtime
 
     with st.sidebar:
+        with st.container(key=NAV_KEY):
+            for title, path in PAGES.items():
+                st.page_link(path, label=title, icon=ICONS[title], width="stretch")
+        st.divider()
         st.markdown("### sgrag")
         st.caption("Exact multi-constraint RAG over a knowledge graph.")
         names = workspace_names(root)

@@ -99,7 +99,7 @@ def _node_dict(n: VizNode) -> dict:
     """The vis-network record of a node (what pyvis's ``add_node`` stores)."""
     return {"id": n.id, "label": _shorten(n.label, 60), "title": n.title_html or _html.escape(n.label),
             "color": n.color, "shape": n.shape, "size": n.size, "borderWidth": n.border,
-            "font": {"size": n.font_size}}
+            "font": {"size": n.font_size, "color": "#222222"}}
 
 
 def _edge_dict(e: VizEdge, i: int) -> dict:
@@ -122,11 +122,11 @@ _TITLE_JS = """
                   edges.forEach(function (e) { edges.update({id: e.id, title: sgTip(e.title)}); });
                   data = {nodes: nodes, edges: edges};"""
 
-# Fit the drawing to the frame once laid out (never zoomed past 1.5: two nodes stay node-sized),
+# Fit the drawing to the frame once laid out (never zoomed past 1.2: two nodes stay node-sized),
 # and again when the frame is resized (a graph in a hidden tab is drawn at size 0 and must re-fit
 # when the tab is shown). Physics runs only to lay out what was added, then stops.
 _FIT_JS = """network = new vis.Network(container, data, options);
-                  window.sgFit = function () { network.fit({maxZoomLevel: 1.5}); };
+                  window.sgFit = function () { network.fit({maxZoomLevel: 1.2}); };
                   network.on("stabilizationIterationsDone", function () {
                     network.setOptions({physics: {enabled: false}}); sgFit(); });
                   if (window.ResizeObserver) {
@@ -251,7 +251,7 @@ def network_html(nodes: Sequence[VizNode], edges: Sequence[VizEdge], *, height: 
     from pyvis.network import Network  # local import: only viz users pay for it
 
     net = Network(height=f"{height}px", width="100%", directed=directed, cdn_resources="in_line",
-                  bgcolor="#ffffff", font_color="#222222")
+                  bgcolor="#ffffff")  # no font_color: pyvis would replace each node's font (and its size) with it
     for n in nodes:
         d = _node_dict(n)
         net.add_node(d.pop("id"), **d)
@@ -346,8 +346,13 @@ def subgraph_html(graph: KnowledgeGraph, node_indices: Iterable[int], edge_ids: 
                        color=C_EDGE_HILITE if hot else C_EDGE, width=3.5 if hot else 1.0, id=f"g{e}")
 
     present = set(idx)
-    shown_edges = [e for e in dict.fromkeys(int(e) for e in edge_ids)
-                   if int(graph.src[e]) in present and int(graph.dst[e]) in present]
+    shown_edges, pairs_drawn = [], set()
+    for e in dict.fromkeys(int(e) for e in edge_ids):
+        s, t = int(graph.src[e]), int(graph.dst[e])
+        twin = (min(s, t), max(s, t), int(graph.rel[e]))  # a graph storing both directions: one line, not two
+        if s in present and t in present and twin not in pairs_drawn:
+            pairs_drawn.add(twin)
+            shown_edges.append(e)
     adj: dict[str, list[list[str]]] = {}
     extra_edges: dict[str, dict] = {}
     for v in universe:

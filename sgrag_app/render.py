@@ -156,10 +156,15 @@ def render_engine_loading(job: Job) -> None:
     live_job(job, K.LOAD_POLLING, body, poll_s=0.5)
 
 
+def curve_metrics(df: pd.DataFrame) -> list[str]:
+    """The metrics of a stage's history reported at two steps or more (one point makes no curve)."""
+    return [c for c in df.columns if c != "step" and "step" in df and df[["step", c]].dropna()["step"].nunique() >= 2]
+
+
 def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
     """A curve per metric a stage reported at two steps or more (one point is no curve: nothing drawn)."""
     df = pd.DataFrame(history)
-    metrics = [c for c in df.columns if c != "step" and df[["step", c]].dropna()["step"].nunique() >= 2]
+    metrics = curve_metrics(df)
     if not metrics:
         return
     cols = st.columns(len(metrics))
@@ -250,6 +255,14 @@ def build_stage_seconds(report: dict | None) -> dict[str, float]:
 STARTUP = "start-up, reading and snapshotting the graph"  # a build's time outside its timed stages
 
 
+def build_timings(report: dict, elapsed: float | None = None) -> dict[str, float]:
+    """Seconds per build stage; with the job's wall time ``elapsed``, the time outside the timed stages as a first
+    STARTUP entry, so the stages add up to the "finished in" figure."""
+    secs = {k: float(v) for k, v in (report.get("timings_s") or report.get("seconds") or {}).items() if k != "total"}
+    rest = (elapsed or 0.0) - sum(secs.values())
+    return {STARTUP: rest, **secs} if elapsed is not None and rest >= 0.5 else secs
+
+
 def render_build_report(report: dict | None, elapsed: float | None = None) -> None:
     """Graph statistics, time per stage, GNN training curve and index sizes of a build.
 
@@ -261,7 +274,7 @@ def render_build_report(report: dict | None, elapsed: float | None = None) -> No
     if stats:
         st.markdown("##### Graph statistics")
         render_graph_stats(stats)
-    secs = dict(report.get("timings_s") or report.get("seconds") or {})
+    secs = build_timings(report, elapsed)
     extra = {}
     if report.get("pruning_power") is not None:
         extra["GNN pruning power"] = f"{float(report['pruning_power']):.1%}"
@@ -272,10 +285,7 @@ def render_build_report(report: dict | None, elapsed: float | None = None) -> No
         for col, (k, v) in zip(cols, extra.items()):
             col.metric(k, v)
     c1, c2 = st.columns(2)
-    if isinstance(secs, dict) and secs:
-        secs.pop("total", None)
-        if elapsed is not None and elapsed - sum(map(float, secs.values())) >= 0.5:
-            secs = {STARTUP: elapsed - sum(map(float, secs.values())), **secs}
+    if len(secs) >= 2:  # one bar is no comparison: its time is the total
         df, total = timing_frame(secs, "seconds")
         c1.altair_chart(alt.Chart(df).mark_bar().encode(
             x=alt.X("seconds:Q", title="seconds"),
@@ -424,10 +434,10 @@ SHOW_NEAR = 10  # near misses listed under the exact set's first members
 
 
 def exact_set_frame(trace: QueryTrace) -> pd.DataFrame:
-    """The exact set's members (at most SHOW_SET), each with one column per condition naming the edge that joins
-    it to that condition (short columns that fit beside the answer, rather than one long evidence string)."""
+    """The exact set's members (at most SHOW_SET, best-ranked first), one row per member and condition naming the
+    relation that joins them: three short columns that fit beside the answer, however many conditions."""
     a, qg = trace.answer, trace.query_graph
-    cols = {c.qid: exact_set_column(c.label, c.qid, qg) for c in qg.constraints}
+    labels = {c.qid: c.label for c in qg.constraints}
     evidence: dict[str, dict[str, str]] = {}
     for m in trace.matches:
         nid = m.binding.get(qg.target)
@@ -437,25 +447,17 @@ def exact_set_frame(trace: QueryTrace) -> pd.DataFrame:
         for e in m.edges:
             rel = viz._short_relation(e.relation)
             for q in e.query_edge:
-                if q in cols and q not in cells:
+                if q in labels and q not in cells:
                     touches = nid in (e.src_id, e.dst_id)
                     cells[q] = rel if touches else f"{rel} ({e.src_label} → {e.dst_label})"
         evidence[nid] = cells
     rows = []
     for r in a.exact_set[:SHOW_SET]:
         cells = evidence.get(r.node_id)
-        row = {"entity": r.label}
-        for q, col in cols.items():
-            row[col] = (cells or {}).get(q) or ("verified in the graph" if cells is None else "✓")
-        row["score"] = round(float(r.score), 3)
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def exact_set_column(label: str, qid: str, qg) -> str:
-    """Column title of a condition in the exact-set table: its label, with its id when two share a label."""
-    same = sum(c.label == label for c in qg.constraints)
-    return f"via {label}" + (f" [{qid}]" if same > 1 else "")
+        for q, label in labels.items():
+            rows.append({"entity": r.label, "condition": label,
+                         "via": (cells or {}).get(q) or ("verified in the graph" if cells is None else "✓")})
+    return pd.DataFrame(rows, columns=["entity", "condition", "via"])
 
 
 def render_ranked(trace: QueryTrace) -> None:
@@ -471,9 +473,7 @@ def render_ranked(trace: QueryTrace) -> None:
         st.caption(f"Showing {shown:,} of {a.exact_size:,}, best-ranked first (all of them in the JSON export); "
                    "each verified edge by edge in the graph.")
         df = exact_set_frame(trace)
-        st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360),
-                     column_config={"entity": st.column_config.TextColumn(pinned=True, width="medium"),
-                                    "score": st.column_config.NumberColumn(width="small")})
+        st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360))
         if a.set_apart:
             st.caption(f"Also joined to every condition, but ruled out by the question's words "
                        f"({len(a.set_apart):,}; showing {min(len(a.set_apart), SHOW_SET):,}):")
@@ -694,8 +694,8 @@ def render_matches(trace: QueryTrace, graph, *, key: str, kinds=None) -> None:
         for e in m.edges:
             rows.append({"match": (i + 1) if pick == "all" else pick + 1,
                          "query edge": " — ".join(lab.get(q, q) for q in e.query_edge),
-                         "from": e.src_label, "relation": e.relation, "to": e.dst_label,
-                         "text": e.description})
+                         "from": e.src_label, "relation": viz._short_relation(e.relation), "to": e.dst_label,
+                         "text": e.description, "relation id": e.relation})
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 

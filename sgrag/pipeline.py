@@ -306,6 +306,10 @@ class Engine:
         return one_hop_context(self.graph, qg, limit)
 
     # ---- exploration helpers ------------------------------------------------------------
+    def node_kinds(self, v: int) -> list[str]:
+        """What kinds of thing node index ``v`` is, read from the relations it holds (empty when they name none)."""
+        return self.ranker.kinds_of(v)
+
     def search_entities(self, text: str, k: int = 10) -> list[LinkCandidate]:
         return self.linker.search(text, k) if text.strip() else []
 

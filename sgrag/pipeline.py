@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import replace
@@ -17,7 +18,6 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-import torch
 
 from .accounting import account, headline
 from .answer import UNABLE, llm_answer, offline_answer, one_hop_context, relation_paragraph
@@ -25,10 +25,9 @@ from .config import RulesConfig, SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import BuildError, SgragError, WorkspaceError
 from .fsutil import atomic_write_json, read_json
-from .gnn import DominanceEncoder
+from .dominance import KEYS_FILE, DominanceEncoder
 from .graph import KnowledgeGraph, neighborhood
 from .index import LabelIndex, PathIndex
-from .indexing import build_index
 from .ingest import import_kg
 from .lexicon import Lexicon
 from .linking import Linker
@@ -57,11 +56,14 @@ class _Timer:
             self.trace.timings_ms[name] = round(self.trace.timings_ms.get(name, 0.0) + spent, 3)
 
 
-def _bound_query_threads(n: int) -> None:
-    """Sizes the thread pools a question's work runs in (torch intra-op, BLAS) on purpose: by default
-    each grabs every core, and two busy processes on two cores then spend their time switching."""
+def _bound_query_threads(n: int, torch_runtime: bool) -> None:
+    """Sizes the thread pools a question's work runs in (torch intra-op when MiniLM runs in torch, BLAS) on
+    purpose: by default each grabs every core, and two busy processes on two cores then spend their time
+    switching."""
     if n > 0:
-        torch.set_num_threads(n)
+        if torch_runtime or "torch" in sys.modules:
+            import torch
+            torch.set_num_threads(n)
         from threadpoolctl import threadpool_limits
         threadpool_limits(limits=n, user_api="blas")
 
@@ -75,7 +77,6 @@ class Engine:
                  progress: ProgressFn = no_progress):
         self.workspace, self.version_dir, self.config = workspace, version_dir, config
         self.llm = llm
-        _bound_query_threads(config.query.threads)
         self.rules = switches(config.rules.disabled)  # an unknown rule name fails here, before the long load
 
         def step(i: int) -> None:  # "load" progress: the app shows it while the index loads
@@ -88,8 +89,13 @@ class Engine:
         label_vecs = np.load(version_dir / "label_vectors.npy", allow_pickle=False)
         self.label_index = LabelIndex.load(version_dir / "labels.faiss", label_vecs)
         step(2)
-        state = torch.load(version_dir / "gnn.pt", weights_only=True)
-        self.encoder = DominanceEncoder.from_state(state, label_vecs[self.graph.label_id])
+        if (version_dir / KEYS_FILE).exists():
+            self.encoder = DominanceEncoder.load(version_dir / KEYS_FILE, self.meta.get("gnn_history"))
+        else:  # an index built before the query-side keys were saved: compute them from the weights (torch)
+            import torch
+            from .gnn import encoder_from_state
+            state = torch.load(version_dir / "gnn.pt", weights_only=True)
+            self.encoder = encoder_from_state(state, label_vecs[self.graph.label_id])
         step(3)
         self.indexes = {L: PathIndex.load(version_dir / f"paths_l{L}.npz")
                         for L in range(1, int(self.meta.get("path_length", 1)) + 1)
@@ -97,12 +103,14 @@ class Engine:
         step(4)
         self.evidence = EvidenceModel.load(version_dir / "evidence.npz")
         step(5)
-        self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm)
+        self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm,
+                                      config.query.embed_runtime)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
         self.lexicon = Lexicon.of_workspace(workspace.path)
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
         self._rule_stages()
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
+        _bound_query_threads(config.query.threads, config.query.embed_runtime == "torch")
         progress(Progress("load", len(self.LOAD_STEPS), len(self.LOAD_STEPS), "index loaded"))
 
     def _rule_stages(self) -> None:
@@ -153,6 +161,7 @@ class Engine:
                 raise WorkspaceError(f"workspace {ws.path} has no graph yet: import a graph or ingest documents first")
             if graph.num_nodes == 0:
                 raise BuildError("the graph is empty")
+            from .indexing import build_index  # torch and the GNN's trainer: only a build needs them
             tmp = ws.new_index_dir()
             try:
                 report = build_index(tmp, graph, ws, cfg, progress, should_stop, llm)
@@ -306,6 +315,10 @@ class Engine:
         return one_hop_context(self.graph, qg, limit)
 
     # ---- exploration helpers ------------------------------------------------------------
+    def node_kinds(self, v: int) -> list[str]:
+        """What kinds of thing node index ``v`` is, read from the relations it holds (empty when they name none)."""
+        return self.ranker.kinds_of(v)
+
     def search_entities(self, text: str, k: int = 10) -> list[LinkCandidate]:
         return self.linker.search(text, k) if text.strip() else []
 

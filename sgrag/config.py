@@ -78,6 +78,10 @@ class QueryConfig:
     """Constraints linked with less confidence are soft: they rank candidates but never filter them."""
     max_label_candidates: int = 50_000
     """Cap on UNK label candidates collected during label completion."""
+    fuzzy_score: float = 0.85
+    """A fuzzy fallback link scores its similarity (0-1) times this: a near spelling is less sure than the name."""
+    embedding_score: float = 0.8
+    """An embedding fallback link scores its cosine times this (a neighbour by meaning is the least sure link)."""
     alias_score: float = 0.9
     """Link score of a name the label goes by (an alias), not the label itself."""
     typo_two_edits_from: int = 8

@@ -747,7 +747,7 @@ class Linker:
             return []
         out = []
         for key, score in _fuzzy_hits(fold(text), self._fuzzy_keys, self.cfg.fuzzy_floor, self.cfg.top_k):
-            out.extend(self._candidates(key, "fuzzy", round(score / 100 * 0.85, 3))[:1])
+            out.extend(self._candidates(key, "fuzzy", round(score / 100 * self.cfg.fuzzy_score, 3))[:1])
         return out
 
     def _embedding(self, text: str) -> list[LinkCandidate]:
@@ -760,7 +760,7 @@ class Linker:
                 continue
             key = fold(self.graph.label_vocab[lid])
             if key in self.entries:
-                out.extend(self._candidates(key, "embedding", round(float(score) * 0.8, 3))[:1])
+                out.extend(self._candidates(key, "embedding", round(float(score) * self.cfg.embedding_score, 3))[:1])
         return out
 
     @cached_property

@@ -6,7 +6,7 @@ from sgrag.fsutil import read_json
 from sgrag_app import state as K
 from sgrag_app.jobs import Job
 from sgrag_app.render import (render_build_report, render_graph_stats, live_job, render_job_outcome,
-                              render_stages, wait_briefly)
+                              render_schema_profile, render_stages, wait_briefly)
 from sgrag_app.runtime import api_key, guard, job_registry, page_setup
 from sgrag_app.tasks import build_job
 
@@ -63,3 +63,6 @@ elif ws.index_version:
     with guard("reading the last build"):
         st.markdown(f"##### Current index: {ws.index_version}")
         render_build_report(read_json(ws.index_dir() / "meta.json", {}))
+    with guard("reading what the build learned"):  # the schema profile (issue #24): a self-contained block
+        render_schema_profile(sgrag.SchemaProfile.of_index(ws.index_dir()),
+                              read_json(ws.index_dir() / "meta.json", {}).get("lexicon"))

@@ -76,6 +76,10 @@ class QueryConfig:
     """Constraints linked with less confidence are soft: they rank candidates but never filter them."""
     max_label_candidates: int = 50_000
     """Cap on UNK label candidates collected during label completion."""
+    lexicon: str = "auto"
+    """Lexicon preset (``sgrag/lexicons``): "base" (neutral English), "freebase" (base plus Freebase label
+    conventions), or "auto" (freebase when the graph names its relations as Freebase paths; import records
+    what it detected)."""
     threads: int = 1
     """Threads one process answering questions gives torch and BLAS (question embedding, ranking products): one
     keeps each question's latency steady when other work shares the cores; builds are not limited."""

@@ -8,7 +8,7 @@ import math
 
 from .prompts import default_prompts
 from .prompts import relation_paragraph as prompt_relation_paragraph
-from .ranking import TIE_CONFIDENCE, WEIGHTS
+from .ranking import WEIGHTS
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 
@@ -20,12 +20,14 @@ FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also 
                  "likelihood": "is joined to the constraints by more edges"}
 
 
-def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float) -> Answer:
+def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float,
+                   tie_confidence: float = 0.99, weights: dict[str, float] = WEIGHTS) -> Answer:
     """Commit to the top candidate (and any exact tie), or say it cannot be determined.
 
     When ``exact``, every item of ``ranked`` satisfies every firm constraint: they are the exact
     set, and the confidence is the top one's share under the fitted conditional logit (1.0 only
-    when it is the only entity that fits; a tie-break at most ``TIE_CONFIDENCE``).
+    when it is the only entity that fits; a tie-break at most ``tie_confidence``). ``weights``: the ranker's, to
+    say what broke a tie.
     """
     if not ranked:
         return Answer(UNABLE, None, False, 0.0, (), (), (), "No candidate is connected to the question's entities.")
@@ -36,11 +38,11 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     if exact:
         shares = [math.exp(r.score - top.score) for r in ranked]
         n = len(ranked)
-        confidence = min(round(1.0 / sum(shares), 4), 1.0 if n == 1 else TIE_CONFIDENCE)
+        confidence = min(round(1.0 / sum(shares), 4), 1.0 if n == 1 else tie_confidence)
         why = (f"{top.label} is the only entity connected to {sat}." if n == 1 else
                f"{n:,} entities are connected to {sat}; {top.label} is ranked first.")
         return Answer(top.label, top.node_id, True, confidence, tuple(ranked), final, (), why,
-                      exact_set=tuple(ranked), tie_break=tie_break(ranked))
+                      exact_set=tuple(ranked), tie_break=tie_break(ranked, weights))
     gap = top.score - ranked[1].score if len(ranked) > 1 else 1.0
     gap = gap if gap >= 0 else 1.0  # the runner-up scores higher but satisfies fewer constraints
     coverage = top.features.get("coverage", 0.0)
@@ -56,12 +58,12 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     return Answer(top.label, top.node_id, False, confidence, tuple(ranked), final, relaxed, why)
 
 
-def tie_break(exact_set: list[RankedAnswer]) -> str:
+def tie_break(exact_set: list[RankedAnswer], weights: dict[str, float] = WEIGHTS) -> str:
     """In plain words, what put the first member of a tie ahead of the second."""
     if len(exact_set) < 2:
         return ""
     first, second = exact_set[0], exact_set[1]
-    gains = sorted(((WEIGHTS.get(f, 0.0) * (v - second.features.get(f, 0.0)), f) for f, v in first.features.items()),
+    gains = sorted(((weights.get(f, 0.0) * (v - second.features.get(f, 0.0)), f) for f, v in first.features.items()),
                    reverse=True)
     reasons = [FEATURE_WORDS.get(f, f) for gain, f in gains if gain > 1e-6][:2]
     if not reasons:

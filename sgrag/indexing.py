@@ -19,7 +19,7 @@ from .graph import KnowledgeGraph
 from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
 from .lexicon import Lexicon, resolve_preset
 from .ranking import EvidenceModel
-from .schema import PROFILE_FILE, learn_profile
+from .schema import PROFILE_FILE, ProfileThresholds, learn_profile
 from .types import Progress, ProgressFn
 from .workspace import Workspace
 
@@ -70,7 +70,7 @@ def build_index(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
     lexicon = Lexicon.of_workspace(ws.path, resolve_preset(cfg.query.lexicon, graph.relations))
     with stage("profile"):
         progress(Progress("profile", 0, 1, "learning the graph's conventions"))
-        profile = learn_profile(graph, lexicon.type_relations)
+        profile = learn_profile(graph, lexicon.type_relations, ProfileThresholds.of(cfg.ranking))
         profile.save(out / PROFILE_FILE)
         progress(Progress("profile", 1, 1, f"schema profile: relations named as {profile.naming}, "
                                            f"{len(profile.reciprocal)} stored both ways"))

@@ -38,8 +38,9 @@ from .prompts import relation_paragraph as prompt_relation_paragraph
 from .narrowing import set_apart as narrow
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
-from .relax import RANK_CAP, best_tiers, class_words, demoted
-from .schema import PROFILE_FILE, SchemaProfile, learn_profile, value_nodes
+from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_words, demoted
+from .rules import switches
+from .schema import PROFILE_FILE, ProfileThresholds, SchemaProfile, learn_profile, value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
 from .workspace import Workspace
 
@@ -77,6 +78,7 @@ class Engine:
         self.workspace, self.version_dir, self.config = workspace, version_dir, config
         self.llm = llm
         _bound_query_threads(config.query.threads)
+        self.rules = switches(config.rules.disabled)  # an unknown rule name fails here, before the long load
 
         def step(i: int) -> None:  # "load" progress: the app shows it while the index loads
             progress(Progress("load", i, len(self.LOAD_STEPS),
@@ -100,11 +102,12 @@ class Engine:
         self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
         self.lexicon = Lexicon.of_workspace(workspace.path, resolve_preset(config.query.lexicon, self.graph.relations))
-        self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, config.query, self.lexicon)
+        self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, config.query, self.lexicon,
+                             self.rules)
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, config.query.soft_below,
                              self.lexicon.relation_words, self.lexicon.kind_words, self.lexicon.untyped_namespaces,
-                             self.schema_profile)
+                             config.ranking, self.rules, self.schema_profile)
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
         progress(Progress("load", len(self.LOAD_STEPS), len(self.LOAD_STEPS), "index loaded"))
 
@@ -183,7 +186,7 @@ class Engine:
                 mentions, atype = self.linker.link(question, overrides)
                 qg = build_query_graph(question, mentions, atype,
                                        "llm->offline" if cfg.query.mode == "llm" and self.llm else "offline",
-                                       tuple(self.linker.unlinked(question, mentions)))
+                                       tuple(self.linker.unlinked(question, mentions)), self.rules)
         trace.query_graph = qg
         if not qg.constraints:
             trace.notes.append("No entity of the graph was recognised in the question.")
@@ -193,7 +196,7 @@ class Engine:
         mq, exact, known = self._match_firm(qg, trace, timer)
         words = class_words(mq, self.graph, self.linker.is_class)
         give: set[str] = set()
-        if not exact and words and sum(map(len, words)) < len(mq.constraints):
+        if not exact and words and sum(map(len, words)) < len(mq.constraints) and self.rules.on(CLASS_WORDS_GIVE_WAY):
             # a word naming a class (an answer-type word, or "actor" in "earned its actor an award") was a
             # statistical guess: such words give way first, one at a time (the answer type's head first),
             # then all together
@@ -220,11 +223,14 @@ class Engine:
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): " + ", ".join(
                 f"{question[n.mention.start:n.mention.end] if n.mention else n.label} -> {n.label}"  # the question's words
                 for n in soft if n.qid not in stated))
-        if not exact:
+        if not exact and self.rules.on(PARTIAL_MATCHES):
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
-                candidates = best_tiers(support, mq, RANK_CAP)
+                candidates = best_tiers(support, mq, cfg.ranking.rank_cap)
             trace.notes.append("No exact match: showing the best partial matches.")
+        elif not exact:
+            candidates, matches = {}, []
+            trace.notes.append("No exact match (the rule partial_matches is off in this workspace: no partial answers).")
         with timer.stage("γ answer"):
             if soft:
                 self.matcher.add_soft_support(candidates, soft)
@@ -234,7 +240,8 @@ class Engine:
                 matches = exact.matches([r.node_id for r in ranked], cfg.match.max_matches)
             order = {r.node_id: i for i, r in enumerate(ranked)}
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
-            answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)
+            answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
+                                    cfg.ranking.tie_confidence, self.ranker.weights)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
                              set_apart=tuple(set_apart))
@@ -267,8 +274,8 @@ class Engine:
     def schema_profile(self) -> SchemaProfile:
         """What the build learned about this graph's conventions (``sgrag.schema.SchemaProfile``); an index
         built before profiles were stored learns it now, from the same graph."""
-        return SchemaProfile.load(self.version_dir / PROFILE_FILE) or learn_profile(self.graph,
-                                                                                    self.lexicon.type_relations)
+        return SchemaProfile.load(self.version_dir / PROFILE_FILE) or learn_profile(
+            self.graph, self.lexicon.type_relations, ProfileThresholds.of(self.config.ranking))
 
     @cached_property
     def value_nodes(self) -> np.ndarray:
@@ -304,7 +311,7 @@ class Engine:
         mq = qg.restricted_to(trace.firm_qids)
         _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
         members = {self.graph.index_of[r.node_id] for r in a.exact_set} | {self.graph.index_of[x.node_id] for x in a.set_apart}
-        outside = best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, RANK_CAP)
+        outside = best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, self.config.ranking.rank_cap)
         return self.ranker.rank(qg, outside, limit)[:limit]
 
     def _llm_answer(self, question: str, offline: Answer, trace: QueryTrace) -> Answer:

@@ -6,9 +6,9 @@ types the graph gives each candidate, and the words before each constraint ("won
 in") against the relation text of the edge that satisfies it. A weak degree prior comes
 last, favouring specific answers over hubs. Every feature is kept in the trace.
 
-The weights were fitted once as a conditional logit over the FB-ERQA dev questions
-(5-fold cross-validated, ``bench/fit_ranker.py``), the likelihood's weight and ``IN_EDGE_WEIGHT``
-by a cross-validated grid (``--in-edge-weights``); every feature lies in [0, 1].
+The weights and the other fitted numbers live in ``RankingConfig`` (``sgrag/config.py``; a workspace may
+override them, and ``bench/fit_ranker.py --write`` fits its own weights); every feature lies in [0, 1].
+Each feature and narrowing rule is a named rule (``sgrag.rules``) a workspace can switch off.
 """
 from __future__ import annotations
 
@@ -20,27 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
+from .config import RankingConfig
 from .graph import KnowledgeGraph, expand_ranges
 from .linking import STOPWORDS, answer_type_span, named_type_relations
-from .schema import SchemaProfile, learn_profile, one_way_relations
+from .rules import ALL_ON, RuleSwitches, register
+from .schema import ProfileThresholds, SchemaProfile, learn_profile, one_way_relations
 from .stated import stated_words
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, RankedAnswer
 
-# The answer's kind (below): a type phrase nearly every node of the kind holds marks it, unless a
-# fifth of the graph holds it too ("topic", "person" say little about what a node is).
-KIND_CORE_SHARE = 0.8
-KIND_GENERIC_SHARE = 0.2
-STATED_WORDS = 6  # the words before a constraint that may state its relation
-# In a graph that keeps directions, a question states facts *about* its answer: the edges it heads ("the film's
-# genre") far more often than edges pointing at it. An edge it is the tail of counts this much of one it heads.
-IN_EDGE_WEIGHT = 0.01
-# The likelihood's log-probabilities per constraint are scaled by the log of the largest star, but never by less
-# than a thousand neighbours' worth: in a small graph, a star of 5 against one of 4 says little.
-LIKELIHOOD_MIN_SCALE = math.log(1000)
-# A tie-break is never certain: the logit's surest tie-breaks (share >= 0.95) were right 96% of the time on the dev
-# questions, so a tie reads at most this.
-TIE_CONFIDENCE = 0.99
 # Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
 # the answer is (a band, a profession). A word the lexicon maps to one of them ("figure" -> person) does name it.
 NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
@@ -48,22 +36,37 @@ LOCATIVE = frozenset({"in", "on", "at", "into", "within", "inside", "near"})  # 
 FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also"})  # "issued *both* X and Y" states no relation
 
 
-@dataclass(frozen=True)
-class RelationFit:
-    """Fitted on the Re-DocRED dev questions over the gold KG (plain Wikidata relation names)."""
-    floor: float = 0.25
-    """A relation fits a stated phrase when half its embedding cosine plus half its word overlap reaches this."""
-    margin: float = 0.1
-    """Relations within this of the best fit count as fitting too (near-synonyms: "located in" / "location")."""
-    backward: float = 0.7
-    """A phrase read against a relation the candidate is only the tail of, with no inverse stored, counts this
-    much: the relation may name the tail's role ("developer") or the head's ("conflict"), and the words cannot
-    tell which (set by reasoning, not fitted)."""
+WEIGHTS = RankingConfig().weights  # the shipped weights (a workspace's may differ: ``Ranker.weights``)
+FEATURES = tuple(WEIGHTS)
 
-
-RELATION_FIT = RelationFit()
-WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
-           "likelihood": 14.6}
+# The ranking features and narrowing rules (``sgrag.rules``); a feature switched off weighs nothing.
+FEATURE_RULES = {
+    "coverage": register("coverage", "ranking", "Ranks by the linking confidence of the constraints a candidate "
+                         "satisfies."),
+    "soft": register("soft", "ranking", "Ranks first the candidates that also meet the weakly linked (soft) "
+                     "constraints."),
+    "type": register("type", "ranking", 'Ranks first the candidates whose types fit the answer type ("Which '
+                     '*country*"), by embedding and shared words.'),
+    "relation": register("relation", "ranking", "Ranks first the candidates whose relation to each constraint fits the "
+                         "words stated before it (embedding and word overlap)."),
+    "relation_words": register("relation_words", "ranking", "Ranks first the candidates whose joining relations "
+                               'contain the question\'s words ("medals won").'),
+    "prior": register("prior", "ranking", "Ranks specific candidates (fewer connections) before hubs."),
+    "likelihood": register("likelihood", "ranking", "Ranks first the candidates from whose facts the question's "
+                           "constraints are likeliest drawn (edges to them / star size)."),
+}
+IN_EDGE_DISCOUNT = register("in_edge_discount", "ranking", "In a graph that keeps directions, an edge the candidate "
+                            "is only the tail of counts little (questions state facts *about* their answer).")
+ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind than the answer type names ("Which '
+                       '*award*"), by the graph\'s relation types, are left out.')
+RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On plain relation names, a constraint is met only through '
+                             'relations that fit the phrase stated before it ("born in": place of birth).')
+STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a constraint that names the relation of '
+                           'some members\' edges to it ("*released in* Canada") keeps only those members.')
+RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s relation words count as the question '
+                             'word ("died" states place_of_death).')
+PASSIVE_DIRECTION = register("passive_direction", "narrowing", '"influenced by X": in a graph that keeps directions, '
+                             "a passive _by relation counts only in its own direction.")
 
 
 def _type_phrases(relation: str) -> tuple[str, str]:
@@ -135,22 +138,33 @@ class Ranker:
 
     def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0,
                  relation_words: dict[str, list[str]] | None = None, kind_words: dict[str, str] | None = None,
-                 untyped_namespaces: tuple[str, ...] = (), profile: SchemaProfile | None = None):
+                 untyped_namespaces: tuple[str, ...] = (), cfg: RankingConfig | None = None,
+                 rules: RuleSwitches = ALL_ON, profile: SchemaProfile | None = None):
         """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
         ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location");
         ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are;
-        ``profile``: the graph's learned conventions (learned here when not given)."""
+        ``cfg``: the fitted numbers; ``rules``: which ranking and narrowing rules are on; ``profile``: the graph's
+        learned conventions (learned here when not given)."""
         self.graph, self.model, self.embed = graph, model, embed
-        self.profile = profile or learn_profile(graph)
         self.soft_below = soft_below
+        self.cfg, self.rules = cfg or RankingConfig(), rules
+        self.profile = profile or learn_profile(graph, thresholds=ProfileThresholds.of(self.cfg))
+        self.weights = {f: self.cfg.weights[f] if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
+        """The weight of each feature (0 for one switched off)."""
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._untyped = tuple(untyped_namespaces)
-        self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()}
+        self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()
+                         if rules.on(RELATION_SYNONYMS)}
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
         self._relation_stems_cache: dict[int, frozenset[str]] = {}
         self._text_stems_cache: dict[int, frozenset[str]] = {}
+
+    @property
+    def likelihood_min_scale(self) -> float:
+        """The least the likelihood's log-probabilities are scaled by (``cfg.likelihood_min_neighbours``)."""
+        return math.log(self.cfg.likelihood_min_neighbours)
 
     @cached_property
     def _log_deg(self) -> np.ndarray:
@@ -169,7 +183,7 @@ class Ranker:
     @cached_property
     def _in_edge_weight(self) -> float:
         """How much an edge a node is the tail of counts, against one it heads (1 where directions mean little)."""
-        return IN_EDGE_WEIGHT if self._directed else 1.0
+        return self.cfg.in_edge_weight if self._directed and self.rules.on(IN_EDGE_DISCOUNT) else 1.0
 
     @cached_property
     def _log_star(self) -> np.ndarray:
@@ -228,14 +242,16 @@ class Ranker:
         n_rel = max(len(g.relations), 1)
         _, head_kind, tail_kind = self._relation_kinds
         stored_back = np.array([x in self.profile.reciprocal for x in g.relations] or [False], dtype=bool)
-        return one_way_relations(g) | ((head_kind[:n_rel] == tail_kind[:n_rel]) & (head_kind[:n_rel] >= 0)) \
+        return one_way_relations(g, self.cfg.one_way_overlap) \
+            | ((head_kind[:n_rel] == tail_kind[:n_rel]) & (head_kind[:n_rel] >= 0)) \
             | stored_back[:n_rel]
 
     @cached_property
     def _passive(self) -> np.ndarray:
         """Per relation, whether its name ends in "by" ("influenced_by", "followed by": a passive) and the graph
         keeps directions (the schema profile)."""
-        return np.array([self._directed and re.split(r"[/._\s]+", name.lower().strip())[-1] == "by"
+        passive = self._directed and self.rules.on(PASSIVE_DIRECTION)
+        return np.array([passive and re.split(r"[/._\s]+", name.lower().strip())[-1] == "by"
                          for name in self.graph.relations] or [False], dtype=bool)
 
     @cached_property
@@ -394,11 +410,11 @@ class Ranker:
         ("Which bridge *in* Samarinda") fits relations that say them. The mask is None when no reading fits
         well enough: then any relation counts, and the caller says so. Only for graphs whose relation names or
         descriptions are plain words (the schema profile)."""
-        if not self.plain_relation_names:
+        if not self.plain_relation_names or not self.rules.on(RELATION_FIT_RULE):
             return []
-        g, cfg = self.graph, RELATION_FIT
+        g, cfg = self.graph, self.cfg
         out = []
-        near, a_end = stated_words(qg), answer_type_span(qg.question)[2]
+        near, a_end = stated_words(qg, self.rules), answer_type_span(qg.question)[2]
         wanted = []
         for j, c in enumerate(qg.constraints):
             if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
@@ -429,15 +445,15 @@ class Ranker:
             # no inverse stored: the phrase is read against the relation itself unless it only says where
             backward = self._fit(vec, words, via) if content else np.zeros(r.size)
             if content:
-                backward = np.where(recip >= 0, backward, cfg.backward * self._fit(vec, words, text_of[r]))
+                backward = np.where(recip >= 0, backward, cfg.relation_fit_backward * self._fit(vec, words, text_of[r]))
             if atype:
                 backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r]))
             fit = np.where(back, backward, forward)
             best = float(fit.max())
-            if best < cfg.floor:
+            if best < cfg.relation_fit_floor:
                 out.append((j, phrase, None))
                 continue
-            good = (fit >= best - cfg.margin)[inv.reshape(-1)]
+            good = (fit >= best - cfg.relation_fit_margin)[inv.reshape(-1)]
             mask = np.zeros(nodes.size, dtype=bool)
             mask[owner[good]] = True
             if not mask.all():
@@ -454,13 +470,15 @@ class Ranker:
         """
         g = self.graph
         out = []
-        near = stated_words(qg)
+        if not self.rules.on(STATED_RELATION):
+            return out
+        near = stated_words(qg, self.rules)
         for j, c in enumerate(qg.constraints):
             if (sat[:, j] < 0).any() or c.qid not in near:
                 continue
             before, after = ([w for w in tokens(text) if len(w) > 3 and w not in STOPWORDS
                               and singular(w) not in self._kind_nouns] for text in near[c.qid])
-            words = before[-STATED_WORDS:] + after
+            words = before[-self.cfg.stated_words:] + after
             if not words:
                 continue
             said_before = tokens(near[c.qid][0])
@@ -498,7 +516,7 @@ class Ranker:
         nearly all of those share (a person the graph never calls a celebrity is still a person). So
         "Which award did these films win" keeps the awards and drops the countries the films also link to.
         """
-        if not self._directed:
+        if not self._directed or not self.rules.on(ANSWER_KIND):
             return None
         words = [singular(w) for w in tokens(answer_type)]
         by_word, kind_ptr, kind_ids = self._node_kinds
@@ -515,7 +533,8 @@ class Ranker:
         pos, owner = expand_ranges(phrase_ptr[nodes], phrase_ptr[nodes + 1])
         ids = phrase_ids[pos]
         held_by = np.bincount(ids[holds[owner]], minlength=len(self.model.type_vocab))
-        core = np.flatnonzero((held_by >= KIND_CORE_SHARE * holds.sum()) & (self._phrase_share < KIND_GENERIC_SHARE))
+        core = np.flatnonzero((held_by >= self.cfg.kind_core_share * holds.sum())
+                              & (self._phrase_share < self.cfg.kind_generic_share))
         same = np.zeros(nodes.size, dtype=bool)
         same[owner[np.isin(ids, core)]] = True
         kind = holds | same
@@ -601,7 +620,7 @@ class Ranker:
         # Specificity: if the question's constraints were drawn from the answer's facts, they are
         # likelier to come from a small star than from a hub's (P(q|x) ~ 1/C(star, k)).
         prior = 1.0 - self._log_deg[nodes] / lmax if lmax else np.zeros(n)
-        likelihood = 1.0 + (log_mult - k * self._log_star[nodes]) / (k * max(lmax, LIKELIHOOD_MIN_SCALE))
+        likelihood = 1.0 + (log_mult - k * self._log_star[nodes]) / (k * max(lmax, self.likelihood_min_scale))
         return {"coverage": coverage / total_conf,
                 "soft": has[:, soft_cols].sum(axis=1) / len(soft_cols) if soft_cols else np.ones(n),
                 "type": self._type_scores(type_vec, type_words, nodes),
@@ -619,7 +638,7 @@ class Ranker:
         relation_words: share of the question's words the satisfying relations contain ("medals
         won", "influenced by"); prior: specificity; likelihood: how probable it is to draw these
         constraints from the candidate's star (edges to a constraint / star size, per constraint; in a
-        directed graph, edges and neighbours the candidate is only the tail of count ``IN_EDGE_WEIGHT``).
+        directed graph, edges and neighbours the candidate is only the tail of count ``cfg.in_edge_weight``).
         """
         nodes, sat = candidate_arrays(qg, candidates)
         cols = {name: col.tolist() for name, col in self._columns(qg, nodes, sat).items()}
@@ -657,7 +676,7 @@ class Ranker:
         cols = self._columns(qg, nodes, sat)
         score = np.zeros(nodes.size, dtype=np.float64)
         for name in FEATURES:
-            score = score + WEIGHTS[name] * cols[name]
+            score = score + self.weights[name] * cols[name]
         labels = [g.labels[v] for v in nodes.tolist()]
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         shown = zip(*(_rounded(cols[name][order], 4) for name in FEATURES))
@@ -670,8 +689,6 @@ class Ranker:
             out.append(RankedAnswer(g.node_ids[v], labels[r], score_r, have, missing[have], dict(zip(FEATURES, feats))))
         return out
 
-
-FEATURES = tuple(WEIGHTS)
 
 
 def _log1p_each(values: np.ndarray) -> np.ndarray:

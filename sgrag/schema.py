@@ -63,7 +63,8 @@ _ID_NAME = re.compile(r"(?:[A-Za-z]{0,3}:)?[A-Za-z]{0,2}\d+")  # "P31", "wdt:P19
 
 @dataclass(frozen=True)
 class ProfileThresholds:
-    """The numbers the profile's statistics are read with (not tuned on any question set)."""
+    """The numbers the profile's statistics are read with (not tuned on any question set); a workspace's come
+    from its typed config (``ProfileThresholds.of``)."""
     naming_share: float = 0.8
     """A graph names its relations one way (path / plain / id) when at least this share of the names do."""
     one_way_overlap: float = 0.05
@@ -75,6 +76,12 @@ class ProfileThresholds:
     stored reversed in the other (and each is the other's most frequent reversal)."""
     reciprocal_min_edges: int = 2
     """... over at least this many reversed edges."""
+
+
+    @classmethod
+    def of(cls, r) -> "ProfileThresholds":
+        """The thresholds a workspace's config sets (``r``: its ``RankingConfig``)."""
+        return cls(naming_share=r.plain_share, one_way_overlap=r.one_way_overlap, directed_share=r.directed_share)
 
 
 PROFILE_THRESHOLDS = ProfileThresholds()
@@ -219,11 +226,13 @@ def one_way_relations(graph: KnowledgeGraph, overlap: float = PROFILE_THRESHOLDS
     return both <= overlap * fewer
 
 
-def learn_profile(graph: KnowledgeGraph, type_relations=(), th: ProfileThresholds = PROFILE_THRESHOLDS) -> SchemaProfile:
+def learn_profile(graph: KnowledgeGraph, type_relations=(), thresholds: ProfileThresholds = PROFILE_THRESHOLDS
+                  ) -> SchemaProfile:
     """The graph's schema profile, from its statistics; ``type_relations``: the lexicon's names of type-like
     relations (matched against a relation's last path segment and its description)."""
     from .linking import class_nodes, type_like_relations  # linking reads the profile's facts too
 
+    th = thresholds
     style, readable, shares = naming_style(graph, th.naming_share)
     reciprocal = reciprocal_relations(graph, th)
     one_way = one_way_relations(graph, th.one_way_overlap)

@@ -18,5 +18,6 @@ if "sgrag_app.runtime" not in sys.modules:  # first page after a server start: t
 from sgrag_app.runtime import ICONS, PAGES  # noqa: E402
 
 nav = st.navigation([st.Page(path, title=title, icon=ICONS[title], default=(title == "Ask"),
-                             url_path=title.lower()) for title, path in PAGES.items()])
+                             url_path=title.lower()) for title, path in PAGES.items()],
+                   position="hidden")  # the sidebar's links are drawn by sgrag_app.runtime (see its NAV_KEY)
 nav.run()

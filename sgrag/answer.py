@@ -1,4 +1,4 @@
-"""γ: turn ranked candidates into an answer: the pick, its confidence, the tie-break, the LLM context.
+"""γ: turn ranked candidates into an answer: the pick, its confidence, the tie-break, the LLM context and answer.
 
 Ranking lives in ``ranking.py``; this module only says what the ranking means.
 """
@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import math
 
-from .prompts import default_prompts
+from dataclasses import replace
+
+from .errors import SgragError
+from .graph import KnowledgeGraph
+from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
 from .ranking import WEIGHTS
 from .types import Answer, Match, QueryGraph, RankedAnswer
@@ -78,3 +82,38 @@ def relation_paragraph(matches: list[Match], limit: int = 60) -> str:
     triples = list(dict.fromkeys((e.src_label, e.dst_label, e.description or e.relation)
                                  for m in matches for e in m.edges))
     return prompt_relation_paragraph(default_prompts(), triples[:limit])
+
+
+def one_hop_context(graph: KnowledgeGraph, qg: QueryGraph, limit: int = 60) -> str:
+    """The paper's fallback context when nothing matched exactly: relation sentences of the constraints' 1-hop
+    neighbourhoods."""
+    g = graph
+    triples = []
+    for n in qg.constraints:
+        v = g.index_of.get(n.node_id)
+        if v is None:
+            continue
+        for e in g.incident_edges(v)[: max(1, limit // max(1, len(qg.constraints)))].tolist():
+            triples.append((g.labels[int(g.src[e])], g.labels[int(g.dst[e])], g.relation_text(e)))
+    return prompt_relation_paragraph(default_prompts(), triples[:limit])
+
+
+def llm_answer(llm, question: str, offline: Answer, notes: list[str]) -> Answer:
+    """Ask the LLM with the paper's answer prompt; it must name one of the candidates, else (or if the call
+    fails) the offline answer is kept and ``notes`` says why."""
+    try:
+        text = llm.complete(render_answer_prompt(offline.context, question), purpose="answer").strip()
+    except SgragError as exc:
+        notes.append(f"LLM answer failed ({exc}); offline answer kept.")
+        return replace(offline, mode="llm->offline")
+    allowed = {r.label.lower(): r for r in (offline.exact_set or offline.ranked)}
+    pick = allowed.get(text.strip().strip('"').strip().lower())
+    if pick is None:
+        notes.append(f"LLM answer {text[:80]!r} is not one of the candidate entities; offline answer kept.")
+        return replace(offline, mode="llm->offline")
+    tie = ""
+    if offline.exact_size > 1:
+        notes.append(f"The LLM chose {pick.label} among the {offline.exact_size:,} entities that satisfy "
+                     "every constraint.")
+        tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every condition used."
+    return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm", tie_break=tie)

@@ -164,7 +164,10 @@ def _run(args, bar: _Bar) -> int:
         print(json.dumps({k: report[k] for k in ("version", "stats", "paths", "timings_s", "pruning_power")}))
     elif args.cmd == "ask":
         from . import Engine, trace_json
-        engine = Engine.open(ws_path, llm=_llm(Workspace(ws_path).config(), Workspace(ws_path)))
+        ws = Workspace(ws_path)
+        cfg = ws.config()
+        cfg.query.embed_runtime = "numpy"  # one question: no torch import (about 5 s), the same answers
+        engine = Engine.open(ws_path, config=cfg, llm=_llm(cfg, ws))
         trace = engine.ask(args.question)
         if args.json:
             print(trace_json(trace))
@@ -200,13 +203,13 @@ def _run(args, bar: _Bar) -> int:
 def _rules(args) -> int:
     """The rule table, with each rule's state in the workspace (all on without one)."""
     from . import Workspace
-    from .rules import ALL_ON, switches, table
+    from .rules import ALL_ON, rule_table, switches
     state = ALL_ON
     if args.workspace:
         ws = Workspace(args.workspace)
         ws.manifest()  # a clear error when there is no workspace there
         state = switches(ws.config().rules.disabled)
-    rows = table(state)
+    rows = rule_table(state)
     if args.markdown:
         from .rules import markdown_table
         sys.stdout.write(markdown_table())

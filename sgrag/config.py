@@ -104,6 +104,10 @@ class QueryConfig:
     threads: int = 1
     """Threads one process answering questions gives torch and BLAS (question embedding, ranking products): one
     keeps each question's latency steady when other work shares the cores; builds are not limited."""
+    embed_runtime: str = "torch"
+    """How MiniLM embeds a question's phrases: "torch" (about 5 s of imports once, then faster per question: for
+    the app and evaluations) or "numpy" (no torch, the same vectors to float32 rounding: a one-shot CLI ``ask``
+    starts in about a second)."""
 
 
 @dataclass

@@ -507,6 +507,18 @@ class Ranker:
         held = np.bincount(self._node_phrases[1], minlength=len(self.model.type_vocab))
         return held / max(self.graph.num_nodes, 1)
 
+    def kinds_of(self, v: int) -> list[str]:
+        """The kinds node ``v`` is (``_node_kinds``: "film", "country"), for people to read: only kinds some
+        relation points at (a namespace such as /user/ktrueman/... heads paths but names no kind); none when the
+        graph does not keep edge directions (the demo's half-reversed edges would make a country an artist)."""
+        if not self._directed:
+            return []
+        _, ptr, ids = self._node_kinds
+        kinds, _, tail = self._relation_kinds
+        named = {int(k) for k in tail if k >= 0}
+        names = {k: phrase for phrase, k in kinds.items() if k in named}
+        return sorted({names[int(k)] for k in ids[ptr[v]:ptr[v + 1]] if int(k) in names})
+
     def of_answer_kind(self, answer_type: str, nodes: np.ndarray) -> np.ndarray | None:
         """Which of ``nodes`` are of the kind the answer type names ("Which *award*"); None when the graph cannot tell.
 

@@ -26,7 +26,7 @@ STAGES = ("linking", "ranking", "narrowing", "relaxing", "extraction")
 
 # The modules that register rules; ``registered()`` imports them so the table is complete however
 # sgrag was imported.
-_RULE_MODULES = ("linking", "spelling", "stated", "ranking", "narrowing", "relax", "pipeline")
+_RULE_MODULES = ("linking", "spelling", "stated", "ranking", "narrowing", "relax")
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def switches(disabled: Iterable[str]) -> RuleSwitches:
     return RuleSwitches(frozenset(names))
 
 
-def table(rules: RuleSwitches = ALL_ON) -> list[dict]:
+def rule_table(rules: RuleSwitches = ALL_ON) -> list[dict]:
     """The rule table: name, stage, on/off, description, module (what `sgrag rules --json` prints)."""
     return [{"name": r.name, "stage": r.stage, "on": rules.on(r), "description": r.description, "module": r.module}
             for r in registered()]

@@ -38,6 +38,7 @@ PAGES = {  # title -> file (relative to app.py), in navigation order
     "Evaluate": "pages/evaluate.py",
     "Settings": "pages/settings.py",
 }
+NAV_KEY = "sg-nav"  # the sidebar's page links (Streamlit's own list is off: it showed the raw pages/ files first)
 ICONS = {"Ask": ":material/question_answer:", "Explore": ":material/hub:", "Build": ":material/build:",
          "Ingest": ":material/upload_file:", "Evaluate": ":material/monitoring:",
          "Settings": ":material/settings:"}
@@ -127,7 +128,8 @@ def guard(what: str = ""):
     except ScriptControlException:
         raise
     except sgrag.SgragError as exc:
-        st.error(f"{what + ': ' if what else ''}{exc}", icon=":material/error:")
+        from sgrag_app.render import md, public_message
+        st.error(f"{what + ': ' if what else ''}{md(public_message(str(exc)))}", icon=":material/error:")
     except Exception as exc:  # noqa: BLE001 - last line of defence for the UI
         log.exception("unexpected error%s", f" while {what}" if what else "")
         st.error(f"Unexpected error{' while ' + what if what else ''}: {type(exc).__name__}: {exc}. "
@@ -241,6 +243,10 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
     from sgrag_app.render import render_running_jobs  # late import: render imports runtime
 
     with st.sidebar:
+        with st.container(key=NAV_KEY):
+            for title, path in PAGES.items():
+                st.page_link(path, label=title, icon=ICONS[title], width="stretch")
+        st.divider()
         st.markdown("### sgrag")
         st.caption("Exact multi-constraint RAG over a knowledge graph.")
         names = workspace_names(root)

@@ -13,9 +13,11 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sgrag import Engine, GraphBuilder
-from sgrag.linking import Linker, answer_type_span
+from sgrag.linking import Linker
 from sgrag.query import build_query_graph
 from sgrag.rules import RuleSwitches, registered
 from conftest import build_workspace, fast_config, kinds_graph, olympics_graph
@@ -279,3 +281,35 @@ def test_a_rule_switched_off_says_so_where_the_user_would_miss_it(world_ws):
     trace = _engine(world_ws("olympics"), "partial_matches").ask(CONTRACTS["partial_matches"].fires)
     assert trace.answer.exact_set == () and trace.answer.ranked == ()
     assert any("partial_matches is off" in n for n in trace.notes)
+
+
+EXACTNESS_QUESTIONS = (
+    "Which country won medals at the 2008 Summer Olympics and is a republic?",
+    "Which country won medals at the 1988, 2008, and 2012 Summer Olympics?",
+    "Which French country is a member of the United Nations and contains Paris?",
+    "Which country is the nationality of Jean Reno and won medals at the 2012 Summer Olympics?",
+)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(off=st.sets(st.sampled_from(sorted(CONTRACTS))), question=st.sampled_from(EXACTNESS_QUESTIONS))
+def test_switching_rules_off_never_breaks_exactness(olympics_engine_rules, off, question):
+    """Whatever rules are off, every member of a returned exact set is joined to the node of every condition the
+    matcher required (by label: a label two nodes share counts either)."""
+    engine = olympics_engine_rules
+    engine.use_rules(sorted(off))
+    trace = engine.ask(question)
+    g, a = engine.graph, trace.answer
+    required = [n for n in trace.query_graph.constraints if n.qid in trace.firm_qids]
+    for member in a.exact_set:
+        v = g.index_of[member.node_id]
+        for n in required:
+            assert any(g.has_edge_between(v, u) for u in g.nodes_by_label[n.label]), (sorted(off), member.label, n.label)
+
+
+@pytest.fixture(scope="module")
+def olympics_engine_rules(olympics_ws):
+    """An engine of its own (its rules are switched in place)."""
+    engine = Engine.open(olympics_ws)
+    yield engine
+    engine.use_rules([])

@@ -73,3 +73,17 @@ def test_ranking_numbers_are_typed_config_a_workspace_overrides(olympics_ws):
     assert engine.ranker.weights["likelihood"] == 1.5
     off = SgragConfig.from_dict({"rules": {"disabled": ["likelihood"]}})
     assert Engine.open(olympics_ws, config=off).ranker.weights["likelihood"] == 0.0
+
+
+def test_rules_switch_in_place_without_reloading_the_index(olympics_ws):
+    engine = Engine.open(olympics_ws)
+    question = "Which country won medals at the 1988, 2008, and 2012 Summer Olympics?"
+    every = [n.label for n in engine.ask(question).query_graph.constraints]
+    assert len(every) == 3
+    engine.use_rules(["year_lists"])
+    assert [n.label for n in engine.ask(question).query_graph.constraints] == ["2012 Summer Olympics"]
+    assert engine.config.rules.disabled == ["year_lists"]
+    with pytest.raises(ConfigError):
+        engine.use_rules(["year_list"])
+    engine.use_rules([])
+    assert [n.label for n in engine.ask(question).query_graph.constraints] == every

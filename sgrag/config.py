@@ -78,6 +78,10 @@ class QueryConfig:
     """Constraints linked with less confidence are soft: they rank candidates but never filter them."""
     max_label_candidates: int = 50_000
     """Cap on UNK label candidates collected during label completion."""
+    lexicon: str = "auto"
+    """Lexicon preset (``sgrag/lexicons``): "base" (neutral English), "freebase" (base plus Freebase label
+    conventions), or "auto" (freebase when the graph names its relations as Freebase paths; import records
+    what it detected)."""
     alias_score: float = 0.9
     """Link score of a name the label goes by (an alias), not the label itself."""
     typo_two_edits_from: int = 8
@@ -143,6 +147,10 @@ class RankingConfig:
     """Relations within this of the best fit count as fitting too (near-synonyms: "located in" / "location")."""
     plain_share: float = 0.8
     """Relation names are plain words when at least this share of them are neither paths nor ids."""
+    relation_fit_backward: float = 0.7
+    """A stated phrase read against a relation the candidate is only the tail of, with no inverse stored, counts
+    this much: the relation may name the tail's role ("developer") or the head's ("conflict"), and the words
+    cannot tell which (set by reasoning, not fitted)."""
     rank_cap: int = 2000
     """Partial-match candidates ranked at most when nothing satisfies every condition (best coverage first)."""
 

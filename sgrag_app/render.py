@@ -306,6 +306,19 @@ def render_build_report(report: dict | None, elapsed: float | None = None) -> No
         st.json({k: v for k, v in report.items() if k != "gnn_history"})
 
 
+def render_schema_profile(profile, lexicon: dict | None = None) -> None:
+    """"What sgrag learned about this graph": the schema profile's conventions (a ``sgrag.SchemaProfile``),
+    and the lexicon preset the index was built with; relation names come from the graph, so escaped."""
+    if profile is None:
+        st.caption("This index was built before sgrag stored what it learns about a graph: rebuild to see it.")
+        return
+    st.markdown("##### What sgrag learned about this graph")
+    st.markdown("\n".join(f"- {md(line)}" for line in profile.summary()))
+    if lexicon:
+        st.caption(f"Lexicon preset **{md(lexicon.get('preset', '?'))}** (hash {md(lexicon.get('hash', '?'))}); "
+                   "change it with query.lexicon in the workspace's config.json.")
+
+
 def render_graph_stats(stats: dict) -> None:
     keys = [k for k, v in stats.items() if isinstance(v, (int, float))]
     if not keys:

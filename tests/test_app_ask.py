@@ -9,6 +9,7 @@ from conftest import build_workspace, kinds_graph
 from sgrag import Workspace
 
 from sgrag_app import state as K
+from sgrag_app.asking import Asked
 from sgrag_app.render import TRACE_TABS, candidate_constraint_table, md
 
 
@@ -63,7 +64,8 @@ def test_override_a_link_and_rerun(built_ws, make_app):
     click(at, "Re-run with these links")
     at.run()
     assert_clean(at)
-    assert at.session_state[K.OVERRIDES]
+    assert at.session_state[K.ASKED].links  # the corrections are what is asked now (and in the URL)
+    assert at.query_params["link"]
     trace = at.session_state[K.TRACE]
     linked = [n.node_id for n in trace.query_graph.constraints]
     assert "hav" in linked or any(n in linked for n in ("un", "cu", "ht", "pap", "x", "at", "pl"))
@@ -115,7 +117,7 @@ def test_an_error_replaces_the_previous_answer(built_ws, make_app):
 
 def test_override_caption_names_entities_not_ids(built_ws, make_app):
     at = ask(make_app(built_ws), Q_DR)
-    at.session_state[K.OVERRIDES] = {"Santo Domingo": "hav"}  # as a re-run with a corrected link leaves it
+    at.session_state[K.ASKED] = Asked.of(Q_DR, {"Santo Domingo": "hav"})  # as a re-run with a corrected link leaves it
     at.run()
     caption = next(c.value for c in at.caption if c.value.startswith("Re-run with corrected links"))
     assert "Havana" in caption and "hav" not in caption.replace("Havana", "")

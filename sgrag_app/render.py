@@ -567,27 +567,47 @@ def render_normalization(trace: QueryTrace, engine, *, key: str, allow_override:
         return None
     qg = trace.query_graph
     with st.expander("Correct a link and re-run", expanded=not low.empty):
+        st.caption("Type a name: matches appear as you type, labels that continue what you typed first.")
         chosen: dict[str, str] = {}
         for i, n in enumerate(qg.constraints):
             m = n.mention
             if m is None:
                 continue
-            options: dict[str, str] = {}
-            for c in (m.chosen, *m.alternatives):
-                options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} ({c.method})")
-            search = st.text_input(f"Search another entity for “{m.text}”", key=f"{key}.search.{i}",
-                                   placeholder="type a name…")
-            if search.strip():
-                for c in engine.search_entities(search.strip(), k=10):
-                    options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} (search)")
-            ids = list(options)
-            pick = st.selectbox(f"“{m.text}” means", ids, format_func=lambda x, o=options: o[x],
-                                key=f"{K.OVERRIDE_PREFIX}{key}.{i}")
-            if pick != m.chosen.node_id:
+            link_picker(engine, m, key, i)
+            pick = st.session_state.get(f"{K.OVERRIDE_PREFIX}{key}.{i}")
+            if pick and pick != m.chosen.node_id:
                 chosen[m.text] = pick
         if st.button("Re-run with these links", key=f"{key}.rerun", type="primary"):
             return chosen
     return None
+
+
+LINK_SEARCH_HITS = 10
+
+
+def link_picker(engine, m, key: str, i: int) -> None:
+    """One mention's link: a search box that finds entities as you type (only this part reruns) and
+    the choice, which moves to the best hit of a new search."""
+    @st.fragment
+    def picker() -> None:
+        ss = st.session_state
+        search_key, pick_key = f"{key}.search.{i}", f"{K.OVERRIDE_PREFIX}{key}.{i}"
+        seen_key = f"{pick_key}.searched"  # the search the choice last followed
+        search = st.text_input(f"Search another entity for “{m.text}”", key=search_key, live=True,
+                               placeholder="type a name…").strip()
+        options: dict[str, str] = {}
+        hits = engine.search_entities(search, k=LINK_SEARCH_HITS) if search else []
+        for c in hits:
+            options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} (search)")
+        for c in (m.chosen, *m.alternatives):
+            options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} ({c.method})")
+        if search != ss.get(seen_key, ""):
+            ss[seen_key] = search
+            ss[pick_key] = hits[0].node_id if hits else m.chosen.node_id
+        if ss.get(pick_key) not in options:
+            ss[pick_key] = m.chosen.node_id
+        st.selectbox(f"“{m.text}” means", list(options), format_func=options.get, key=pick_key)
+    picker()
 
 
 def render_paths(trace: QueryTrace) -> None:

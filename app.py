@@ -21,4 +21,4 @@ pages = [st.Page(path, title=title, icon=ICONS[title], default=(title == "Ask"),
                  url_path="home" if title == "Ask" else title.lower()) for title, path in PAGES.items()]
 # The default page is served at "/" only; /ask (a typed or shared link) opens the same page.
 pages.append(st.Page(PAGES["Ask"], title="Ask", icon=ICONS["Ask"], url_path=ASK_ALIAS, visibility="hidden"))
-st.navigation(pages).run()
+st.navigation(pages, position="hidden").run()  # the sidebar's links are drawn by sgrag_app.runtime (see its NAV_KEY)

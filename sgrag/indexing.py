@@ -14,7 +14,8 @@ from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import BuildCancelled
 from .fsutil import atomic_write_json
-from .gnn import pruning_power, train_dominance
+from .dominance import KEYS_FILE
+from .gnn import encoder_state, pruning_power, train_dominance
 from .graph import KnowledgeGraph
 from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
 from .lexicon import Lexicon
@@ -56,7 +57,8 @@ def build_index(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
     with stage("gnn"):
         enc = train_dominance(graph, label_vecs[graph.label_id], cfg.gnn, cfg.index.quant_scale, progress, should_stop)
         check()
-        torch.save(enc.state(), out / "gnn.pt")
+        torch.save(encoder_state(enc), out / "gnn.pt")
+        enc.save(out / KEYS_FILE)  # what a question needs, without torch
         power = pruning_power(enc, graph)
     sizes = {}
     node_sig = label_signatures(graph, cfg.index.signature_bits) if cfg.index.signature_bits > 0 else None

@@ -15,7 +15,11 @@ from typing import Iterable
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
+from .rules import register
 from .textnorm import fold
+
+TYPO_CORRECTION = register("typo_correction", "linking", 'A misspelt word the graph\'s labels nearly spell (one '
+                           'edit, two from 8 letters; no English word) is read as that word ("comedain").')
 
 _WORD = re.compile(r"\b[A-Za-z][a-z]{4,}\b")  # a plain (or capitalised) word of five letters or more
 _NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+\b")  # "Untied States"

@@ -35,6 +35,15 @@ def md(text: Any) -> str:
     return s.replace("\x00lt", "&lt;").replace("\x00gt", "&gt;").replace("\x00amp", "&amp;").replace("\n", "  \n")
 
 
+_SERVER_PATH = re.compile(r"(?<![\w.~:/])/(?:[^\s/:'\"<>]+/)+([^\s/:'\"<>]+)")
+
+
+def public_message(text: str) -> str:
+    """An error message without server paths: each absolute path becomes its file name (what the user uploaded
+    or chose), so a message never shows where the server keeps workspaces."""
+    return _SERVER_PATH.sub(r"\1", str(text))
+
+
 def fmt_secs(s: float | None) -> str:
     if s is None:
         return "—"
@@ -65,7 +74,7 @@ def render_graph(page_html: str, height: int) -> None:
 
 
 # ---- jobs -------------------------------------------------------------------------------------
-STAGE_TITLES = {"import": "Import", "extract": "Extraction", "extraction": "Extraction",
+STAGE_TITLES = {"start": "Starting", "import": "Import", "extract": "Extraction", "extraction": "Extraction",
                 "embeddings": "Label embeddings", "gnn": "GNN training", "paths": "Path enumeration",
                 "rtree": "R*-tree", "faiss": "FAISS label index", "snapshot": "Graph snapshot",
                 "save": "Saving", "eval": "Questions", "ingest": "Documents", "chunks": "Chunks of the document",
@@ -86,26 +95,56 @@ def render_running_jobs(reg: JobRegistry, engines) -> None:
 def stage_rows(job: Job) -> list[dict]:
     """Title, bar fraction and text of each stage of ``job`` (what the live panel shows)."""
     rows = []
+    now = time.time()
     for name, s in job.snapshot().items():
         title = STAGE_TITLES.get(name, name.replace("_", " ").capitalize())
         done = bool(s.total) and s.done >= s.total
-        counts = f"{s.done:,} / {s.total:,}" if s.total else f"{s.done:,}"
+        counts = f" {s.done:,} / {s.total:,}" if s.total else ""
         eta = s.eta() if job.active and not done else None
+        running = job.active and not done and not s.total  # no counts: say how long it has been at it
         rows.append({"title": title, "fraction": s.fraction if s.total else (1.0 if done else 0.0),
-                     "text": f"**{md(title)}** {counts}" + (f" · about {fmt_secs(eta)} left" if eta else "")
+                     "text": f"**{md(title)}**{counts}" + (f" · {fmt_secs(now - s.started)}" if running else "")
+                             + (f" · {time_left(eta)}" if eta is not None else "")
                              + (f" · {md(s.message)}" if s.message else ""),
                      "stage": name, "history": s.history})
     return rows
 
 
-def render_stages(job: Job) -> None:
-    """One progress bar per stage with counts and time left; metric curves once the job has ended."""
+def time_left(eta: float) -> str:
+    """"about 12 s left"; under a second is "finishing" (never "about 0.0 s left")."""
+    return f"about {fmt_secs(eta)} left" if eta >= 1.0 else "finishing"
+
+
+def overall_left(job: Job, expected: dict[str, float] | None) -> float | None:
+    """Seconds the whole job has left: the running stage's own estimate, plus what each stage not yet started
+    took last time (``expected``: stage -> seconds, in order). None without a last time to go by."""
+    if not expected or not job.active:
+        return None
+    snap = job.snapshot()
+    left = 0.0
+    for name, secs in expected.items():
+        s = snap.get(name)
+        if s is None:
+            left += secs
+        elif not (s.total and s.done >= s.total):
+            eta = s.eta()
+            left += eta if eta is not None else max(secs - (time.time() - s.started), 0.0)
+    return left
+
+
+def render_stages(job: Job, expected: dict[str, float] | None = None) -> None:
+    """One progress bar per stage with counts and time left, the whole job's time left when ``expected``
+    (a previous run's seconds per stage) says how long the stages still to come take; metric curves once
+    the job has ended."""
     rows = stage_rows(job)
-    if not rows:
-        st.caption("Starting…")
+    if job.active:
+        left = overall_left(job, expected)
+        st.caption(f"Running for {fmt_secs(job.elapsed)}"
+                   + (f" · overall {time_left(left)} (stages still to come timed by the last run)"
+                      if left is not None else ""))
     for r in rows:
         st.progress(r["fraction"], text=r["text"])
-        if not job.active and r["history"] and any(k != "step" for h in r["history"] for k in h):
+        if not job.active and r["history"]:
             render_metric_curves(r["stage"], r["history"])
 
 
@@ -128,9 +167,15 @@ def render_building(ws, job: Job) -> None:
     live_job(job, K.BUILD_WAIT_POLLING, body)
 
 
+def curve_metrics(df: pd.DataFrame) -> list[str]:
+    """The metrics of a stage's history reported at two steps or more (one point makes no curve)."""
+    return [c for c in df.columns if c != "step" and "step" in df and df[["step", c]].dropna()["step"].nunique() >= 2]
+
+
 def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
+    """A curve per metric a stage reported at two steps or more (one point is no curve: nothing drawn)."""
     df = pd.DataFrame(history)
-    metrics = [c for c in df.columns if c != "step"]
+    metrics = curve_metrics(df)
     if not metrics:
         return
     cols = st.columns(len(metrics))
@@ -162,7 +207,7 @@ def render_job_outcome(job: Job, what: str, failed_items: int = 0, items: int = 
     if job.status == CANCELLED:
         st.warning(f"{what} was cancelled; the previous version stays in use.", icon=":material/cancel:")
     elif job.status == FAILED:
-        st.error(f"{what} failed: {job.error}", icon=":material/error:")
+        st.error(f"{what} failed: {md(public_message(job.error))}", icon=":material/error:")
         if job.error_detail:
             with st.expander("Technical details"):
                 st.code(job.error_detail, language=None)
@@ -183,6 +228,8 @@ def render_demo_setup(job: Job) -> None:
 
 def plain_stage(name: str) -> str:
     """A timing key without the method's Greek stage letters ("ψ3 decomposition" -> "Decomposition")."""
+    if name == STARTUP:
+        return "Start-up and reading the graph"
     if name in PLAIN_STAGES or name in STAGE_TITLES:
         return PLAIN_STAGES.get(name) or STAGE_TITLES[name]
     if m := re.fullmatch(r"paths_l(\d+)", name):
@@ -205,15 +252,40 @@ def timing_frame(timings: dict, unit: str) -> tuple[pd.DataFrame, float]:
                          unit: list(items.values())}), total
 
 
-def render_build_report(report: dict | None) -> None:
-    """Graph statistics, time per stage, GNN training curve and index sizes of a build."""
+def build_stage_seconds(report: dict | None) -> dict[str, float]:
+    """A build report's seconds per live stage, in build order (``paths_l1``, ``paths_l2`` -> ``paths``): how
+    long the next build's stages may take."""
+    out: dict[str, float] = {}
+    for k, v in ((report or {}).get("timings_s") or {}).items():
+        name = "paths" if re.fullmatch(r"paths_l\d+", k) else k
+        if name in STAGE_TITLES:
+            out[name] = out.get(name, 0.0) + float(v)
+    return out
+
+
+STARTUP = "start-up, reading and snapshotting the graph"  # a build's time outside its timed stages
+
+
+def build_timings(report: dict, elapsed: float | None = None) -> dict[str, float]:
+    """Seconds per build stage; with the job's wall time ``elapsed``, the time outside the timed stages as a first
+    STARTUP entry, so the stages add up to the "finished in" figure."""
+    secs = {k: float(v) for k, v in (report.get("timings_s") or report.get("seconds") or {}).items() if k != "total"}
+    rest = (elapsed or 0.0) - sum(secs.values())
+    return {STARTUP: rest, **secs} if elapsed is not None and rest >= 0.5 else secs
+
+
+def render_build_report(report: dict | None, elapsed: float | None = None) -> None:
+    """Graph statistics, time per stage, GNN training curve and index sizes of a build.
+
+    ``elapsed``: the whole job's wall time; the time outside the timed stages is shown as its own bar, so the
+    chart's total is the "finished in" figure."""
     if not report:
         return
     stats = report.get("stats") or {}
     if stats:
         st.markdown("##### Graph statistics")
         render_graph_stats(stats)
-    secs = report.get("timings_s") or report.get("seconds") or {}
+    secs = build_timings(report, elapsed)
     extra = {}
     if report.get("pruning_power") is not None:
         extra["GNN pruning power"] = f"{float(report['pruning_power']):.1%}"
@@ -224,7 +296,7 @@ def render_build_report(report: dict | None) -> None:
         for col, (k, v) in zip(cols, extra.items()):
             col.metric(k, v)
     c1, c2 = st.columns(2)
-    if isinstance(secs, dict) and secs:
+    if len(secs) >= 2:  # one bar is no comparison: its time is the total
         df, total = timing_frame(secs, "seconds")
         c1.altair_chart(alt.Chart(df).mark_bar().encode(
             x=alt.X("seconds:Q", title="seconds"),
@@ -233,7 +305,7 @@ def render_build_report(report: dict | None) -> None:
         ).properties(height=alt.Step(BAR_STEP), title=f"Time per stage (total {fmt_secs(total)})"),
             width="stretch")
     hist = report.get("gnn_history") or []
-    if hist:
+    if len(hist) >= 2:  # one epoch is a point, not a curve
         df = pd.DataFrame(hist)
         x = "epoch" if "epoch" in df else df.columns[0]
         long = df.melt(id_vars=[x], value_vars=[c for c in ("loss", "pruning_power") if c in df])
@@ -270,7 +342,6 @@ def render_history(history: Sequence, on_pick) -> None:
             text = a.question if len(a.question) <= 90 else a.question[:89] + "…"
             st.button(md(text) + (" · corrected links" if a.links else ""), key=f"{K.HISTORY_PICK}{i}",
                       type="tertiary", on_click=on_pick, args=(a,), help=md(a.question), width="stretch")
-
 
 
 def _qlabel(trace: QueryTrace) -> dict[str, str]:
@@ -337,7 +408,7 @@ def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
     docs = list(dict.fromkeys(c.title for _, c in cited if c))
     if docs:
         st.markdown(f"From {len(docs)} document{'s' if len(docs) > 1 else ''}: " + ", ".join(f"*{md(t)}*" for t in docs))
-    for i, ((e, c), line) in enumerate(zip(cited, evidence_source_lines(trace, titles))):
+    for (e, c), line in zip(cited, evidence_source_lines(trace, titles)):
         st.markdown(line)
         if c is None or engine is None:
             continue
@@ -451,16 +522,30 @@ SHOW_NEAR = 10  # near misses listed under the exact set's first members
 
 
 def exact_set_frame(trace: QueryTrace) -> pd.DataFrame:
-    """The exact set's members (at most SHOW_SET), each with the edges that join it to the constraints."""
+    """The exact set's members (at most SHOW_SET, best-ranked first), one row per member and condition naming the
+    relation that joins them: three short columns that fit beside the answer, however many conditions."""
     a, qg = trace.answer, trace.query_graph
-    evidence: dict[str, list[str]] = {}
+    labels = {c.qid: c.label for c in qg.constraints}
+    evidence: dict[str, dict[str, str]] = {}
     for m in trace.matches:
         nid = m.binding.get(qg.target)
-        if nid is not None and nid not in evidence and m.exact:
-            evidence[nid] = [f"{viz._short_relation(e.relation)}: {e.dst_label if e.src_id == nid else e.src_label}"
-                             for e in m.edges]
-    return pd.DataFrame([{"entity": r.label, "evidence": "; ".join(evidence.get(r.node_id, ["(verified in the graph)"])),
-                          "score": round(float(r.score), 3)} for r in a.exact_set[:SHOW_SET]])
+        if nid is None or nid in evidence or not m.exact:
+            continue
+        cells: dict[str, str] = {}
+        for e in m.edges:
+            rel = viz._short_relation(e.relation)
+            for q in e.query_edge:
+                if q in labels and q not in cells:
+                    touches = nid in (e.src_id, e.dst_id)
+                    cells[q] = rel if touches else f"{rel} ({e.src_label} → {e.dst_label})"
+        evidence[nid] = cells
+    rows = []
+    for r in a.exact_set[:SHOW_SET]:
+        cells = evidence.get(r.node_id)
+        for q, label in labels.items():
+            rows.append({"entity": r.label, "condition": label,
+                         "via": (cells or {}).get(q) or ("verified in the graph" if cells is None else "✓")})
+    return pd.DataFrame(rows, columns=["entity", "condition", "via"])
 
 
 def render_ranked(trace: QueryTrace) -> None:
@@ -476,8 +561,7 @@ def render_ranked(trace: QueryTrace) -> None:
         st.caption(f"Showing {shown:,} of {a.exact_size:,}, best-ranked first (all of them in the JSON export); "
                    "each verified edge by edge in the graph.")
         df = exact_set_frame(trace)
-        st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360),
-                     column_config={"entity": st.column_config.TextColumn(pinned=True)})
+        st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360))
         if a.set_apart:
             st.caption(f"Also joined to every condition, but ruled out by the question's words "
                        f"({len(a.set_apart):,}; showing {min(len(a.set_apart), SHOW_SET):,}):")
@@ -706,17 +790,18 @@ def matches_caption(trace: QueryTrace) -> str:
         parts.append(f"{roles.count('set apart'):,} set apart by the question's words (not answers)")
     if roles.count("partial"):
         parts.append(f"{roles.count('partial'):,} partial")
-    return ("In the trace: " + "; ".join(parts) + ". Matched nodes and edges are orange; the answer is red.") \
-        if parts else ""
+    return "In the trace: " + "; ".join(parts) + "." if parts else ""
 
 
-def render_matches(trace: QueryTrace, graph, *, key: str, titles: dict[str, str] | None = None) -> None:
+def render_matches(trace: QueryTrace, graph, *, key: str, kinds=None, titles: dict[str, str] | None = None) -> None:
+    """The matched subgraph: by default only the answers, the conditions and the matched edges (legible at a
+    glance); the neighbourhood is one click away inside the drawing, and a click on a node shows its properties.
+    What is an answer comes from the verdict (``QueryTrace.match_role``), as on the card."""
     if not trace.matches:
         st.info("No matched subgraph: no data subgraph satisfies the query, even partially.")
         return
-    roles = [trace.match_role(m) for m in trace.matches]
-    answers = [m for m, r in zip(trace.matches, roles) if r == "answer"]
-    st.caption(md(matches_caption(trace)))
+    match_roles = [trace.match_role(m) for m in trace.matches]
+    answers = [m for m, r in zip(trace.matches, match_roles) if r == "answer"]
     options = ["all"] + list(range(len(trace.matches)))
     c1, c2 = st.columns([3, 1])
     first = answers or trace.matches
@@ -724,23 +809,33 @@ def render_matches(trace: QueryTrace, graph, *, key: str, titles: dict[str, str]
                         format_func=lambda o: (f"the answers (first {min(20, len(first))})" if answers else
                                                f"all matches (first {min(20, len(first))})") if o == "all"
                         else _match_title(trace, o, trace.matches[o]))
-    cap = c2.number_input("Max nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10, key=f"{key}.{K.SUBGRAPH_CAP}")
+    cap = c2.number_input("Neighbourhood nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10,
+                          key=f"{key}.{K.SUBGRAPH_CAP}", help="How many neighbours “Show neighbourhood” adds "
+                          "(the most connected first)")
     chosen = first[:20] if pick == "all" else [trace.matches[pick]]
-    as_answer = pick == "all" and bool(answers) or pick != "all" and roles[pick] == "answer"
+    as_answer = pick == "all" and bool(answers) or pick != "all" and match_roles[pick] == "answer"
+    qg = trace.query_graph
     view = viz.match_view(graph, chosen, max_nodes=int(cap),  # only an answer is drawn as the answer
-                          target=trace.query_graph.target if trace.query_graph and as_answer else None)
-    st.caption(f"showing {len(view['nodes']):,} of {view['total']:,} nodes in the matched neighbourhood")
-    render_graph(viz.subgraph_html(graph, view["nodes"], view["edges"], highlight_nodes=view["highlight_nodes"],
-                                   highlight_edges=view["highlight_edges"], role=view["role"], height=520), 520)
-    rows = []
+                          target=qg.target if qg and as_answer else None)
     lab = _qlabel(trace)
+    roles = {v: (r if r == UNK else f"condition “{lab.get(r, r)}” [{r}]") for v, r in view["role"].items()}
+    st.caption(md(matches_caption(trace)) + f" Drawn: {len(view['nodes']):,} matched node(s) and "
+               f"{len(view['edges']):,} matched edge(s) (orange" + ("; the answer red" if as_answer else "")
+               + f"); “Show neighbourhood” adds {len(view['reserve']):,} of their "
+               f"{view['total'] - len(view['nodes']):,} neighbours. Click a node for its properties; double-click "
+               "(or “Expand”) adds its neighbours.")
+    render_graph(viz.subgraph_html(graph, view["nodes"], view["edges"], highlight_nodes=view["highlight_nodes"],
+                                   highlight_edges=view["highlight_edges"], role=roles, reserve=view["reserve"],
+                                   kinds=kinds, height=520), 520)
+    rows = []
     number = {id(m): i + 1 for i, m in enumerate(trace.matches)}
     for m in chosen:
         for e in m.edges:
             rows.append({"match": number[id(m)],
                          "query edge": " — ".join(lab.get(q, q) for q in e.query_edge),
-                         "from": e.src_label, "relation": e.relation, "to": e.dst_label,
-                         "text": e.description, **({"document": getattr(cite(e.source, titles), "title", "")} if titles else {})})
+                         "from": e.src_label, "relation": viz._short_relation(e.relation), "to": e.dst_label,
+                         "text": e.description, **({"document": getattr(cite(e.source, titles), "title", "")}
+                                                    if titles else {}), "relation id": e.relation})
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
@@ -794,7 +889,7 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
     with tabs[4]:
         render_funnel(trace)
     with tabs[5]:
-        render_matches(trace, engine.graph, key=key, titles=titles)
+        render_matches(trace, engine.graph, key=key, kinds=engine.node_kinds, titles=titles)
     with tabs[6]:
         render_candidates(trace, engine)
     with tabs[7]:
@@ -803,10 +898,39 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
 
 
 # ---- explore --------------------------------------------------------------------------------
-def render_neighbourhood(graph, center: int, nodes: Sequence[int], edges: Sequence[int], total: int) -> None:
-    st.caption(f"showing {len(nodes):,} of {total:,} nodes" + (" (capped: raise the limit or filter relations)"
-                                                                 if total > len(nodes) else ""))
-    render_graph(viz.subgraph_html(graph, nodes, edges, highlight_nodes=[center], focus=[center], height=560), 560)
+EXPLORE_FIRST = 30  # neighbours Explore draws at first (the most connected): labels still read at a glance
+
+
+def render_neighbourhood(graph, center: int, nodes: Sequence[int], edges: Sequence[int], total: int,
+                         kinds=None) -> None:
+    """The neighbourhood of ``center``: its first EXPLORE_FIRST nodes drawn, the rest of ``nodes`` one click away."""
+    first, rest = list(nodes)[:EXPLORE_FIRST + 1], list(nodes)[EXPLORE_FIRST + 1:]
+    st.caption(f"Drawn: {len(first):,} of {total:,} nodes (the nearest and most connected first)"
+               + (f"; “Show more” adds {len(rest):,}" if rest else "")
+               + (" (capped: raise the limit or filter relations)" if total > len(nodes) else "")
+               + ". Click a node for its properties; double-click adds its neighbours.")
+    render_graph(viz.subgraph_html(graph, first, edges, highlight_nodes=[center], focus=[center], reserve=rest,
+                                   kinds=kinds, height=560, wide_label=f"Show more ({len(rest):,} nodes)",
+                                   narrow_label=f"Back to the first {len(first):,}"), 560)
+
+
+def graph_file_bytes(graph, fmt: str) -> bytes:
+    """The whole graph as GraphML or JSON (``sgrag.io.kg`` writers: Gephi, yEd and networkx read them)."""
+    from sgrag.io.kg import write_graphml, write_json
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / f"graph.{fmt}"
+        (write_graphml if fmt == "graphml" else write_json)(graph, p)
+        return p.read_bytes()
+
+
+def render_graph_downloads(graph, name: str) -> None:
+    """Download buttons for the whole graph; the file is written only when a button is clicked."""
+    st.caption(f"The whole graph: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges")
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name) or "graph"
+    for fmt, title, mime in (("graphml", "GraphML", "application/xml"), ("json", "JSON", "application/json")):
+        st.download_button(title, lambda fmt=fmt: graph_file_bytes(graph, fmt), file_name=f"{slug}.{fmt}",
+                           mime=mime, key=f"sg.graph_download.{fmt}", icon=":material/download:",
+                           on_click="ignore", width="stretch")
 
 
 # ---- evaluation -----------------------------------------------------------------------------
@@ -869,6 +993,23 @@ def eval_rows_frame(rows: list[dict]) -> pd.DataFrame:
                     "exact set": len(r.get("exact_set") or ()), "oracle set": r.get("oracle_size", ""),
                     "constraints": r.get("constraints", ""), "failure": r.get("failure") or ""})
     return pd.DataFrame(out)
+
+
+def render_eval_downloads(report, name: str) -> None:
+    """The evaluation's results as the table shown (CSV) and as the CLI's ``eval --out`` lines (JSONL)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name) or "evaluation"
+    c1, c2, _ = st.columns([1, 1, 3])
+    c1.download_button("Results (CSV)", lambda: eval_rows_frame(report.rows).to_csv(index=False).encode("utf-8"),
+                       file_name=f"{slug}-eval.csv", mime="text/csv", key="sg.eval_download.csv",
+                       icon=":material/download:", on_click="ignore", width="stretch")
+    c2.download_button("Results (JSONL)", lambda: eval_jsonl(report.rows), file_name=f"{slug}-eval.jsonl",
+                       mime="application/jsonl", key="sg.eval_download.jsonl", icon=":material/download:",
+                       on_click="ignore", width="stretch")
+
+
+def eval_jsonl(rows: list[dict]) -> bytes:
+    """One JSON object per question, as ``sgrag eval --out`` writes them."""
+    return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows).encode("utf-8")
 
 
 def wait_briefly(job: Job, seconds: float = 0.3) -> None:

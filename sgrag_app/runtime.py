@@ -40,6 +40,7 @@ PAGES = {  # title -> file (relative to app.py), in navigation order
     "Settings": "pages/settings.py",
 }
 ASK_ALIAS = "ask"  # URL path of the Ask page besides "/" (Streamlit serves the default page at the root only)
+NAV_KEY = "sg-nav"  # the sidebar's page links (Streamlit's own list is off: it showed the raw pages/ files first)
 ICONS = {"Ask": ":material/question_answer:", "Explore": ":material/hub:", "Build": ":material/build:",
          "Ingest": ":material/upload_file:", "Evaluate": ":material/monitoring:",
          "Settings": ":material/settings:"}
@@ -140,7 +141,8 @@ def workspace_identity(ws: "sgrag.Workspace") -> str:
 def error_message(exc: Exception, what: str = "") -> str:
     """One line for the page: an SgragError says itself; anything else is named and logged."""
     if isinstance(exc, sgrag.SgragError):
-        return f"{what + ': ' if what else ''}{exc}"
+        from sgrag_app.render import md, public_message  # late import: render imports runtime
+        return f"{what + ': ' if what else ''}{md(public_message(str(exc)))}"
     log.error("unexpected error%s", f" while {what}" if what else "", exc_info=exc)
     return (f"Unexpected error{' while ' + what if what else ''}: {type(exc).__name__}: {exc}. "
             f"The details are in the server log.")
@@ -303,6 +305,10 @@ def _sidebar(root: Path) -> "sgrag.Workspace | None":
     from sgrag_app.render import render_running_jobs  # late import: render imports runtime
 
     with st.sidebar:
+        with st.container(key=NAV_KEY):
+            for title, path in PAGES.items():
+                st.page_link(path, label=title, icon=ICONS[title], width="stretch")
+        st.divider()
         st.markdown("### sgrag")
         st.caption("Exact multi-constraint RAG over a knowledge graph.")
         names = workspace_names(root)

@@ -50,6 +50,7 @@ EVAL_FILTER = "eval.filter"
 # Settings
 API_KEY = "settings.api_key"  # kept in the session only, never written to disk
 SETTINGS_FORM = "settings.form"
+RULES_FORM = "settings.rules_form"
 
 # live job panels: True while the page polls a running job (a full rerun follows its end)
 BUILD_POLLING = "build.polling"

@@ -27,7 +27,7 @@ def test_ask_happy_path_shows_answer_and_every_panel(built_ws, make_app):
     assert "## Dominican Republic" in [m.value for m in at.markdown]
     assert [t.label for t in at.tabs][: len(TRACE_TABS)] == TRACE_TABS
     assert len(at.get("iframe")) >= 2  # query graph + matched subgraph
-    assert "showing" in texts(at)  # "showing N of M nodes"
+    assert "Drawn: 3 matched node(s) and 2 matched edge(s)" in texts(at)  # the match only, by default
     trace = at.session_state[K.TRACE]
     df = candidate_constraint_table(trace)
     assert df.iloc[0]["answer"] == "Dominican Republic"

@@ -134,14 +134,16 @@ def overall_left(job: Job, expected: dict[str, float] | None) -> float | None:
 
 def render_stages(job: Job, expected: dict[str, float] | None = None) -> None:
     """One progress bar per stage with counts and time left, the whole job's time left when ``expected``
-    (a previous run's seconds per stage) says how long the stages still to come take; metric curves once
-    the job has ended."""
+    (a previous run's seconds per stage; empty: there was none) says how long the stages still to come take;
+    metric curves once the job has ended."""
     rows = stage_rows(job)
     if job.active:
         left = overall_left(job, expected)
         st.caption(f"Running for {fmt_secs(job.elapsed)}"
                    + (f" · overall {time_left(left)} (stages still to come timed by the last run)"
-                      if left is not None else ""))
+                      if left is not None else
+                      " · overall time left: estimated from the last run, and this is the first"
+                      if expected == {} else ""))
     for r in rows:
         st.progress(r["fraction"], text=r["text"])
         if not job.active and r["history"]:

@@ -174,12 +174,14 @@ def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations
     if triples:
         g = kg_io.read_triples(triples, entities, relations, limits, progress)
     elif graphml:
-        g = kg_io.read_graphml(graphml, limits)
+        g = kg_io.read_graphml(graphml, limits, progress)
     else:
-        g = kg_io.read_json(json, limits)
+        g = kg_io.read_json(json, limits, progress)
+    progress(Progress("import", 0, 0, f"saving the graph: {g.num_nodes:,} nodes, {g.num_edges:,} edges"))
     ws = Workspace.create(path, config) if not existing.exists else existing
     with ws.writer("import-kg"):
         ws.save_source_graph(g)
+    progress(Progress("import", 1, 1, f"graph saved: {g.num_nodes:,} nodes, {g.num_edges:,} edges"))
     return g.stats()
 
 

@@ -213,7 +213,7 @@ def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragC
     new workspace) when no document loads; writing runs under the workspace's writer lock.
     """
     cfg = cfg or (workspace.config() if workspace.exists else SgragConfig())
-    loaded = load_documents(paths, cfg.limits)  # read and validate everything before writing
+    loaded = load_documents(paths, cfg.limits, progress)  # read and validate everything before writing
     reports: dict[str, FileReport] = {e.path: FileReport(e.path, None, "failed", e.reason)
                                       for e in loaded.errors}
     if not loaded.documents and not (workspace.exists and _pending(_Registry(workspace))):

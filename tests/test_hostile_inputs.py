@@ -292,3 +292,16 @@ def test_whole_file_graph_imports_show_progress_on_the_cli(tmp_path, capsys, mon
     reads = [line for line in shown if f"read from g.{kind}" in line]
     assert len(reads) == (g.num_nodes + g.num_edges) // 3 and reads[0].split("] ")[1].startswith("3 "), reads
     assert shown[-1].endswith(f"graph saved: {g.num_nodes:,} nodes, {g.num_edges:,} edges"), shown
+
+
+def test_an_ingest_shows_each_file_being_read_before_extraction(tmp_path, capsys):
+    """Reading a large PDF or .docx takes seconds: the CLI says which file it is on before the chunks start."""
+    for name in ("a.txt", "b.md"):
+        (tmp_path / name).write_text("Ada Lovelace was born in London. Charles Babbage designed the engine.")
+    capsys.readouterr()
+    assert cli_main(["ingest", "--no-build", "-w", str(tmp_path / "ws"), str(tmp_path / "a.txt"),
+                     str(tmp_path / "b.md")]) == 0
+    shown = [line.strip() for line in capsys.readouterr().err.replace("\r", "\n").splitlines()]
+    reads = [line for line in shown if line.startswith("[      read]")]
+    assert "reading a.txt" in reads[0] and reads[-1].endswith("2 of 2 file(s) read"), shown
+    assert shown.index(reads[-1]) < next(i for i, line in enumerate(shown) if line.startswith("[    chunks]"))

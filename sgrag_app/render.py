@@ -78,7 +78,8 @@ STAGE_TITLES = {"start": "Starting", "import": "Import", "extract": "Extraction"
                 "embeddings": "Label embeddings", "gnn": "GNN training", "paths": "Path enumeration",
                 "rtree": "R*-tree", "faiss": "FAISS label index", "snapshot": "Graph snapshot",
                 "save": "Saving", "eval": "Questions", "ingest": "Documents", "chunks": "Chunks of the document",
-                "merge": "Merging into the graph", "evidence": "Relation phrases", "load": "Loading the index"}
+                "merge": "Merging into the graph", "evidence": "Relation phrases", "load": "Loading the index",
+                "read": "Reading the files"}
 BAR_STEP = 30  # pixels per bar of a horizontal bar chart: labels never overlap, one bar is still a bar
 LIVE_POLL_S = 3.0  # how often a page re-reads a running job's progress (each read is a fragment rerun + redraw)
 

@@ -82,6 +82,10 @@ class QueryConfig:
     """A fuzzy fallback link scores its similarity (0-1) times this: a near spelling is less sure than the name."""
     embedding_score: float = 0.8
     """An embedding fallback link scores its cosine times this (a neighbour by meaning is the least sure link)."""
+    lexicon: str = "auto"
+    """Lexicon preset (``sgrag/lexicons``): "base" (neutral English), "freebase" (base plus Freebase label
+    conventions), or "auto" (freebase when the graph names its relations as Freebase paths; import records
+    what it detected)."""
     alias_score: float = 0.9
     """Link score of a name the label goes by (an alias), not the label itself."""
     typo_two_edits_from: int = 8
@@ -147,6 +151,10 @@ class RankingConfig:
     """Relations within this of the best fit count as fitting too (near-synonyms: "located in" / "location")."""
     plain_share: float = 0.8
     """Relation names are plain words when at least this share of them are neither paths nor ids."""
+    relation_fit_backward: float = 0.7
+    """A stated phrase read against a relation the candidate is only the tail of, with no inverse stored, counts
+    this much: the relation may name the tail's role ("developer") or the head's ("conflict"), and the words
+    cannot tell which (set by reasoning, not fitted)."""
     rank_cap: int = 2000
     """Partial-match candidates ranked at most when nothing satisfies every condition (best coverage first)."""
 

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 
 from .config import QueryConfig
 from .graph import KnowledgeGraph
-from .lexicon import Lexicon
+from .lexicon import Lexicon, detect_preset
 from .rules import ALL_ON, RuleSwitches, register
 from .spelling import TYPO_CORRECTION, SpellingCorrector, to_original
 from .textnorm import fold, fold_with_offsets, is_cjk, singular
@@ -70,6 +70,9 @@ _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'�
 _NAMED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)*)")  # one word or more
 
 
+_S_NOUNS = frozenset({"series", "species"})  # nouns that end like a verb ("Which Pokémon *series*")
+
+
 def answer_type_span(question: str) -> tuple[str, int, int]:
     """The answer-type phrase and its span: "Which TV show features..." -> ("TV show", 6, 13)."""
     for pattern in (_WHO, _WHICH):
@@ -86,7 +89,8 @@ def answer_type_span(question: str) -> tuple[str, int, int]:
             # a later capitalised word starts a name (not after a year: "Which 1977 Italian film"); "-ed"/"-s"
             # words are usually the verb
             dated = all(p.group(0).isdigit() for p in picked)
-            if picked and ((word[0].isupper() and not dated) or re.search(r"(?:ed|[^s]s)$", word.lower())):
+            if picked and ((word[0].isupper() and not dated) or (re.search(r"(?:ed|[^s]s)$", word.lower())
+                                                                 and word.lower() not in _S_NOUNS)):
                 break
             if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation ends it
                 break
@@ -183,6 +187,34 @@ def relation_word(name: str) -> str:
     return re.split(r"[/.]", name.strip("/"))[-1].replace("_", " ").lower()
 
 
+def type_like_relations(graph: KnowledgeGraph, type_relations=(), cfg: QueryConfig | None = None,
+                        statistical: bool = True) -> np.ndarray:
+    """Per relation, whether its tail says what its head is: named so in the lexicon (``type_relations``,
+    against the relation's last path segment or its description, so "instance of" and P31 described as
+    "instance of" both count), or (``statistical``) its tails gather many heads each (profession: thousands
+    of people, a hundred professions)."""
+    cfg = cfg or QueryConfig()
+    n, r = graph.num_nodes, len(graph.relations)
+    if graph.num_edges == 0:
+        return np.zeros(r, dtype=bool)
+    rel = graph.rel.astype(np.int64)
+    heads = np.bincount(np.unique(rel * n + graph.src) // n, minlength=r)
+    tails = np.bincount(np.unique(rel * n + graph.dst) // n, minlength=r)
+    gathers = (heads >= cfg.type_min_heads) & (heads >= cfg.type_heads_per_tail * np.maximum(tails, 1)) & statistical
+    return named_type_relations(graph, type_relations) | gathers
+
+
+def named_type_relations(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
+    """Per relation, whether the lexicon names it type-like, by its last path segment or its description."""
+    type_relations = set(type_relations)
+    described: dict[int, str] = {}
+    for e_rel, d in zip(graph.rel.tolist(), graph.desc.tolist()):
+        if d >= 0 and e_rel not in described:
+            described[e_rel] = graph.texts[d].strip().lower()
+    return np.array([relation_word(x) in type_relations or described.get(i) in type_relations
+                     for i, x in enumerate(graph.relations)] or [], dtype=bool)
+
+
 def class_nodes(graph: KnowledgeGraph, type_relations=(), cfg: QueryConfig | None = None,
                 statistical: bool = True) -> np.ndarray:
     """Which nodes the graph uses as classes (professions, genders, genres), from its statistics.
@@ -195,16 +227,11 @@ def class_nodes(graph: KnowledgeGraph, type_relations=(), cfg: QueryConfig | Non
     nationality is type-like, but it is a small share of a country's edges.
     """
     cfg = cfg or QueryConfig()
-    n, r = graph.num_nodes, len(graph.relations)
+    n = graph.num_nodes
     if graph.num_edges == 0:
         return np.zeros(n, dtype=bool)
     rel = graph.rel.astype(np.int64)
-    heads = np.bincount(np.unique(rel * n + graph.src) // n, minlength=r)
-    tails = np.bincount(np.unique(rel * n + graph.dst) // n, minlength=r)
-    gathers = (heads >= cfg.type_min_heads) & (heads >= cfg.type_heads_per_tail * np.maximum(tails, 1)) & statistical
-    type_relations = set(type_relations)
-    named = np.array([relation_word(x) in type_relations for x in graph.relations], dtype=bool)
-    typelike = (named | gathers)[rel]
+    typelike = type_like_relations(graph, type_relations, cfg, statistical)[rel]
     keys = np.concatenate([rel * n + graph.src, rel * n + graph.dst])
     _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
     per_edge = counts[inverse]  # edges of the same relation at each endpoint
@@ -271,7 +298,7 @@ class Linker:
         self.graph, self.label_index, self.embed = graph, label_index, embed
         self.cfg = cfg = cfg or QueryConfig()
         self.rules = rules
-        self.lexicon = lex = lexicon or Lexicon.load()
+        self.lexicon = lex = lexicon or Lexicon.load(preset=detect_preset(graph.relations))
         self.is_class = class_nodes(graph, lex.type_relations, cfg, rules.on(STATISTICAL_CLASSES))
         deg = graph.degree
         entries: dict[str, _Entry] = {}

@@ -29,7 +29,7 @@ from .dominance import KEYS_FILE, DominanceEncoder
 from .graph import KnowledgeGraph, neighborhood
 from .index import LabelIndex, PathIndex
 from .ingest import import_kg
-from .lexicon import Lexicon
+from .lexicon import Lexicon, resolve_preset
 from .linking import Linker
 from .match import Matcher
 from .narrowing import set_apart as narrow
@@ -37,7 +37,7 @@ from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
 from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_words, demoted
 from .rules import switches
-from .schema import value_nodes
+from .schema import PROFILE_FILE, ProfileThresholds, SchemaProfile, learn_profile, value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
 from .workspace import Workspace
 
@@ -106,7 +106,7 @@ class Engine:
         self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm,
                                       config.query.embed_runtime)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
-        self.lexicon = Lexicon.of_workspace(workspace.path)
+        self.lexicon = Lexicon.of_workspace(workspace.path, resolve_preset(config.query.lexicon, self.graph.relations))
         self.matcher = Matcher(self.graph, self.indexes, self.encoder)
         self._rule_stages()
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
@@ -119,7 +119,7 @@ class Engine:
         self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, cfg.query, self.lexicon, self.rules)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, cfg.query.soft_below,
                              self.lexicon.relation_words, self.lexicon.kind_words, self.lexicon.untyped_namespaces,
-                             cfg.ranking, self.rules)
+                             cfg.ranking, self.rules, self.schema_profile)
 
     def use_rules(self, disabled: list[str]) -> None:
         """Answer from now on with these rules switched off (and all others on), without reloading the index:
@@ -190,6 +190,9 @@ class Engine:
             trace.notes.append(f"This index was built from graph version {stale[0]}, but the workspace's graph is now "
                                f"{stale[1]} (an import or ingest was not followed by a build): answers miss the newer "
                                f"facts. Run `python -m sgrag build --workspace {self.workspace.path}`.")
+        changed = self.lexicon_changed
+        if changed:
+            trace.notes.append(changed)
         with timer.stage("ψ1-2 query graph + normalization"):
             qg = None
             if cfg.query.mode == "llm" and self.llm is not None and not overrides:
@@ -272,6 +275,25 @@ class Engine:
         conditions = account(qg, answer, trace.firm_qids, stated, gave_way, self.config.query.soft_below,
                              self.linker.knows)
         return replace(answer, conditions=conditions, headline=headline(answer, conditions))
+
+    @property
+    def lexicon_changed(self) -> str:
+        """A one-line notice when the lexicon now in use differs from the one the index was built with
+        (its type-like relations shaped the schema profile and the evidence model); "" otherwise."""
+        built = self.meta.get("lexicon") or {}
+        if not built or built.get("hash") == self.lexicon.digest:
+            return ""
+        what = (f"preset {built.get('preset')!r} -> {self.lexicon.preset!r}" if built.get("preset") != self.lexicon.preset
+                else "the workspace's lexicon.json changed")
+        return (f"The lexicon changed since this index was built ({what}): rebuild "
+                f"(`python -m sgrag build --workspace {self.workspace.path}`) so every rule reads the same one.")
+
+    @cached_property
+    def schema_profile(self) -> SchemaProfile:
+        """What the build learned about this graph's conventions (``sgrag.schema.SchemaProfile``); an index
+        built before profiles were stored learns it now, from the same graph."""
+        return SchemaProfile.load(self.version_dir / PROFILE_FILE) or learn_profile(
+            self.graph, self.lexicon.type_relations, ProfileThresholds.of(self.config.ranking))
 
     @cached_property
     def value_nodes(self) -> np.ndarray:

@@ -359,10 +359,11 @@ def subgraph_html(graph: KnowledgeGraph, node_indices: Iterable[int], edge_ids: 
         nb, ie = graph.neighbors(v), graph.incident_edges(v)
         keep = inside[nb]
         pairs = list(dict.fromkeys(zip(nb[keep].tolist(), ie[keep].tolist())))
-        if v in present:  # a drawn node lists its first neighbours first (they are what "expand" adds)
-            first = set(_top_neighbours(graph, v, EXPAND_CAP))
-            pairs = [p for p in pairs if p[0] in first] + [p for p in pairs if p[0] not in first]
-        pairs = pairs[: EXPAND_CAP * 2]
+        # what "expand" adds: up to EXPAND_CAP neighbours, the drawn ones and (for a drawn node) its first ones first
+        first = set(_top_neighbours(graph, v, EXPAND_CAP)) if v in present else set()
+        pairs.sort(key=lambda p: (p[0] not in present, p[0] not in first))
+        allowed = set(list(dict.fromkeys(u for u, _ in pairs))[:EXPAND_CAP]) | present
+        pairs = [p for p in pairs if p[0] in allowed]
         adj[str(v)] = [[str(u), f"g{e}"] for u, e in pairs]
         for _, e in pairs:
             extra_edges.setdefault(f"g{e}", _edge_dict(edge(int(e)), 0))

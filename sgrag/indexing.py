@@ -74,8 +74,9 @@ def build_index(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
         progress(Progress("profile", 0, 1, "learning the graph's conventions"))
         profile = learn_profile(graph, lexicon.type_relations, ProfileThresholds.of(cfg.ranking))
         profile.save(out / PROFILE_FILE)
+        pairs = len({frozenset(x) for x in profile.reciprocal.items()})
         progress(Progress("profile", 1, 1, f"schema profile: relations named as {profile.naming}, "
-                                           f"{len(profile.reciprocal)} stored both ways"))
+                                           f"{pairs} relation(s) or pairs stored both ways"))
     with stage("evidence"):
         progress(Progress("evidence", 0, 1, "embedding relation and type phrases"))
         EvidenceModel.build(graph, lambda t: cache.embed(t), lexicon.type_relations).save(out / "evidence.npz")

@@ -59,8 +59,10 @@ IN_EDGE_DISCOUNT = register("in_edge_discount", "ranking", "In a graph that keep
                             "is only the tail of counts little (questions state facts *about* their answer).")
 ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind than the answer type names ("Which '
                        '*award*"), by the graph\'s relation types, are left out.')
-RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On plain relation names, a constraint is met only through '
-                             'relations that fit the phrase stated before it ("born in": place of birth).')
+RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On readable relation names (schema profile), a constraint '
+                             'is met only through relations that fit the phrase stated before it ("born in": place '
+                             'of birth), each edge read from the candidate\'s side (its stored inverse, or the answer '
+                             'type, when it is the tail).')
 STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a constraint that names the relation of '
                            'some members\' edges to it ("*released in* Canada") keeps only those members.')
 RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s relation words count as the question '

@@ -37,8 +37,10 @@ def _pick(a: Asked) -> None:
     ss[K.ASKED], ss[K.QUESTION] = a, a.question
 
 
-render_history(read_history(ws.path), _pick)
 engine = ctx.loaded_engine()  # the box works while the index loads: the question waits for it
+history_drawn = engine is None  # drawn now if the page is about to wait; else once this run's question is in it
+if history_drawn:
+    render_history(read_history(ws.path), _pick)
 banner = st.container()  # filled after asking: a failure during this question shows at once
 with st.form("ask.form", border=False):
     c1, c2 = st.columns([6, 1], vertical_alignment="bottom")
@@ -75,6 +77,9 @@ if want is not None and ss.get(K.SHOWN) != want:
     else:
         with guard("saving the question history"):
             record_question(ws.path, asked)
+
+if not history_drawn:
+    render_history(read_history(ws.path), _pick)
 
 with banner:
     if render_llm_status(engine):

@@ -424,13 +424,18 @@ def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
     docs = list(dict.fromkeys(c.title for _, c in cited if c))
     if docs:
         st.markdown(f"From {len(docs)} document{'s' if len(docs) > 1 else ''}: " + ", ".join(f"*{md(t)}*" for t in docs))
-    for (e, c), line in zip(cited, evidence_source_lines(trace, titles)):
-        st.markdown(line)
+    groups: dict[tuple[str, str], list] = {}  # one quote per sentence, under every condition it supports
+    for e, c in cited:
+        groups.setdefault((e.source, e.sentence), []).append((e, c))
+    for (source, sentence), edges in groups.items():
+        c = edges[0][1]
+        st.markdown("  \n".join(f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**" for e, _ in edges)
+                    + f"  \n> “{md(sentence)}” — *{md(c.title) if c else md(source)}*")
         if c is None or engine is None:
             continue
         with st.expander(f"Open *{md(c.title)}* at this passage", icon=":material/article:"):
             try:
-                p = locate(engine.workspace, e.source, e.sentence)
+                p = locate(engine.workspace, source, sentence)
             except (OSError, ValueError, sgrag_errors.SgragError) as exc:
                 st.caption(f"The document cannot be opened: {md(exc)}")
                 continue

@@ -11,6 +11,7 @@ import urllib.parse
 from types import SimpleNamespace
 
 import pytest
+from playwright.sync_api import expect
 from app_support import Q_DR, Q_XSS, built_template  # noqa: F401 (fixture)
 from browser_support import (ask, launch, needs_chromium, new_page, no_exception, serve_app, settle, wait_page,
                              wait_workspace)
@@ -65,13 +66,13 @@ def test_refresh_and_a_shared_link_keep_the_question_and_its_answer(app, browser
     link = page.url
     page.reload()
     answer_heading(page, "Dominican Republic").wait_for()
-    assert question_box(page).input_value() == Q_DR
+    expect(question_box(page)).to_have_value(Q_DR)
     page.get_by_text(HEADER_DR).wait_for()
     other = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()  # a colleague's browser
     other.set_default_timeout(120_000)
     other.goto(link, wait_until="domcontentloaded")
     answer_heading(other, "Dominican Republic").wait_for()
-    assert question_box(other).input_value() == Q_DR
+    expect(question_box(other)).to_have_value(Q_DR)
     other.get_by_text("Asked in this workspace").wait_for()  # the workspace's history, in its sidebar
     no_exception(other)
     other.context.close()
@@ -97,7 +98,7 @@ def test_a_question_asked_while_the_index_reloads_is_answered(app, browser):
     Engine.build(app.root / "reload")  # as `sgrag build` would, while the page is open
     ask(page, Q_XSS)  # typed right after the index changed: waits for the new index, then answered
     page.get_by_role("heading", name=re.compile("img src=x")).wait_for()
-    assert question_box(page).input_value() == Q_XSS
+    expect(question_box(page)).to_have_value(Q_XSS)
     no_exception(page)
 
 

@@ -158,6 +158,9 @@ def render_engine_loading(job: Job) -> None:
     live_job(job, K.LOAD_POLLING, body, poll_s=0.5)
 
 
+STEP_TITLES = {"gnn": "epoch", "eval": "questions answered"}
+
+
 def curve_metrics(df: pd.DataFrame) -> list[str]:
     """The metrics of a stage's history reported at two steps or more (one point makes no curve)."""
     return [c for c in df.columns if c != "step" and "step" in df and df[["step", c]].dropna()["step"].nunique() >= 2]
@@ -172,7 +175,7 @@ def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
     cols = st.columns(len(metrics))
     for col, m in zip(cols, metrics):
         chart = (alt.Chart(df[["step", m]].dropna()).mark_line(point=len(df) < 60)
-                 .encode(x=alt.X("step:Q", title="epoch" if stage == "gnn" else "step"),
+                 .encode(x=alt.X("step:Q", title=STEP_TITLES.get(stage, "step"), axis=alt.Axis(tickMinStep=1, format="d")),
                          y=alt.Y(f"{m}:Q", title=m.replace("_", " ")), tooltip=["step", m])
                  .properties(height=180, title=m.replace("_", " ")))
         col.altair_chart(chart, width="stretch")

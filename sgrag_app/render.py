@@ -87,7 +87,8 @@ def render_running_jobs(reg: JobRegistry, engines) -> None:
     if running:
         st.markdown("**Running**")
     for job in running:
-        st.caption(f":material/autorenew: {md(job.label)} · {md(Path(job.key).name)} ({fmt_secs(job.elapsed)})")
+        st.caption(f":material/autorenew: {md(job.label)} · {md(Path(job.key).name)} (since "
+                   f"{time.strftime('%H:%M:%S', time.localtime(job.created))})")  # the sidebar is not redrawn live
 
 
 def stage_rows(job: Job) -> list[dict]:
@@ -835,12 +836,13 @@ def render_eval_summary(summary: dict) -> None:
         for k, vals in by.items():
             for name in ("hit@1", "precision", "recall", "f1"):
                 if name in vals:
-                    rows.append({"constraints": str(k), "metric": name, "value": float(vals[name]),
-                                 "n": int(vals.get("n", vals.get("count", 0)) or 0)})
+                    n = int(vals.get("n", vals.get("count", 0)) or 0)
+                    rows.append({"constraints": f"{k} ({n:,} question{'s' if n != 1 else ''})", "metric": name,
+                                 "value": float(vals[name]), "n": n})  # a group scoring 0 still shows its size
         if rows:
             df = pd.DataFrame(rows)
             st.altair_chart(alt.Chart(df).mark_bar().encode(
-                x=alt.X("constraints:N", title="number of constraints"), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1])),
+                x=alt.X("constraints:N", title="number of constraints", sort=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1])),
                 color="metric:N", xOffset="metric:N", tooltip=["constraints", "metric", alt.Tooltip("value:Q", format=".3f"), "n"]
             ).properties(height=260, title="By number of constraints"), width="stretch")
 

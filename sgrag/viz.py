@@ -259,7 +259,7 @@ def network_html(nodes: Sequence[VizNode], edges: Sequence[VizEdge], *, height: 
         d = _edge_dict(e, i)
         net.add_edge(d.pop("from"), d.pop("to"), **d)
     if physics:
-        net.barnes_hut(gravity=-4000, spring_length=160, spring_strength=0.02, damping=0.3)
+        net.barnes_hut(gravity=-4000, spring_length=200, spring_strength=0.02, damping=0.3)
         net.set_options("""{"physics": {"stabilization": {"iterations": 150}},
                             "edges": {"font": {"size": %d, "align": "middle", "color": "#444"},
                                       "smooth": {"type": "dynamic"}},
@@ -327,7 +327,7 @@ def subgraph_html(graph: KnowledgeGraph, node_indices: Iterable[int], edge_ids: 
     inside[np.asarray(universe, dtype=np.int64)] = True
 
     def node(v: int) -> VizNode:
-        rows = [("id", graph.node_ids[v]), ("role", role.get(v, "")),
+        rows = [("id", graph.node_ids[v]), ("role", "the answer" if role.get(v) == UNK else role.get(v, "")),
                 ("degree", str(int(graph.degree[v]))), ("description", graph.descriptions[v])]
         main = v in hn or v in fo
         color = C_UNK if role.get(v) == UNK else (C_HILITE if v in hn else C_NODE)

@@ -90,7 +90,8 @@ def render_running_jobs(reg: JobRegistry, engines) -> None:
     if running:
         st.markdown("**Running**")
     for job in running:
-        st.caption(f":material/autorenew: {md(job.label)} · {md(Path(job.key).name)} ({fmt_secs(job.elapsed)})")
+        st.caption(f":material/autorenew: {md(job.label)} · {md(Path(job.key).name)} (since "
+                   f"{time.strftime('%H:%M:%S', time.localtime(job.created))})")  # the sidebar is not redrawn live
 
 
 def stage_rows(job: Job) -> list[dict]:
@@ -170,6 +171,9 @@ def render_building(ws, job: Job) -> None:
     live_job(job, K.BUILD_WAIT_POLLING, body)
 
 
+STEP_TITLES = {"gnn": "epoch", "eval": "questions answered"}
+
+
 def curve_metrics(df: pd.DataFrame) -> list[str]:
     """The metrics of a stage's history reported at two steps or more (one point makes no curve)."""
     return [c for c in df.columns if c != "step" and "step" in df and df[["step", c]].dropna()["step"].nunique() >= 2]
@@ -184,7 +188,7 @@ def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
     cols = st.columns(len(metrics))
     for col, m in zip(cols, metrics):
         chart = (alt.Chart(df[["step", m]].dropna()).mark_line(point=len(df) < 60)
-                 .encode(x=alt.X("step:Q", title="epoch" if stage == "gnn" else "step"),
+                 .encode(x=alt.X("step:Q", title=STEP_TITLES.get(stage, "step"), axis=alt.Axis(tickMinStep=1, format="d")),
                          y=alt.Y(f"{m}:Q", title=m.replace("_", " ")), tooltip=["step", m])
                  .properties(height=180, title=m.replace("_", " ")))
         col.altair_chart(chart, width="stretch")
@@ -992,12 +996,13 @@ def render_eval_summary(summary: dict) -> None:
         for k, vals in by.items():
             for name in ("hit@1", "precision", "recall", "f1"):
                 if name in vals:
-                    rows.append({"constraints": str(k), "metric": name, "value": float(vals[name]),
-                                 "n": int(vals.get("n", vals.get("count", 0)) or 0)})
+                    n = int(vals.get("n", vals.get("count", 0)) or 0)
+                    rows.append({"constraints": f"{k} ({n:,} question{'s' if n != 1 else ''})", "metric": name,
+                                 "value": float(vals[name]), "n": n})  # a group scoring 0 still shows its size
         if rows:
             df = pd.DataFrame(rows)
             st.altair_chart(alt.Chart(df).mark_bar().encode(
-                x=alt.X("constraints:N", title="number of constraints"), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1])),
+                x=alt.X("constraints:N", title="number of constraints", sort=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1])),
                 color="metric:N", xOffset="metric:N", tooltip=["constraints", "metric", alt.Tooltip("value:Q", format=".3f"), "n"]
             ).properties(height=260, title="By number of constraints"), width="stretch")
 

@@ -344,3 +344,22 @@ def test_the_docx_text_precount_never_exceeds_the_text_read(paragraphs):
         import zipfile
         xml = zipfile.ZipFile(io.BytesIO(data)).read("word/document.xml")
         _precheck_docx_text(xml, Path(d) / "p.docx", LimitsConfig(max_document_chars=len(text)))
+
+
+def test_a_stream_of_distinct_triples_past_max_edges_is_refused_while_reading(tmp_path, capsys):
+    """A 1 GiB stream of distinct triples would hold ~10 GB in the graph builder: it stops at limits.max_edges,
+    with the line it reached; repeated triples are one edge and do not count."""
+    ws = Workspace.create(tmp_path / "ws")
+    cfg = ws.config()
+    cfg.limits.max_edges = 1_000
+    ws.save_config(cfg)
+    repeated = tmp_path / "repeated.tsv"
+    repeated.write_bytes(b"".join(b"a%d\tr\tb%d\n" % (i, i) for i in range(900)) * 10)
+    assert run_cli(ws.path, ["import-kg", "--triples", str(repeated)], capsys)[0] == 0
+    before = digest(ws.path)
+    distinct = tmp_path / "distinct.tsv.gz"
+    distinct.write_bytes(gzip.compress(b"".join(b"a%d\tr\tb%d\n" % (i, i) for i in range(5_000))))
+    rc, err = run_cli(ws.path, ["import-kg", "--triples", str(distinct)], capsys)
+    assert_refused(rc, err, "distinct.tsv.gz:1001: the number of distinct edges (more than 1,000) exceeds "
+                            "limits.max_edges = 1,000")
+    assert digest(ws.path) == before

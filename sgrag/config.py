@@ -249,6 +249,10 @@ class LimitsConfig:
     """Deepest nesting of JSON arrays and objects (graphs and documents)."""
     max_document_chars: int = 5_000_000
     """Most text one document may yield (about 4,000 chunks at the default chunk size)."""
+    max_edges: int = 10_000_000
+    """Most distinct edges a streamed triples import may hold: about 3 GB of memory while reading, and past
+    the default index budget anyway (``index.max_paths`` = 20M oriented paths is about 10M edges at l = 1); a
+    1 GiB stream of distinct triples is refused at this count instead of filling memory for minutes."""
 
 
 @dataclass

@@ -305,3 +305,61 @@ def test_an_ingest_shows_each_file_being_read_before_extraction(tmp_path, capsys
     reads = [line for line in shown if line.startswith("[      read]")]
     assert "reading a.txt" in reads[0] and reads[-1].endswith("2 of 2 file(s) read"), shown
     assert shown.index(reads[-1]) < next(i for i, line in enumerate(shown) if line.startswith("[    chunks]"))
+
+
+def _docx_of(paragraphs: list[str]) -> bytes:
+    d = docx.Document()
+    for text in paragraphs:
+        d.add_paragraph(text)
+    buf = io.BytesIO()
+    d.save(buf)
+    return buf.getvalue()
+
+
+def test_a_docx_over_the_text_limit_is_refused_before_python_docx_parses_it(tmp_path, monkeypatch):
+    """100,000 paragraphs took 30 s in python-docx only to be refused by max_document_chars: the text runs
+    are now counted on the raw XML first (the same refusal in about a second)."""
+    path = tmp_path / "long.docx"
+    path.write_bytes(_docx_of([f"Paragraph {i}: Ada Lovelace met Charles Babbage." for i in range(300)]))
+    monkeypatch.setattr(docx, "Document", lambda *a, **k: pytest.fail("python-docx parsed a refused file"))
+    with pytest.raises(Exception, match="max_document_chars = 5,000"):
+        load_document(path, LimitsConfig(max_document_chars=5_000))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=40).map(lambda t: "".join(c for c in t if c.isprintable() and
+                                                                       not 0xD800 <= ord(c) <= 0xDFFF)),
+                min_size=1, max_size=8))
+def test_the_docx_text_precount_never_exceeds_the_text_read(paragraphs):
+    """The pre-count may only refuse what the reader would refuse: it counts at most the text python-docx
+    returns, whatever the characters (multi-byte, &, <, quotes)."""
+    from hypothesis import assume
+
+    from sgrag.io.documents import _precheck_docx_text
+    assume(any(p.strip() for p in paragraphs))  # (a document of blank paragraphs has no text to compare)
+    data = _docx_of(paragraphs)
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "p.docx").write_bytes(data)
+        text = load_document(Path(d) / "p.docx").text
+        import zipfile
+        xml = zipfile.ZipFile(io.BytesIO(data)).read("word/document.xml")
+        _precheck_docx_text(xml, Path(d) / "p.docx", LimitsConfig(max_document_chars=len(text)))
+
+
+def test_a_stream_of_distinct_triples_past_max_edges_is_refused_while_reading(tmp_path, capsys):
+    """A 1 GiB stream of distinct triples would hold ~10 GB in the graph builder: it stops at limits.max_edges,
+    with the line it reached; repeated triples are one edge and do not count."""
+    ws = Workspace.create(tmp_path / "ws")
+    cfg = ws.config()
+    cfg.limits.max_edges = 1_000
+    ws.save_config(cfg)
+    repeated = tmp_path / "repeated.tsv"
+    repeated.write_bytes(b"".join(b"a%d\tr\tb%d\n" % (i, i) for i in range(900)) * 10)
+    assert run_cli(ws.path, ["import-kg", "--triples", str(repeated)], capsys)[0] == 0
+    before = digest(ws.path)
+    distinct = tmp_path / "distinct.tsv.gz"
+    distinct.write_bytes(gzip.compress(b"".join(b"a%d\tr\tb%d\n" % (i, i) for i in range(5_000))))
+    rc, err = run_cli(ws.path, ["import-kg", "--triples", str(distinct)], capsys)
+    assert_refused(rc, err, "distinct.tsv.gz:1001: the number of distinct edges (more than 1,000) exceeds "
+                            "limits.max_edges = 1,000")
+    assert digest(ws.path) == before

@@ -108,6 +108,9 @@ def read_triples(path: str | os.PathLike, entities: str | os.PathLike | None = N
         count += 1
         if count % PROGRESS_ROWS == 0:
             progress(Progress("import", count, 0, f"{count:,} triples read from {path.name}"))
+        if b.num_edges > limits.max_edges:
+            raise over_limit(path, lineno, f"the number of distinct edges (more than {limits.max_edges:,})",
+                             "max_edges", limits.max_edges)
     if count == 0:
         raise InputFormatError(str(path), None, "no triples found")
     return b.build()

@@ -166,7 +166,7 @@ EMBEDDING_FALLBACK = register("embedding_fallback", "linking", "A name-like span
 CAPITALISED_PLURAL = register("capitalised_plural", "linking", 'A capitalised plural alone ("famous for its '
                               'Bulldogs") links its singular label.')
 TITLES = register("titles", "linking", 'A whole title ("X Award for ...") links a label with the same words, or '
-                  "the names inside it only rank.")
+                  "the names inside it only rank (a run with a title noun, or starting like the graph's own titles).")
 SUBTITLES = register("subtitles", "linking", 'A quoted subtitle of a series the question names links "Series: '
                      'Subtitle"; the series\' own words are no constraints.')
 RELATION_WORDS_NOT_NAMES = register("relation_words_not_names", "linking", 'A word naming how a nearby mention is '

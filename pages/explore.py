@@ -3,6 +3,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from sgrag import viz
 from sgrag_app import state as K
 from sgrag_app.render import md, render_graph_downloads, render_neighbourhood
 from sgrag_app.runtime import PAGES, guard, page_setup
@@ -79,10 +80,10 @@ with guard("reading the neighbourhood"):
         if chosen and g.relations[int(g.rel[e])] not in chosen:
             continue
         out = int(g.src[e]) == v
-        rows.append({"direction": "→" if out else "←", "relation": g.relations[int(g.rel[e])],
-                     "neighbour": g.labels[u], "id": g.node_ids[u]})
+        rel = g.relations[int(g.rel[e])]
+        rows.append({"direction": "→" if out else "←", "relation": viz._short_relation(rel),
+                     "neighbour": g.labels[u], "id": g.node_ids[u], "relation id": rel})
     st.markdown(f"##### Direct edges ({len(rows):,}{' of ' + format(incident.size, ',') if incident.size > 500 else ''})")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", height=320,
                  column_config={"direction": st.column_config.TextColumn(width="small"),
-                                "relation": st.column_config.TextColumn(width="large"),
                                 "neighbour": st.column_config.TextColumn(width="large")})

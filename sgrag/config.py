@@ -78,12 +78,18 @@ class QueryConfig:
     """Constraints linked with less confidence are soft: they rank candidates but never filter them."""
     max_label_candidates: int = 50_000
     """Cap on UNK label candidates collected during label completion."""
+    fuzzy_score: float = 0.85
+    """A fuzzy fallback link scores its similarity (0-1) times this: a near spelling is less sure than the name."""
+    embedding_score: float = 0.8
+    """An embedding fallback link scores its cosine times this (a neighbour by meaning is the least sure link)."""
     lexicon: str = "auto"
     """Lexicon preset (``sgrag/lexicons``): "base" (neutral English), "freebase" (base plus Freebase label
     conventions), or "auto" (freebase when the graph names its relations as Freebase paths; import records
     what it detected)."""
     alias_score: float = 0.9
     """Link score of a name the label goes by (an alias), not the label itself."""
+    typo_two_edits_from: int = 8
+    """A misspelt word this long (letters) may be two edits off the label word it is read as; shorter, one."""
     typo_score: float = 0.9
     """A link read through a spelling correction counts this much of the link as spelt."""
     type_confidence: float = 0.9
@@ -243,6 +249,10 @@ class LimitsConfig:
     """Deepest nesting of JSON arrays and objects (graphs and documents)."""
     max_document_chars: int = 5_000_000
     """Most text one document may yield (about 4,000 chunks at the default chunk size)."""
+    max_edges: int = 10_000_000
+    """Most distinct edges a streamed triples import may hold: about 3 GB of memory while reading, and past
+    the default index budget anyway (``index.max_paths`` = 20M oriented paths is about 10M edges at l = 1); a
+    1 GiB stream of distinct triples is refused at this count instead of filling memory for minutes."""
 
 
 @dataclass

@@ -315,6 +315,10 @@ class GraphBuilder:
                 lst.append(src)
         return e
 
+    @property
+    def num_edges(self) -> int:
+        return len(self._src)
+
     def build(self) -> KnowledgeGraph:
         return KnowledgeGraph(
             node_ids=list(self.node_ids), labels=list(self.labels),

@@ -332,7 +332,8 @@ class Linker:
             entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", cfg.alias_score)
             if key not in entries:
                 entries[key] = entry
-            elif self.is_class[entry.nodes[0]] and set(entry.nodes) != set(entries[key].nodes) and rules.on(CLASS_ALIAS):
+            elif self.is_class[entry.nodes[0]] and set(entry.nodes) != set(entries[key].nodes) \
+                    and rules.on(CLASS_ALIAS):
                 # "action": the class Action Film, if the name Action is no class; else two classes, unclear
                 self._class_alias[key] = entry
         self._weakened = frozenset(weakened)
@@ -398,7 +399,7 @@ class Linker:
     @cached_property
     def speller(self) -> SpellingCorrector:
         """Reads misspelt question words as the label words they nearly spell (built on first use)."""
-        return SpellingCorrector(self.entries, STOPWORDS)
+        return SpellingCorrector(self.entries, STOPWORDS, self.cfg.typo_two_edits_from)
 
     def link(self, question: str, overrides: dict[str, str] | None = None) -> tuple[list[Mention], str]:
         """Mentions (longest, non-overlapping) with their linked nodes, and the answer type. A misspelt word
@@ -500,17 +501,20 @@ class Linker:
                 continue  # "Best Actress" is part of a title; "actress Natalie Portman" describes her
             for label in self.lexicon.class_words[m.group(1).lower()]:
                 texts.append(_Text(label, m.start(1), m.end(1)))
-        if _ASKS_WHO.match(question) and on(VERB_CLASSES):  # "Who directed ...": a director, as evidence (the word may say no more)
+        # "Who directed ...": a director, as evidence (the word may say no more)
+        if _ASKS_WHO.match(question) and on(VERB_CLASSES):
             for m in self._verb_class.finditer(question):
                 texts += [_Text(label, m.start(1), m.end(1), 0.5) for label in self.lexicon.verb_classes[m.group(1).lower()]]
-        for m in self._demonym.finditer(question) if on(DEMONYMS) else ():  # "American" -> United States of America: weakly, unless it
-            # says what the answer is ("Who is the American actor"; not "British" where the lexicon weakens it)
+        # "American" -> United States of America: weakly, unless it says what the answer is ("Who is the American
+        # actor"; not "British" where the lexicon weakens it)
+        for m in self._demonym.finditer(question) if on(DEMONYMS) else ():
             of_answer = a_start <= m.start(1) and m.end(1) <= a_end and m.group(1).lower() not in self._weakened
             texts.append(_Text(self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 1.0 if of_answer else 0.5,
                                of_answer))
         for m in _TITLE_AND.finditer(question) if on(TITLE_AND) else ():
             texts.append(_Text(m.group(1) + m.group(2), m.start(2), m.end(2)))
-        for m in _SHARED_MODIFIER.finditer(question) if on(SHARED_MODIFIER) else ():  # "television producer and director": a television director
+        # "television producer and director": a television director
+        for m in _SHARED_MODIFIER.finditer(question) if on(SHARED_MODIFIER) else ():
             if m.group(1) not in STOPWORDS and m.group(2) != m.group(3):
                 texts.append(_Text(f"{m.group(1)} {m.group(3)}", m.start(3), m.end(3)))
         for m in self._belief.finditer(question) if on(BELIEFS) else ():  # "of Islamic faith" -> Islam, weakly
@@ -777,7 +781,7 @@ class Linker:
             return []
         out = []
         for key, score in _fuzzy_hits(fold(text), self._fuzzy_keys, self.cfg.fuzzy_floor, self.cfg.top_k):
-            out.extend(self._candidates(key, "fuzzy", round(score / 100 * 0.85, 3))[:1])
+            out.extend(self._candidates(key, "fuzzy", round(score / 100 * self.cfg.fuzzy_score, 3))[:1])
         return out
 
     def _embedding(self, text: str) -> list[LinkCandidate]:
@@ -790,7 +794,7 @@ class Linker:
                 continue
             key = fold(self.graph.label_vocab[lid])
             if key in self.entries:
-                out.extend(self._candidates(key, "embedding", round(float(score) * 0.8, 3))[:1])
+                out.extend(self._candidates(key, "embedding", round(float(score) * self.cfg.embedding_score, 3))[:1])
         return out
 
     @cached_property

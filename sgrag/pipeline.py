@@ -21,7 +21,7 @@ import numpy as np
 
 from .accounting import account, headline
 from .answer import UNABLE, llm_answer, offline_answer, one_hop_context, relation_paragraph
-from .config import SgragConfig
+from .config import RulesConfig, SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import BuildError, SgragError, WorkspaceError
 from .fsutil import atomic_write_json, read_json
@@ -125,7 +125,7 @@ class Engine:
         """Answer from now on with these rules switched off (and all others on), without reloading the index:
         for comparing rules (``bench/rule_ablation.py``). An unknown name raises ConfigError."""
         self.rules = switches(disabled)
-        self.config.rules.disabled = list(disabled)
+        self.config = replace(self.config, rules=RulesConfig(list(disabled)))  # the caller's config stays as it was
         self._rule_stages()
 
     # ---- lifecycle ----------------------------------------------------------------------

@@ -151,8 +151,8 @@ class Ranker:
         self.soft_below = soft_below
         self.cfg, self.rules = cfg or RankingConfig(), rules
         self.profile = profile or learn_profile(graph, thresholds=ProfileThresholds.of(self.cfg))
+        # the weight of each feature, 0 for one switched off
         self.weights = {f: self.cfg.weights[f] if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
-        """The weight of each feature (0 for one switched off)."""
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._untyped = tuple(untyped_namespaces)
         self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()

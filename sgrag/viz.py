@@ -259,7 +259,7 @@ def network_html(nodes: Sequence[VizNode], edges: Sequence[VizEdge], *, height: 
         d = _edge_dict(e, i)
         net.add_edge(d.pop("from"), d.pop("to"), **d)
     if physics:
-        net.barnes_hut(gravity=-4000, spring_length=160, spring_strength=0.02, damping=0.3)
+        net.barnes_hut(gravity=-4000, spring_length=200, spring_strength=0.02, damping=0.3)
         net.set_options("""{"physics": {"stabilization": {"iterations": 150}},
                             "edges": {"font": {"size": %d, "align": "middle", "color": "#444"},
                                       "smooth": {"type": "dynamic"}},
@@ -327,7 +327,7 @@ def subgraph_html(graph: KnowledgeGraph, node_indices: Iterable[int], edge_ids: 
     inside[np.asarray(universe, dtype=np.int64)] = True
 
     def node(v: int) -> VizNode:
-        rows = [("id", graph.node_ids[v]), ("role", role.get(v, "")),
+        rows = [("id", graph.node_ids[v]), ("role", "the answer" if role.get(v) == UNK else role.get(v, "")),
                 ("degree", str(int(graph.degree[v]))), ("description", graph.descriptions[v])]
         main = v in hn or v in fo
         color = C_UNK if role.get(v) == UNK else (C_HILITE if v in hn else C_NODE)
@@ -359,10 +359,11 @@ def subgraph_html(graph: KnowledgeGraph, node_indices: Iterable[int], edge_ids: 
         nb, ie = graph.neighbors(v), graph.incident_edges(v)
         keep = inside[nb]
         pairs = list(dict.fromkeys(zip(nb[keep].tolist(), ie[keep].tolist())))
-        if v in present:  # a drawn node lists its first neighbours first (they are what "expand" adds)
-            first = set(_top_neighbours(graph, v, EXPAND_CAP))
-            pairs = [p for p in pairs if p[0] in first] + [p for p in pairs if p[0] not in first]
-        pairs = pairs[: EXPAND_CAP * 2]
+        # what "expand" adds: up to EXPAND_CAP neighbours, the drawn ones and (for a drawn node) its first ones first
+        first = set(_top_neighbours(graph, v, EXPAND_CAP)) if v in present else set()
+        pairs.sort(key=lambda p: (p[0] not in present, p[0] not in first))
+        allowed = set(list(dict.fromkeys(u for u, _ in pairs))[:EXPAND_CAP]) | present
+        pairs = [p for p in pairs if p[0] in allowed]
         adj[str(v)] = [[str(u), f"g{e}"] for u, e in pairs]
         for _, e in pairs:
             extra_edges.setdefault(f"g{e}", _edge_dict(edge(int(e)), 0))

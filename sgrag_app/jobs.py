@@ -217,7 +217,8 @@ class ProcessJob(Job):
                 data = json.loads(self.progress_file.read_text(encoding="utf-8"))
                 child = {k: StageState.from_json(v) for k, v in data.items()}
                 first = min((c.started for c in child.values()), default=None)
-                start = StageState(START_STAGE, 1, 1, "ready", started=self.created, updated=first) \
+                start = StageState(START_STAGE, 1, 1, f"ready after {max(first - self.created, 0):.1f} s",
+                                   started=self.created, updated=first) \
                     if first is not None else StageState(START_STAGE, 0, 0, START_MESSAGE, started=self.created)
                 with self._lock:
                     self.stages = {START_STAGE: start, **child}
@@ -288,6 +289,15 @@ class JobRegistry:
             job = self._jobs.get((kind, key))
             if job is not None and not job.active:
                 del self._jobs[(kind, key)]
+
+
+BUILD_STAGES = ("embeddings", "faiss", "gnn", "paths", "rtree", "evidence")  # what a build reports, in order
+
+
+def build_percent(job: Job) -> int:
+    """Overall progress of a build job: each build stage an equal share."""
+    stages = job.snapshot()
+    return int(100 * sum(stages[s].fraction if s in stages else 0.0 for s in BUILD_STAGES) / len(BUILD_STAGES))
 
 
 class EngineCache:

@@ -6,7 +6,7 @@ from sgrag.fsutil import read_json
 from sgrag_app import state as K
 from sgrag_app.jobs import Job
 from sgrag_app.render import (build_stage_seconds, render_build_report, render_graph_stats, live_job,
-                              render_job_outcome, render_stages, wait_briefly)
+                              render_job_outcome, render_schema_profile, render_stages, wait_briefly)
 from sgrag_app.runtime import api_key, guard, job_registry, page_setup
 from sgrag_app.tasks import build_job
 
@@ -66,3 +66,5 @@ elif ws.index_version:
     with guard("reading the last build"):
         st.markdown(f"##### Current index: {ws.index_version}")
         render_build_report(last_build)
+    with guard("reading what the build learned"):  # the schema profile (issue #24): a self-contained block
+        render_schema_profile(sgrag.SchemaProfile.of_index(ws.index_dir()), last_build.get("lexicon"))

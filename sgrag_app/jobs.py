@@ -291,6 +291,15 @@ class JobRegistry:
                 del self._jobs[(kind, key)]
 
 
+BUILD_STAGES = ("embeddings", "faiss", "gnn", "paths", "rtree", "evidence")  # what a build reports, in order
+
+
+def build_percent(job: Job) -> int:
+    """Overall progress of a build job: each build stage an equal share."""
+    stages = job.snapshot()
+    return int(100 * sum(stages[s].fraction if s in stages else 0.0 for s in BUILD_STAGES) / len(BUILD_STAGES))
+
+
 class EngineCache:
     """Loaded engines by key (path, index version, settings), loaded in a background thread.
 

@@ -17,10 +17,12 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from sgrag import errors as sgrag_errors
 from sgrag import viz
-from sgrag.types import UNK, Match, QueryTrace, RankedAnswer
+from sgrag.passages import Citation, Passage, cite, document_titles, locate
+from sgrag.types import UNK, Condition, Match, QueryTrace, RankedAnswer
 from sgrag_app import state as K
-from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry
+from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry, build_percent
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-!|~$:>])")
 
@@ -76,7 +78,8 @@ STAGE_TITLES = {"start": "Starting", "import": "Import", "extract": "Extraction"
                 "embeddings": "Label embeddings", "gnn": "GNN training", "paths": "Path enumeration",
                 "rtree": "R*-tree", "faiss": "FAISS label index", "snapshot": "Graph snapshot",
                 "save": "Saving", "eval": "Questions", "ingest": "Documents", "chunks": "Chunks of the document",
-                "merge": "Merging into the graph", "evidence": "Relation phrases", "load": "Loading the index"}
+                "merge": "Merging into the graph", "evidence": "Relation phrases", "load": "Loading the index",
+                "read": "Reading the files"}
 BAR_STEP = 30  # pixels per bar of a horizontal bar chart: labels never overlap, one bar is still a bar
 LIVE_POLL_S = 3.0  # how often a page re-reads a running job's progress (each read is a fragment rerun + redraw)
 
@@ -157,6 +160,15 @@ def render_engine_loading(job: Job) -> None:
                         "the page opens as soon as it is loaded.")
             render_stages(job)
     live_job(job, K.LOAD_POLLING, body, poll_s=0.5)
+
+
+def render_building(ws, job: Job) -> None:
+    """A workspace without an index yet whose build is running: how far, refreshed until it is done."""
+    def body(job: Job) -> None:
+        with st.container(border=True):
+            st.markdown(f"**'{md(ws.path.name)}' is building, {build_percent(job)}% — questions answer when done.**")
+            render_stages(job)
+    live_job(job, K.BUILD_WAIT_POLLING, body)
 
 
 STEP_TITLES = {"gnn": "epoch", "eval": "questions answered"}
@@ -312,6 +324,19 @@ def render_build_report(report: dict | None, elapsed: float | None = None) -> No
         st.json({k: v for k, v in report.items() if k != "gnn_history"})
 
 
+def render_schema_profile(profile, lexicon: dict | None = None) -> None:
+    """"What sgrag learned about this graph": the schema profile's conventions (a ``sgrag.SchemaProfile``),
+    and the lexicon preset the index was built with; relation names come from the graph, so escaped."""
+    if profile is None:
+        st.caption("This index was built before sgrag stored what it learns about a graph: rebuild to see it.")
+        return
+    st.markdown("##### What sgrag learned about this graph")
+    st.markdown("\n".join(f"- {md(line)}" for line in profile.summary()))
+    if lexicon:
+        st.caption(f"Lexicon preset **{md(lexicon.get('preset', '?'))}** (hash {md(lexicon.get('hash', '?'))}); "
+                   "change it with query.lexicon in the workspace's config.json.")
+
+
 def render_graph_stats(stats: dict) -> None:
     keys = [k for k, v in stats.items() if isinstance(v, (int, float))]
     if not keys:
@@ -324,6 +349,21 @@ def render_graph_stats(stats: dict) -> None:
 
 
 # ---- the answer and its trace -----------------------------------------------------------------
+HISTORY_SHOWN = 12  # questions listed in the sidebar (the file keeps more)
+
+
+def render_history(history: Sequence, on_pick) -> None:
+    """The workspace's recent questions in the sidebar, newest first; clicking one asks it again."""
+    if not history:
+        return
+    with st.sidebar:
+        st.markdown("**Asked in this workspace**")
+        for i, a in enumerate(history[:HISTORY_SHOWN]):
+            text = a.question if len(a.question) <= 90 else a.question[:89] + "…"
+            st.button(md(text) + (" · corrected links" if a.links else ""), key=f"{K.HISTORY_PICK}{i}",
+                      type="tertiary", on_click=on_pick, args=(a,), help=md(a.question), width="stretch")
+
+
 def _qlabel(trace: QueryTrace) -> dict[str, str]:
     qg = trace.query_graph
     if qg is None:
@@ -331,12 +371,15 @@ def _qlabel(trace: QueryTrace) -> dict[str, str]:
     return {n.qid: ("UNK" if n.is_unknown else n.label) for n in qg.nodes}
 
 
-def render_answer(trace: QueryTrace) -> None:
-    """The answer card: the header (what the answer is, how sure) then why, in plain words."""
+def render_answer(trace: QueryTrace, engine=None, titles: dict[str, str] | None = None) -> None:
+    """The answer card: the header (what the answer is, how sure) then why, in plain words, with the
+    document sentences it was read from."""
     a = trace.answer
     if a is None:
         st.warning("No answer was produced.")
         return
+    if titles is None:
+        titles = document_titles(engine.workspace) if engine is not None else {}
     with st.container(border=True):
         render_answer_header(trace)
         if a.relaxed:
@@ -344,17 +387,63 @@ def render_answer(trace: QueryTrace) -> None:
                        "one: " + ", ".join(md(r) for r in a.relaxed))
         if a.explanation:
             st.markdown(md(a.explanation))
-        for line in evidence_source_lines(trace):
-            st.markdown(line)
+        render_evidence(trace, engine, titles)
     for note in trace.notes:
         st.caption(md(note))
 
 
-def evidence_source_lines(trace: QueryTrace) -> list[str]:
+def _cited(trace: QueryTrace, titles: dict[str, str]) -> list[tuple[Any, Citation | None]]:
+    """The answer's evidence edges that a document sentence supports, each with its document (if known)."""
+    return [(e, cite(e.source, titles)) for e in trace.answer_evidence() if e.sentence]
+
+
+def evidence_source_lines(trace: QueryTrace, titles: dict[str, str] | None = None) -> list[str]:
     """Escaped Markdown per evidence edge of the answer that a document sentence supports:
-    the edge, the sentence quoted under it, and where it was read."""
+    the edge, the sentence quoted under it, and the document it was read in (by title)."""
     return [f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**  \n"
-            f"> “{md(e.sentence)}” ({md(e.source)})" for e in trace.answer_evidence() if e.sentence]
+            f"> “{md(e.sentence)}” — *{md(c.title) if c else md(e.source)}*" for e, c in _cited(trace, titles or {})]
+
+
+PASSAGE_CONTEXT = 1500  # characters of the document shown on each side of a cited sentence
+
+
+def passage_html(p: Passage) -> str:
+    """The document around the cited sentence, the sentence marked; every character of the document escaped."""
+    if p.start < 0:
+        body = html.escape(p.text[: 2 * PASSAGE_CONTEXT])
+    else:
+        lo, hi = max(0, p.start - PASSAGE_CONTEXT), min(len(p.text), p.end + PASSAGE_CONTEXT)
+        body = ("…" if lo else "") + html.escape(p.text[lo:p.start]) + "<mark>" + html.escape(p.text[p.start:p.end]) \
+            + "</mark>" + html.escape(p.text[p.end:hi]) + ("…" if hi < len(p.text) else "")
+    return ('<div class="sg-passage" style="white-space:pre-wrap;max-height:320px;overflow:auto;'
+            f'font-size:0.9rem;line-height:1.5">{body}</div>')
+
+
+def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
+    """Each condition's supporting sentence with its document's title, a way to open the document at
+    that passage, and how many documents the answer rests on."""
+    cited = _cited(trace, titles)
+    if not cited:
+        return
+    docs = list(dict.fromkeys(c.title for _, c in cited if c))
+    if docs:
+        st.markdown(f"From {len(docs)} document{'s' if len(docs) > 1 else ''}: " + ", ".join(f"*{md(t)}*" for t in docs))
+    for (e, c), line in zip(cited, evidence_source_lines(trace, titles)):
+        st.markdown(line)
+        if c is None or engine is None:
+            continue
+        with st.expander(f"Open *{md(c.title)}* at this passage", icon=":material/article:"):
+            try:
+                p = locate(engine.workspace, e.source, e.sentence)
+            except (OSError, ValueError, sgrag_errors.SgragError) as exc:
+                st.caption(f"The document cannot be opened: {md(exc)}")
+                continue
+            if p is None:
+                st.caption("The workspace no longer holds a copy of this document.")
+                continue
+            if p.start < 0:
+                st.caption("The sentence is not in the stored document any more (it changed since); its beginning:")
+            st.html(passage_html(p))
 
 
 def render_answer_header(trace: QueryTrace) -> None:
@@ -371,8 +460,8 @@ def render_answer_header(trace: QueryTrace) -> None:
     st.markdown(f"## {md(a.text)}")
     total, used = len(a.conditions), a.conditions_used
     every = a.exact and used == total
-    badges = [":green-badge[meets every condition]" if every else
-              f":orange-badge[meets {used} of {total} conditions]" if a.exact else
+    badges = [(f":green-badge[meets all {total} conditions]" if total > 1 else ":green-badge[meets the condition]")
+              if every else f":orange-badge[meets {used} of {total} conditions]" if a.exact else
               ":orange-badge[meets only some conditions]",
               f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(ANSWER_MODES.get(a.mode, a.mode))}]"]
     st.markdown(" ".join(badges))
@@ -399,6 +488,18 @@ def render_llm_status(engine) -> bool:
     return c2.button("Retry LLM", icon=":material/refresh:", key="sg.retry_llm")
 
 
+CONDITION_STATUS = {"used": "used", "ranks": "only ranks", "relaxed": "left out", "not_found": "not found",
+                    "unused": "not a condition", "": "not used"}
+
+
+def condition_of(a, node) -> "Condition":
+    """The answer's verdict on one constraint node of the query graph (matched by its words, else its label)."""
+    words = node.mention.text if node.mention else ""
+    found = next((c for c in a.conditions if words and c.text == words), None) \
+        or next((c for c in a.conditions if c.label == node.label), None)
+    return found or Condition(words or node.label, node.label, "" if a.conditions else "used")
+
+
 def candidate_constraint_table(trace: QueryTrace, rows: Sequence[RankedAnswer] | None = None) -> pd.DataFrame:
     """Rows: candidate answers (default: the ranked ones); columns: constraints; cells: the satisfying
     edge, or ✗ where the candidate fails the constraint."""
@@ -414,11 +515,12 @@ def candidate_constraint_table(trace: QueryTrace, rows: Sequence[RankedAnswer] |
             by_node.setdefault(nid, []).append(m)
     members = {r.node_id for r in a.exact_set}
     out = []
+    status = {c.qid: condition_of(a, c).status for c in cons}
     for r in (a.ranked if rows is None else rows):
         row: dict[str, Any] = {"answer": r.label, "every condition": "✓" if r.node_id in members else "✗",
                                "id": r.node_id, "score": round(float(r.score), 4)}
         for c in cons:
-            col = f"{c.label} [{c.qid}]"
+            col = f"{c.label} [{c.qid}]" + (f" ({CONDITION_STATUS[status[c.qid]]})" if status[c.qid] != "used" else "")
             cell = ""
             for m in by_node.get(r.node_id, []):
                 for me in m.edges:
@@ -569,27 +671,47 @@ def render_normalization(trace: QueryTrace, engine, *, key: str, allow_override:
         return None
     qg = trace.query_graph
     with st.expander("Correct a link and re-run", expanded=not low.empty):
+        st.caption("Type a name: matches appear as you type, labels that continue what you typed first.")
         chosen: dict[str, str] = {}
         for i, n in enumerate(qg.constraints):
             m = n.mention
             if m is None:
                 continue
-            options: dict[str, str] = {}
-            for c in (m.chosen, *m.alternatives):
-                options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} ({c.method})")
-            search = st.text_input(f"Search another entity for “{m.text}”", key=f"{key}.search.{i}",
-                                   placeholder="type a name…")
-            if search.strip():
-                for c in engine.search_entities(search.strip(), k=10):
-                    options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} (search)")
-            ids = list(options)
-            pick = st.selectbox(f"“{m.text}” means", ids, format_func=lambda x, o=options: o[x],
-                                key=f"{K.OVERRIDE_PREFIX}{key}.{i}")
-            if pick != m.chosen.node_id:
+            link_picker(engine, m, key, i)
+            pick = st.session_state.get(f"{K.OVERRIDE_PREFIX}{key}.{i}")
+            if pick and pick != m.chosen.node_id:
                 chosen[m.text] = pick
         if st.button("Re-run with these links", key=f"{key}.rerun", type="primary"):
             return chosen
     return None
+
+
+LINK_SEARCH_HITS = 10
+
+
+def link_picker(engine, m, key: str, i: int) -> None:
+    """One mention's link: a search box that finds entities as you type (only this part reruns) and
+    the choice, which moves to the best hit of a new search."""
+    @st.fragment
+    def picker() -> None:
+        ss = st.session_state
+        search_key, pick_key = f"{key}.search.{i}", f"{K.OVERRIDE_PREFIX}{key}.{i}"
+        seen_key = f"{pick_key}.searched"  # the search the choice last followed
+        search = st.text_input(f"Search another entity for “{m.text}”", key=search_key, live=True,
+                               placeholder="type a name…").strip()
+        options: dict[str, str] = {}
+        hits = engine.search_entities(search, k=LINK_SEARCH_HITS) if search else []
+        for c in hits:
+            options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} (search)")
+        for c in (m.chosen, *m.alternatives):
+            options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} ({c.method})")
+        if search != ss.get(seen_key, ""):
+            ss[seen_key] = search
+            ss[pick_key] = hits[0].node_id if hits else m.chosen.node_id
+        if ss.get(pick_key) not in options:
+            ss[pick_key] = m.chosen.node_id
+        st.selectbox(f"“{m.text}” means", list(options), format_func=options.get, key=pick_key)
+    picker()
 
 
 def render_paths(trace: QueryTrace) -> None:
@@ -657,51 +779,83 @@ def render_funnel(trace: QueryTrace) -> None:
             st.dataframe(t, hide_index=True, width="stretch")
 
 
+MATCH_ROLES = {"answer": "meets every condition used", "set apart": "set apart by the question's words",
+               "partial": "partial"}
+
+
 def _match_title(trace: QueryTrace, i: int, m: Match) -> str:
     lab = _qlabel(trace)
     qg = trace.query_graph
     tgt = qg.target if qg else UNK
     ans = next((e.src_label if e.src_id == m.binding.get(tgt) else e.dst_label
                 for e in m.edges if m.binding.get(tgt) in (e.src_id, e.dst_id)), m.binding.get(tgt, "?"))
-    kind = "exact" if m.exact else "partial, missing " + ", ".join(lab.get(q, q) for q in m.missing)
+    role = trace.match_role(m)
+    kind = ("partial, missing " + ", ".join(lab.get(q, q) for q in m.missing)) if role == "partial" and m.missing \
+        else MATCH_ROLES[role]
     return f"#{i + 1}: {ans} ({kind})"
 
 
-def render_matches(trace: QueryTrace, graph, *, key: str, kinds=None) -> None:
+def matches_caption(trace: QueryTrace) -> str:
+    """What the trace's matches are, counted from the verdict (the answer's exact set), as the card says it."""
+    a = trace.answer
+    roles = [trace.match_role(m) for m in trace.matches]
+    n_set = a.exact_size if a is not None else 0
+    drawn = len({m.binding.get(trace.query_graph.target) for m, r in zip(trace.matches, roles) if r == "answer"})
+    parts = []
+    if n_set:
+        who = "the entity" if n_set == 1 else f"{drawn:,} of the {n_set:,} entities" if drawn < n_set \
+            else f"the {n_set:,} entities"
+        parts.append(f"the matches of {who} meeting every condition used")
+    if roles.count("set apart"):
+        parts.append(f"{roles.count('set apart'):,} set apart by the question's words (not answers)")
+    if roles.count("partial"):
+        parts.append(f"{roles.count('partial'):,} partial")
+    return "In the trace: " + "; ".join(parts) + "." if parts else ""
+
+
+def render_matches(trace: QueryTrace, graph, *, key: str, kinds=None, titles: dict[str, str] | None = None) -> None:
     """The matched subgraph: by default only the answers, the conditions and the matched edges (legible at a
-    glance); the neighbourhood is one click away inside the drawing, and a click on a node shows its properties."""
+    glance); the neighbourhood is one click away inside the drawing, and a click on a node shows its properties.
+    What is an answer comes from the verdict (``QueryTrace.match_role``), as on the card."""
     if not trace.matches:
         st.info("No matched subgraph: no data subgraph satisfies the query, even partially.")
         return
-    n_ex = sum(m.exact for m in trace.matches)
+    match_roles = [trace.match_role(m) for m in trace.matches]
+    answers = [m for m, r in zip(trace.matches, match_roles) if r == "answer"]
     options = ["all"] + list(range(len(trace.matches)))
     c1, c2 = st.columns([3, 1])
+    first = answers or trace.matches
     pick = c1.selectbox("Subgraph", options, key=f"{key}.{K.MATCH_PICK}",
-                        format_func=lambda o: f"all matches (first {min(20, len(trace.matches))})" if o == "all"
+                        format_func=lambda o: (f"the answers (first {min(20, len(first))})" if answers else
+                                               f"all matches (first {min(20, len(first))})") if o == "all"
                         else _match_title(trace, o, trace.matches[o]))
     cap = c2.number_input("Neighbourhood nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10,
                           key=f"{key}.{K.SUBGRAPH_CAP}", help="How many neighbours “Show neighbourhood” adds "
                           "(the most connected first)")
-    chosen = trace.matches[:20] if pick == "all" else [trace.matches[pick]]
+    chosen = first[:20] if pick == "all" else [trace.matches[pick]]
+    as_answer = pick == "all" and bool(answers) or pick != "all" and match_roles[pick] == "answer"
     qg = trace.query_graph
-    view = viz.match_view(graph, chosen, max_nodes=int(cap), target=qg.target if qg else None)
+    view = viz.match_view(graph, chosen, max_nodes=int(cap),  # only an answer is drawn as the answer
+                          target=qg.target if qg and as_answer else None)
     lab = _qlabel(trace)
     roles = {v: (r if r == UNK else f"condition “{lab.get(r, r)}” [{r}]") for v, r in view["role"].items()}
-    st.caption(f"{n_ex} exact and {len(trace.matches) - n_ex} partial match(es) in the trace. Drawn: "
-               f"{len(view['nodes']):,} matched node(s) and {len(view['edges']):,} matched edge(s) (orange; the answer "
-               f"red); “Show neighbourhood” adds {len(view['reserve']):,} of their {view['total'] - len(view['nodes']):,} "
-               "neighbours. Click a node for its properties; double-click (or “Expand”) adds its neighbours.")
+    st.caption(md(matches_caption(trace)) + f" Drawn: {len(view['nodes']):,} matched node(s) and "
+               f"{len(view['edges']):,} matched edge(s) (orange" + ("; the answer red" if as_answer else "")
+               + f"); “Show neighbourhood” adds {len(view['reserve']):,} of their "
+               f"{view['total'] - len(view['nodes']):,} neighbours. Click a node for its properties; double-click "
+               "(or “Expand”) adds its neighbours.")
     render_graph(viz.subgraph_html(graph, view["nodes"], view["edges"], highlight_nodes=view["highlight_nodes"],
                                    highlight_edges=view["highlight_edges"], role=roles, reserve=view["reserve"],
                                    kinds=kinds, height=520), 520)
     rows = []
-    lab = _qlabel(trace)
-    for i, m in enumerate(chosen):
+    number = {id(m): i + 1 for i, m in enumerate(trace.matches)}
+    for m in chosen:
         for e in m.edges:
-            rows.append({"match": (i + 1) if pick == "all" else pick + 1,
+            rows.append({"match": number[id(m)],
                          "query edge": " — ".join(lab.get(q, q) for q in e.query_edge),
                          "from": e.src_label, "relation": viz._short_relation(e.relation), "to": e.dst_label,
-                         "text": e.description, "relation id": e.relation})
+                         "text": e.description, **({"document": getattr(cite(e.source, titles), "title", "")}
+                                                    if titles else {}), "relation id": e.relation})
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
@@ -736,9 +890,10 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
 
     The tabs keep the one the user chose across reruns (a re-run with new links, an upload).
     """
+    titles = document_titles(engine.workspace)  # evidence is cited by document title everywhere
     left, right = st.columns([3, 2], gap="large")
     with left:
-        render_answer(trace)
+        render_answer(trace, engine, titles)
     with right:
         render_ranked(trace)
     overrides = None
@@ -754,7 +909,7 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
     with tabs[4]:
         render_funnel(trace)
     with tabs[5]:
-        render_matches(trace, engine.graph, key=key, kinds=engine.node_kinds)
+        render_matches(trace, engine.graph, key=key, kinds=engine.node_kinds, titles=titles)
     with tabs[6]:
         render_candidates(trace, engine)
     with tabs[7]:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable
 
 from ..config import LimitsConfig
 from ..errors import InputFormatError
+from ..types import Progress, ProgressFn, no_progress
 from .safe import (check_json_depth, check_text, check_xml_encoding, json_loads, longest_line_bytes, over_limit,
                    read_bytes)
 
@@ -360,15 +361,19 @@ def iter_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     return list(dict.fromkeys(out))
 
 
-def load_documents(paths: Iterable[str | os.PathLike], limits: LimitsConfig | None = None) -> LoadResult:
+def load_documents(paths: Iterable[str | os.PathLike], limits: LimitsConfig | None = None,
+                   progress: ProgressFn = no_progress) -> LoadResult:
     """Load files and folders; each failure is a LoadError, the rest still load.
 
     A parser failing in a way no reader anticipated (a third-party library's own error)
-    is still one file's failure, never the whole batch's.
+    is still one file's failure, never the whole batch's. ``progress`` hears each file as it is read (a
+    large PDF or .docx takes seconds).
     """
     docs: list[Document] = []
     errors: list[LoadError] = []
-    for f in iter_files(paths):
+    files = iter_files(paths)
+    for k, f in enumerate(files):
+        progress(Progress("read", k, len(files), f"reading {os.fsencode(f.name).decode('utf-8', 'replace')}"))
         try:
             if not f.exists():
                 raise InputFormatError(str(f), None, "no such file")
@@ -377,6 +382,8 @@ def load_documents(paths: Iterable[str | os.PathLike], limits: LimitsConfig | No
             errors.append(LoadError(str(f), exc.problem))
         except Exception as exc:  # noqa: BLE001 - isolated: reported as this file's failure
             errors.append(LoadError(str(f), f"unreadable ({type(exc).__name__}: {exc})"[:500]))
+    if files:
+        progress(Progress("read", len(files), len(files), f"{len(docs)} of {len(files)} file(s) read"))
     return LoadResult(tuple(docs), tuple(errors))
 
 

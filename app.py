@@ -15,8 +15,10 @@ if "sgrag_app.runtime" not in sys.modules:  # first page after a server start: t
     import sgrag_app.runtime  # noqa: F401
     starting.empty()
 
-from sgrag_app.runtime import ICONS, PAGES  # noqa: E402
+from sgrag_app.runtime import ASK_ALIAS, ICONS, PAGES  # noqa: E402
 
-nav = st.navigation([st.Page(path, title=title, icon=ICONS[title], default=(title == "Ask"),
-                             url_path=title.lower()) for title, path in PAGES.items()])
-nav.run()
+pages = [st.Page(path, title=title, icon=ICONS[title], default=(title == "Ask"),
+                 url_path="home" if title == "Ask" else title.lower()) for title, path in PAGES.items()]
+# The default page is served at "/" only; /ask (a typed or shared link) opens the same page.
+pages.append(st.Page(PAGES["Ask"], title="Ask", icon=ICONS["Ask"], url_path=ASK_ALIAS, visibility="hidden"))
+st.navigation(pages, position="hidden").run()  # the sidebar's links are drawn by sgrag_app.runtime (see its NAV_KEY)

@@ -30,6 +30,7 @@ from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import GraphBuilder, KnowledgeGraph
 from .io import kg as kg_io
 from .io.documents import Document, chunk_document, load_documents, read_tables
+from .lexicon import detect_preset
 from .types import Progress, ProgressFn, no_progress
 from .workspace import Workspace
 
@@ -181,6 +182,10 @@ def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations
     ws = Workspace.create(path, config) if not existing.exists else existing
     with ws.writer("import-kg"):
         ws.save_source_graph(g)
+        cfg = ws.config()
+        if cfg.query.lexicon == "auto":  # recorded, so the user sees it and can override it
+            cfg.query.lexicon = detect_preset(g.relations)
+            ws.save_config(cfg)
     progress(Progress("import", 1, 1, f"graph saved: {g.num_nodes:,} nodes, {g.num_edges:,} edges"))
     return g.stats()
 

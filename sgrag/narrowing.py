@@ -8,8 +8,14 @@ import numpy as np
 
 from .graph import KnowledgeGraph
 from .ranking import Ranker, candidate_arrays
+from .rules import register
 from .schema import asks_for_value
 from .types import QueryGraph, SetApart
+
+NAMED_NOT_ANSWER = register("named_not_answer", "narrowing", "An entity the question names as a condition is left "
+                            "out of the exact set (never an answer to itself).")
+VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers) are left out when the question asks "
+                      'for a thing, and things when it asks for a value ("In which year").')
 
 
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
@@ -20,7 +26,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     another kind than the answer type names ("Which *award*"), or not
     joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
     word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
-    nothing gives way. Also returns the weakly linked constraints a stated relation applied."""
+    nothing gives way. Also returns the weakly linked constraints a stated relation applied. The rules are
+    named (``NAMED_NOT_ANSWER`` ..., and the ranker's) and switched by ``ranker.rules``."""
     g = graph
     out: list[SetApart] = []
     stated: set[str] = set()
@@ -35,13 +42,13 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
 
     nodes, sat = candidate_arrays(qg, candidates)
     named = {c.label for c in qg.constraints}
-    own = np.array([g.labels[v] in named for v in nodes.tolist()], dtype=bool)
+    own = np.array([g.labels[v] in named for v in nodes.tolist()], dtype=bool) & ranker.rules.on(NAMED_NOT_ANSWER)
     if own.any():  # never gives way: what the question names as a condition is not what it asks for
         drop(nodes[own], "named in the question as a condition",
              f"{int(own.sum()):,} of the entities joined to every other constraint {'is' if own.sum() == 1 else 'are'} "
              "named in the question as a condition")
         nodes, sat = nodes[~own], sat[~own]
-    if values is not None and nodes.size > 1:
+    if values is not None and nodes.size > 1 and ranker.rules.on(VALUE_KIND):
         is_value = values[nodes]
         wants = asks_for_value(qg.question, qg.answer_type)
         wrong = ~is_value if wants else is_value

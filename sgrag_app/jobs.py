@@ -259,9 +259,7 @@ class OutsideWriter(Job):
 
     def __init__(self, ws, note: dict):
         super().__init__("outside", str(ws.path), label=f"sgrag {note.get('command', 'command')}")
-        self.ws, self.note = ws, note
-        self.pid = note.get("pid")
-        self.command = str(note.get("command", "another sgrag command"))
+        self.ws, self.pid = ws, note.get("pid")
         if isinstance(note.get("since"), (int, float)):
             self.created = float(note["since"])
         self.status = RUNNING

@@ -15,10 +15,15 @@ if "sgrag_app.runtime" not in sys.modules:  # first page after a server start: t
     import sgrag_app.runtime  # noqa: F401
     starting.empty()
 
-from sgrag_app.runtime import ASK_ALIAS, ICONS, PAGES  # noqa: E402
+from sgrag_app.runtime import ICONS, PAGES  # noqa: E402
 
-pages = [st.Page(path, title=title, icon=ICONS[title], default=(title == "Ask"),
-                 url_path="home" if title == "Ask" else title.lower()) for title, path in PAGES.items()]
-# The default page is served at "/" only; /ask (a typed or shared link) opens the same page.
-pages.append(st.Page(PAGES["Ask"], title="Ask", icon=ICONS["Ask"], url_path=ASK_ALIAS, visibility="hidden"))
-st.navigation(pages, position="hidden").run()  # the sidebar's links are drawn by sgrag_app.runtime (see its NAV_KEY)
+pages = {title: st.Page(path, title=title, icon=ICONS[title], url_path=title.lower()) for title, path in PAGES.items()}
+
+
+def _root() -> None:
+    """"/" opens Ask at its own path (/ask) with the same parameters: one URL per page, so the sidebar marks it."""
+    st.switch_page(pages["Ask"], query_params={k: st.query_params.get_all(k) for k in st.query_params})
+
+
+root = st.Page(_root, title="Ask", icon=ICONS["Ask"], url_path="home", default=True, visibility="hidden")
+st.navigation([root, *pages.values()], position="hidden").run()  # the sidebar's links: sgrag_app.runtime (NAV_KEY)

@@ -6,7 +6,7 @@ the workspace stayed byte-identical after a refusal.
 
 Without ``--big`` the multi-GiB streams and 100,000-paragraph documents are left out (they take minutes to
 write). Goals: a refusal exits 2 with one ``error:`` line, under 10 s and 500 MB, the workspace unchanged; a
-large valid input either imports with progress on stderr or is refused by a named limit.
+large valid input either imports with progress on stderr or is refused by a named limit (quick, as above).
 """
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def main() -> None:
         refused = r["rc"] == 2 and r["error_lines"] >= 1 and not r["traceback"] and r["unchanged"]
         ok = (r["rc"] == 0 and not r["traceback"]) if expect == "import" else refused if expect == "refuse" \
             else (r["rc"] == 0 and r["progress"]) or refused
-        ok = ok and r["rss_mb"] < 500 and (r["rc"] == 0 or r["wall_s"] < 10)
+        ok = ok and (r["rc"] == 0 or (r["rss_mb"] < 500 and r["wall_s"] < 10))  # a refusal: fast and small
         bad += not ok
         print(json.dumps({"ok": ok, "expect": expect, **r}, ensure_ascii=False), flush=True)
     print(f"{bad} case(s) off goal")

@@ -53,6 +53,7 @@ _CAP = r"[A-Z0-9][\w'’.&/-]*"
 _TITLE_WORDS = rf"{_CAP}(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*"
 # "Primetime Emmy nomination for ...", "Tony Award-nominated actor for ..."
 _TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards)|-(?:nominated|winning) [a-z]+)?"
+_TITLE_NOUN_END = re.compile(r"(?: nominations?| awards?| (?:nominated|winning) [a-z]+)$")  # over folded text
 _TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*{_TITLE_NOUN} for {_TITLE_WORDS}")
 # A category name may go on past a "for" or a listing comma ("Best Song Written for a Motion Picture, Television
 # or Other Visual Media"): tried as well, kept only when a label fits it better.
@@ -165,7 +166,7 @@ EMBEDDING_FALLBACK = register("embedding_fallback", "linking", "A name-like span
 CAPITALISED_PLURAL = register("capitalised_plural", "linking", 'A capitalised plural alone ("famous for its '
                               'Bulldogs") links its singular label.')
 TITLES = register("titles", "linking", 'A whole title ("X Award for ...") links a label with the same words, or '
-                  "the names inside it only rank.")
+                  "the names inside it only rank (a run with a title noun, or starting like the graph's own titles).")
 SUBTITLES = register("subtitles", "linking", 'A quoted subtitle of a series the question names links "Series: '
                      'Subtitle"; the series\' own words are no constraints.')
 RELATION_WORDS_NOT_NAMES = register("relation_words_not_names", "linking", 'A word naming how a nearby mention is '
@@ -349,6 +350,9 @@ class Linker:
         self.entries = entries
         self._short_labels = frozenset(short)
         self._title_keys = [k for k in entries if " for " in k]
+        self._title_heads = frozenset(_TITLE_NOUN_END.sub("", k.split(" for ")[0]) for k in self._title_keys)
+        """What the graph's own "X for Y" titles start with ("academy award" -> "academy"): a run like
+        "Nordvik Bank for Halvard Group" is a title only if it starts so or has a title noun ("... Award")."""
         self._subtitled: dict[str, list[tuple[str, str]]] = {}  # "at world's end" -> [(series, label key)]
         for key, nodes in graph.nodes_by_folded_label.items():
             series, colon, subtitle = graph.labels[nodes[0]].partition(": ")
@@ -679,6 +683,9 @@ class Linker:
                 continue
             if any(m.start < end and start < m.end and m not in inner for m in out):
                 continue  # the tail of a longer linked name ("Writers Guild of [America Award for ...]")
+            said = fold(question[start:question.index(" for ", start)])
+            if not best and not _TITLE_NOUN_END.search(said) and _TITLE_NOUN_END.sub("", said) not in self._title_heads:
+                continue  # "worked at Nordvik Bank for Halvard Group": two names, no title
             if best:
                 cands = self._candidates(best[0], "fuzzy", round(best[1] / 100, 3))
                 out = [m for m in out if m not in inner] + [Mention(question[start:end], start, end, cands[0],

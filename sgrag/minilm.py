@@ -8,6 +8,7 @@ vectors match sentence-transformers' to float32 rounding (cosine > 0.99999).
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Sequence
 
@@ -15,6 +16,7 @@ import numpy as np
 
 MAX_TOKENS = 256  # sentence_bert_config.json's max_seq_length: longer texts are truncated, as there
 BATCH_TOKENS = 8192  # padded tokens per forward pass: ~100 MB of attention scores at 256 tokens
+_ERF = np.frompyfunc(math.erf, 1, 1)  # exact erf, element-wise: a question's few tokens need no scipy import (0.2 s)
 
 
 def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
@@ -47,7 +49,6 @@ class NumpyMiniLM:
     def encode(self, texts: Sequence[str], batch_size: int = 256) -> np.ndarray:
         """(len(texts), 384) mean-pooled, unnormalised embeddings; texts of similar token length run together,
         at most ``BATCH_TOKENS`` padded tokens at a time (attention memory grows with the square of the length)."""
-        from scipy.special import erf
         ids = [e.ids for e in self.tokenizer.encode_batch(list(texts))]
         out = np.zeros((len(texts), self.w["embeddings.word_embeddings.weight"].shape[1]), dtype=np.float32)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
@@ -65,10 +66,10 @@ class NumpyMiniLM:
             for r, i in enumerate(rows):
                 tok[r, :len(ids[i])] = ids[i]
                 mask[r, :len(ids[i])] = 1.0
-            out[rows] = self._forward(tok, mask, erf)
+            out[rows] = self._forward(tok, mask)
         return out
 
-    def _forward(self, tok: np.ndarray, mask: np.ndarray, erf) -> np.ndarray:
+    def _forward(self, tok: np.ndarray, mask: np.ndarray) -> np.ndarray:
         w, eps = self.w, self.eps
         n, t = tok.shape
         x = (w["embeddings.word_embeddings.weight"][tok] + w["embeddings.position_embeddings.weight"][:t]
@@ -92,7 +93,8 @@ class NumpyMiniLM:
             x = _layer_norm(self._lin(ctx, p + "attention.output.dense") + x,
                             w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"], eps)
             h = self._lin(x, p + "intermediate.dense")
-            h = (0.5 * h * (1.0 + erf(h / np.float32(np.sqrt(2.0))))).astype(np.float32)  # exact (erf) GELU
+            erf = _ERF(h / np.float32(np.sqrt(2.0))).astype(np.float32)
+            h = (0.5 * h * (1.0 + erf)).astype(np.float32)  # exact (erf) GELU, as BERT's "gelu"
             x = _layer_norm(self._lin(h, p + "output.dense") + x,
                             w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
         summed = (x.reshape(n, t, d) * mask[:, :, None]).sum(1)

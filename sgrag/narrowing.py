@@ -66,6 +66,10 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
              f"{n:,} of the {nodes.size:,} entities joined to every constraint {'is' if n == 1 else 'are'} not of "
              f"the kind '{qg.answer_type}' by the graph's relation types")
         nodes, sat = nodes[kind], sat[kind]
+    elif nodes.size > 1 and not ranker.can_check_kind(qg.answer_type) \
+            and not any(c.mention is not None and c.mention.role == "type" for c in qg.constraints):
+        notes.append(f"Nothing in the graph says which entities are a '{qg.answer_type}' (no class node nor relation "
+                     "kind names it): the answer type was not checked and only ranks.")
     if nodes.size < 2:
         return out, stated
     for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not

@@ -521,6 +521,15 @@ class Ranker:
         names = {k: phrase for phrase, k in kinds.items() if k in named}
         return sorted({names[int(k)] for k in ids[ptr[v]:ptr[v + 1]] if int(k) in names})
 
+    def can_check_kind(self, answer_type: str) -> bool:
+        """Whether ``of_answer_kind`` can check the kind the answer type names: the graph keeps directions and
+        has a kind its head word names (True when the answer type names no kind: "Who", "Which person")."""
+        words = [singular(w) for w in tokens(answer_type)]
+        said = words[-1] if words and words[-1] not in NOT_A_KIND else ""
+        if not said or not self.rules.on(ANSWER_KIND):
+            return True
+        return self._directed and self._kind_words.get(said, said) in self._node_kinds[0]
+
     def of_answer_kind(self, answer_type: str, nodes: np.ndarray) -> np.ndarray | None:
         """Which of ``nodes`` are of the kind the answer type names ("Which *award*"); None when the graph cannot tell.
 

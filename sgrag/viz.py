@@ -362,7 +362,7 @@ def subgraph_html(graph: KnowledgeGraph, node_indices: Iterable[int], edge_ids: 
         # what "expand" adds: up to EXPAND_CAP neighbours, the drawn ones and (for a drawn node) its first ones first
         first = set(_top_neighbours(graph, v, EXPAND_CAP)) if v in present else set()
         pairs.sort(key=lambda p: (p[0] not in present, p[0] not in first))
-        allowed = set(list(dict.fromkeys(u for u, _ in pairs))[:EXPAND_CAP]) | present
+        allowed = set(list(dict.fromkeys(u for u, _ in pairs))[:EXPAND_CAP]) | (present if v in present else set())
         pairs = [p for p in pairs if p[0] in allowed]
         adj[str(v)] = [[str(u), f"g{e}"] for u, e in pairs]
         for _, e in pairs:

@@ -39,7 +39,6 @@ PAGES = {  # title -> file (relative to app.py), in navigation order
     "Evaluate": "pages/evaluate.py",
     "Settings": "pages/settings.py",
 }
-ASK_ALIAS = "ask"  # URL path of the Ask page besides "/" (Streamlit serves the default page at the root only)
 NAV_KEY = "sg-nav"  # the sidebar's page links (Streamlit's own list is off: it showed the raw pages/ files first)
 ICONS = {"Ask": ":material/question_answer:", "Explore": ":material/hub:", "Build": ":material/build:",
          "Ingest": ":material/upload_file:", "Evaluate": ":material/monitoring:",

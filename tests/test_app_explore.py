@@ -15,6 +15,7 @@ def test_search_and_neighbourhood(built_ws, make_app):
     assert_clean(at)
     assert at.selectbox(key=K.EXPLORE_PICK).value == "ht"
     assert len(at.get("iframe")) == 1
+    assert {b.proto.label for b in at.get("download_button")} == {"GraphML", "JSON"}  # the whole graph
     assert "Drawn: 4 of 4 nodes" in texts(at)
     at.number_input(key=K.EXPLORE_MAX).set_value(10)
     at.slider(key=K.EXPLORE_DEPTH).set_value(2)

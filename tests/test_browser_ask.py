@@ -83,6 +83,9 @@ def test_ask_route_opens_the_ask_page_and_an_unknown_workspace_is_reported(app, 
     wait_page(page, "Ask")
     answer_heading(page, "Dominican Republic").wait_for()
     assert page.get_by_text("Page not found").count() == 0
+    page = open_page(app, browser, "/?ws=small&q=" + urllib.parse.quote(Q_DR))  # the root is Ask at /ask
+    page.wait_for_url(re.compile(r"/ask\?ws=small&q=Which"))
+    answer_heading(page, "Dominican Republic").wait_for()
     page = open_page(app, browser, "/ask?ws=nope")
     wait_page(page, "Ask")
     page.get_by_text("There is no workspace named 'nope'").wait_for()

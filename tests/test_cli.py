@@ -131,7 +131,7 @@ def test_ask_loads_neither_torch_nor_the_gnn_and_an_older_index_answers_the_same
     """`ask` reads the query-side dominance keys as numpy (dominance.npz); an index built before they were
     saved computes them from gnn.pt with torch and gives the same answer."""
     loaded = _modules_after(["-q", "ask", "-w", str(olympics_ws), QUESTION])
-    assert not {"torch", "torch_geometric", "sentence_transformers", "openai"} & set(loaded), loaded
+    assert not {"torch", "torch_geometric", "sentence_transformers", "openai", "spacy"} & set(loaded), loaded
     old = tmp_path / "old"
     shutil.copytree(olympics_ws, old)
     keys = list(old.glob("versions/*/dominance.npz"))

@@ -180,3 +180,10 @@ def test_the_answer_type_names_the_role_of_a_relations_tail(plain_engine):
     a = plain_engine.ask("Which publisher issued both Ash Book and Oak Book?").answer
     assert [r.label for r in a.exact_set] == ["Tor House"]
     assert {x.label for x in a.set_apart} == {"Ann Wright"}  # the books' author, not their publisher
+
+
+def test_an_answer_type_the_graph_cannot_check_is_said_to_be_unchecked(plain_engine):
+    bridge = plain_engine.ask("Which bridge in Mill Town is this?")
+    assert any(n.startswith("Nothing in the graph says which entities are a 'bridge'") for n in bridge.notes)
+    person = plain_engine.ask("Which person was born in Kherson and studied at Odesa University?")
+    assert not any(n.startswith("Nothing in the graph says") for n in person.notes)  # "person" names no kind

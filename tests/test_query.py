@@ -493,3 +493,17 @@ def test_search_as_you_type_ranks_labels_that_continue_the_text_first():
     assert lk.search("paul", 3)[0].label == "Paul"  # the label itself first
     assert [c.label for c in lk.search("tom h", 2)][0] == "Tom Hanks"
     assert lk.search("Paul Reub", 3)[0].method == "prefix"
+
+
+def test_a_for_between_two_names_is_no_title_unless_the_graph_has_such_titles():
+    b = GraphBuilder()
+    for nid, label in [("bank", "Nordvik Bank"), ("grp", "Halvard Group"), ("ann", "Ann Berg")]:
+        b.add_node(nid, label)
+    b.add_edge("ann", "bank", "employer")
+    b.add_edge("bank", "grp", "parent organization")
+    got = confidences(Linker(b.build()), "Who worked at Nordvik Bank for Halvard Group?")
+    assert got == {"Nordvik Bank": 1.0, "Halvard Group": 1.0}  # two conditions, not pieces of one title
+    b.add_node("award", "Nordvik Bank for Young Designers")  # now the graph has a title starting so
+    b.add_edge("ann", "award", "award received")
+    titled = confidences(Linker(b.build()), "Who worked at Nordvik Bank for Halvard Group?")
+    assert titled["Nordvik Bank"] < 1.0 and titled["Halvard Group"] < 1.0  # read as a title no label fits: soft

@@ -126,3 +126,16 @@ def shared_or_skip(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"{p} not present (the ../shared data sits beside the repo in CI)")
     return p
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium per test module (each page opens in a fresh context)."""
+    from browser_support import launch
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = launch(pw)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 from app_support import Q_DR, Q_XSS, XSS, built_template, make_workspace, small_config  # noqa: F401 (fixture)
-from browser_support import (ask, launch, nav, needs_chromium, new_page, no_exception, outside_requests,
+from browser_support import (ask, nav, needs_chromium, new_page, no_exception, outside_requests,
                              select_workspace, serve_app, wait_page, wait_workspace)
 from openai_stub import SilentServer
 
@@ -34,17 +34,6 @@ def app(tmp_path_factory, built_template):
         Workspace(root / "llm").save_config(cfg)
         with serve_app(root / "small", root.parent / "streamlit.log") as url:
             yield SimpleNamespace(url=url, root=root, dead=dead)
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        b = launch(pw)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def open_app(app, browser, path: str = ""):

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 from app_support import Q_DR, Q_XSS, built_template  # noqa: F401 (fixture)
-from browser_support import (ask, launch, needs_chromium, new_page, no_exception, serve_app, settle, wait_page,
+from browser_support import (ask, needs_chromium, new_page, no_exception, serve_app, settle, wait_page,
                              wait_workspace)
 
 from sgrag import Engine
@@ -29,17 +29,6 @@ def app(tmp_path_factory, built_template):
         shutil.copytree(built_template, root / name)
     with serve_app(root / "small", root.parent / "streamlit.log") as url:
         yield SimpleNamespace(url=url, root=root)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        b = launch(pw)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def open_page(app, browser, path: str = ""):

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from app_support import small_config
-from browser_support import (ask, launch, needs_chromium, new_page, no_exception, serve_app, wait_page,
+from browser_support import (ask, needs_chromium, new_page, no_exception, serve_app, wait_page,
                              wait_workspace)
 
 from sgrag import Engine, GraphBuilder, Workspace
@@ -46,17 +46,6 @@ def app(tmp_path_factory):
     Engine.build(ws.path)
     with serve_app(ws.path, root.parent / "streamlit.log") as url:
         yield SimpleNamespace(url=url)
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        b = launch(pw)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def graph_frame(page, timeout_s: float = 60):

@@ -185,9 +185,13 @@ def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations
 
 def _make_extractor(kind: str, llm: ChatClient | None, cfg: SgragConfig,
                     graph: KnowledgeGraph | None) -> Extractor:
+    from .dependency import ParseExtractor
     from .extract import LLMExtractor
     from .offline import OfflineExtractor
-    offline = OfflineExtractor(graph.label_vocab if graph is not None else ())
+    known = graph.label_vocab if graph is not None else ()
+    if kind == "rules":
+        return OfflineExtractor(known)
+    offline = ParseExtractor(known)
     if kind == "offline":
         return offline
     if kind == "llm":
@@ -195,7 +199,7 @@ def _make_extractor(kind: str, llm: ChatClient | None, cfg: SgragConfig,
             raise SgragError("the LLM extractor needs an LLM endpoint (set llm.base_url), "
                              "or use extractor='offline'")
         return LLMExtractor(llm, gleanings=cfg.extract.gleanings, fallback=offline)
-    raise SgragError(f"unknown extractor {kind!r} (offline, llm)")
+    raise SgragError(f"unknown extractor {kind!r} (offline, rules, llm)")
 
 
 def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragConfig | None = None,
@@ -265,7 +269,12 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
                               + (" (cached)" if was_cached else "")))
 
         try:
-            found = extract_chunks(chunks, ext, cache, workers, on_chunk)
+            if hasattr(ext, "extract_document"):  # the whole document at once: coreference across chunks
+                found = ext.extract_document(doc, chunks)
+                for i, f in enumerate(found):
+                    on_chunk(i, f, False)
+            else:
+                found = extract_chunks(chunks, ext, cache, workers, on_chunk)
             found += table_extractions(doc.doc_id, read_tables(stored), ext.name)
         except (LLMError, ParseError, InputFormatError) as exc:
             reg.update(doc.doc_id, status="failed", error=str(exc))

@@ -57,8 +57,15 @@ _DETS = {"the", "a", "an", "this", "that", "these", "those"}
 _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van", "der", "den", "da", "di", "&",
                "and", "-", "–", "the", "y", "for", "on", "upon", "in"}
 """Lower-case words a proper-noun run may hold between two capitalised words ("Marks and Spencer")."""
+_HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
+               "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
+               "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
+               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime"}
+"""Titles before a person's name that are no part of it."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
+_MODIFIER = {"amod", "nummod", "compound", "npadvmod", "nmod", "poss"}
+"""Roles of a modifier inside a noun phrase ("the *1997* film", "*American* band")."""
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
 _DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*[-–—]\s*([^()]*?)\)")
 _ABBREV = re.compile(r"[^A-Za-z]")
@@ -263,9 +270,10 @@ class _Reader:
             if kind in _VALUE_NER:
                 if kind == "CARDINAL" and not any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent):
                     continue  # "two", "one": no node
-                spans.append((ent.start, ent.end, "VALUE"))
+                spans += [(a, b, "VALUE") for a, b in _parts(ent, _RANGE_SEP)]
             elif kind in _ENTITY_NER:
-                spans.append((ent.start, ent.end, kind))
+                parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
+                spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
             if doc[i].pos_ != "PROPN":
@@ -303,6 +311,8 @@ class _Reader:
         while start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
                                kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
             start += 1
+        while end - start > 2 and kind in ("PERSON", "PROPN") and doc[start].text in _HONORIFICS:
+            start += 1  # "General Nikolai Yudenich" is Nikolai Yudenich
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
         if start >= end:
@@ -475,6 +485,13 @@ class _Reader:
                 src, rel, dst, how, span = found
                 related.add(frozenset((a.entity, b.entity)))
                 self._add(self.ents[src.entity].label, rel, self.ents[dst.entity].label, how, span, sent, a.via or b.via)
+        for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)"
+            if self.ents[b.entity].kind == "VALUE" and self.ents[a.entity].kind != "VALUE" and \
+                    re.fullmatch(r"\s*\(\s*", self.text[self.doc[a.end - 1].idx + len(self.doc[a.end - 1]):
+                                                      self.doc[b.start].idx]):
+                related.add(frozenset((a.entity, b.entity)))
+                self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
+                          "modifier", self.doc[a.start:b.end], sent, a.via)
         for subj in mentions:  # the sentence's subject relates to what the rest of its clause names
             root = self.doc[subj.start:subj.end].root
             if root.dep_ not in ("nsubj", "nsubjpass") or root.head.dep_ not in ("ROOT", "conj") or \
@@ -497,7 +514,7 @@ class _Reader:
         if verb not in chain:
             return None
         toks = chain[:chain.index(verb) + 1]
-        if len(toks) > MAX_PATH + 2 or toks[0].dep_ in _SUBJ:
+        if len(toks) > MAX_PATH + 2 or toks[0].dep_ in _SUBJ or toks[0].dep_ in _MODIFIER:
             return None
         for t in toks[1:-1]:
             if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
@@ -553,6 +570,8 @@ class _Reader:
             toks = [t for t, _ in low_side]
             preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
             if first.dep_ == "appos" and first.pos_ == "NOUN" and first.i not in self.token_mention:
+                if len(low_side) == 3 and low_side[0][1] == "poss":  # "Hamnet, William Shakespeare's son"
+                    return top, f"{first.lemma_.lower()} of", low, "possessive", span
                 if not preps or any(t.pos_ == "VERB" for t in toks):
                     return None
                 return top, _name([first], preps[-1]), low, "apposition", span
@@ -566,6 +585,9 @@ class _Reader:
                 if len(nouns) > 1:
                     return None
                 return top, _name([first] + nouns, preps[0] if preps else None), low, "clause", span
+            if not any(t.pos_ in ("VERB", "AUX", "ADP") for t in toks) and len(content) <= 2 and \
+                    low_side[0][1] in _MODIFIER and self.ents[top.entity].kind != "VALUE":
+                return top, self._modifier_name(low, toks), low, "modifier", span  # "the 1997 film Spawn"
             if first.dep_ == "prep" and first.lower_ in ("in", "at", "near", "of", "from") and len(content) == 1 \
                     and self.ents[top.entity].kind != "VALUE":
                 if self.ents[low.entity].kind == "VALUE":
@@ -600,6 +622,8 @@ class _Reader:
                 return src, _name([attr[-1]], preps[0]), dst, "copula", span
             if src_role == "nsubjpass" and any(t.dep_ == "agent" for t in toks):
                 return dst, _verb(verb), src, "passive", span
+            nouns = [t for t in nouns if toks.index(t) < toks.index(verb)]  # "a band formed in X": not "band"
+            preps = [t for t in preps if toks.index(t) < toks.index(verb)] or preps
             if len(nouns) > 1:
                 return None
             if self.ents[dst.entity].kind == "VALUE" and not preps:
@@ -608,10 +632,29 @@ class _Reader:
             return src, _name([verb] + nouns, preps[0] if preps else None), dst, how, span
         if lca.pos_ == "NOUN" and lca.i not in self.token_mention:
             roles = {side_a[0][1] if len(side_a) == 2 else "", side_b[0][1] if len(side_b) == 2 else ""}
+            mods = [(m, side) for m, side in ((a, side_a), (b, side_b)) if side[0][1] in _MODIFIER]
+            if len(side_a) == 2 and len(side_b) == 2 and len(mods) == 1 and \
+                    {side_a[0][1], side_b[0][1]} - {mods[0][1][0][1]} <= {"appos", "compound"}:
+                low = mods[0][0]
+                top = b if low is a else a
+                if self.ents[top.entity].kind != "VALUE":
+                    return top, self._modifier_name(low, [lca]), low, "modifier", span
             if roles == {"poss", "appos"}:  # "Y, X's son": a possessor and an apposition of the possessed noun
                 owner, owned = (a, b) if side_a[0][1] == "poss" else (b, a)
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
         return None
+
+    def _modifier_name(self, low: _Mention, toks: list[Any]) -> str:
+        """A modifier's relation: a year or date, where from (a nationality or place), else the noun."""
+        kind, label = self.ents[low.entity].kind, self.ents[low.entity].label
+        if kind == "VALUE":
+            return "year" if re.fullmatch(r"\d{4}", label) else "date"
+        if kind in ("NORP", "GPE", "LOC"):
+            return "from"
+        if any(t.dep_ == "poss" for t in toks[:1]) or self.doc[low.end - 1].dep_ == "poss":
+            return "of"  # "Milton's Paradise Lost"
+        nouns = [t for t in toks if t.pos_ == "NOUN"]
+        return nouns[0].lemma_.lower() if nouns else "related to"
 
     def _add(self, src: str, rel: str, dst: str, how: str, span: Any, sent: Any, via: str = "") -> None:
         if not src or not dst or not rel or fold(src) == fold(dst):
@@ -637,6 +680,24 @@ _CLASS_ADJ = {"military", "professional", "political", "civil", "royal", "nation
               "urban", "public", "private", "commercial", "administrative", "residential", "fictional",
               "former", "video", "studio", "live", "feature", "television", "animated", "musical"}
 """Adjectives that make a kind of thing ("military leader", "studio album"), unlike "famous"."""
+
+
+_RANGE_SEP = {"and", "to", "-", "–", "—", "until", "through", "or"}
+
+
+def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:
+    """An entity span cut at separators when every part holds a capital or a digit
+    ("1926 and 1930" -> 1926, 1930; "Athens, Ohio" -> Athens, Ohio)."""
+    out, start = [], ent.start
+    for t in ent:
+        if t.lower_ in seps and t.i > start:
+            out.append((start, t.i))
+            start = t.i + 1
+    out.append((start, ent.end))
+    doc = ent.doc
+    if len(out) == 1 or not all(any(x.text[:1].isupper() or x.text[:1].isdigit() for x in doc[a:b]) for a, b in out):
+        return [(ent.start, ent.end)]
+    return out
 
 
 def _verb(tok: Any) -> str:

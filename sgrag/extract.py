@@ -358,7 +358,7 @@ def merge_into_graph(base: KnowledgeGraph | None, extractions: Iterable[ChunkExt
         for ent in ex.entities:
             key = fold(ent.label)
             if key:
-                b.add_node(node_of[key], label_of(key), ent.description, src)
+                b.add_node(node_of[key], label_of(key), ent.description, src, ent.aliases)
         for rel in ex.relations:
             s, t = fold(rel.source), fold(rel.target)
             if s and t and node_of[s] != node_of[t]:

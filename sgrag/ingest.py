@@ -346,7 +346,7 @@ def remove_document_provenance(graph: KnowledgeGraph, doc_id: str,
             removed_nodes.add(nid)
         else:
             parts = [p for p in graph.descriptions[i].split(" | ") if p and p not in descriptions]
-            b.add_node(nid, graph.labels[i], " | ".join(parts), left)
+            b.add_node(nid, graph.labels[i], " | ".join(parts), left, graph.aliases.get(i, ()))
     removed_edges = 0
     for e in range(graph.num_edges):
         s, t, rel, desc = graph.edge_tuple(e)
@@ -386,3 +386,66 @@ def _delete_locked(workspace: Workspace, doc_id: str) -> DeleteReport:
     safe_remove(extraction.parent, extraction)
     safe_remove(files.parent, files)
     return DeleteReport(doc_id, title, n_removed, e_removed, version)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Where an extracted edge was read, as a reader would check it (see ``evidence_passage``)."""
+    doc_id: str
+    title: str
+    """The document's title as ingested (not a chunk id)."""
+    path: str
+    """The workspace's copy of the document (opens at ``start`` for the passage)."""
+    sentence: str
+    start: int
+    """Character span of the sentence in the document's text (``Document.text``: pages joined by a blank line)."""
+    end: int
+    fact_start: int
+    """Span of the words that state the fact, inside the sentence span (-1 when not recorded)."""
+    fact_end: int
+    how: str
+    """How the extractor read it ("svo", "passive+pronoun", ...; "" when it does not say)."""
+    confidence: float
+    page: int
+
+
+_CHUNK_CACHE: dict[tuple, tuple[Document, dict[str, int]]] = {}
+
+
+def evidence_passage(workspace: Workspace, source: str) -> Passage | None:
+    """The document passage behind one provenance entry of an edge (``graph.edge_sources[e]``):
+    title, sentence text and its character span in the document. None for an imported edge,
+    an entry without a sentence span, or a document no longer in the workspace."""
+    from .extract import parse_edge_source
+    ev = parse_edge_source(source)
+    if ev is None:
+        return None
+    reg = _Registry(workspace)
+    info = reg.docs.get(ev.doc_id)
+    if not info or not info.get("stored") or not Path(info["stored"]).is_file():
+        return None
+    cfg = workspace.config() if workspace.exists else SgragConfig()
+    stored = Path(info["stored"])
+    key = (str(stored), stored.stat().st_mtime_ns, cfg.extract.chunk_chars, cfg.extract.chunk_overlap)
+    if key not in _CHUNK_CACHE:
+        loaded = load_documents([stored], cfg.limits)
+        if not loaded.documents:
+            return None
+        doc = loaded.documents[0]
+        offsets: dict[str, int] = {}
+        for c in chunk_document(doc, cfg.extract.chunk_chars, cfg.extract.chunk_overlap):
+            page_start = sum(len(p) + 2 for p in doc.pages[:c.page])
+            offsets[c.chunk_id.split(":", 1)[1]] = page_start + doc.pages[c.page].find(c.text, c.start)
+        if len(_CHUNK_CACHE) > 64:
+            _CHUNK_CACHE.clear()
+        _CHUNK_CACHE[key] = (doc, offsets)
+    doc, offsets = _CHUNK_CACHE[key]
+    base = offsets.get(ev.chunk_id.split(":", 1)[1]) if ":" in ev.chunk_id else None
+    if base is None or base < 0:
+        return None
+    text = doc.text
+    start, end = base + ev.start, min(base + ev.end, len(text))
+    fs, fe = (base + ev.fact_start, base + ev.fact_end) if ev.fact_start >= 0 else (-1, -1)
+    page = int(ev.chunk_id.split(":p", 1)[1].split(":", 1)[0]) if ":p" in ev.chunk_id else 0
+    return Passage(ev.doc_id, info.get("title", ""), str(stored), text[start:end], start, end, fs, fe, ev.how,
+                   ev.confidence, page)

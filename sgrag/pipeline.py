@@ -67,6 +67,21 @@ def _bound_query_threads(n: int) -> None:
         threadpool_limits(limits=n, user_api="blas")
 
 
+def _read_from_documents(answer: Answer, trace: QueryTrace, target: str) -> Answer:
+    """An answer resting on facts an extractor read says how sure it is: its confidence is scaled by
+    the least sure condition (each condition counts its surest supporting edge)."""
+    edges = next((m.edges for m in trace.matches if m.binding.get(target) == answer.node_id), ())
+    per_condition: dict[tuple[str, str], float] = {}
+    for e in edges:
+        per_condition[e.query_edge] = max(per_condition.get(e.query_edge, 0.0), e.confidence)
+    least = min(per_condition.values(), default=1.0)
+    if least >= 1.0:
+        return answer
+    return replace(answer, confidence=round(answer.confidence * least, 4),
+                   explanation=f"{answer.explanation} Read from documents: the least sure supporting fact has "
+                               f"confidence {least:.2f}.".strip())
+
+
 class Engine:
     """A loaded index version of a workspace, ready to answer questions."""
 
@@ -101,7 +116,7 @@ class Engine:
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
         self.lexicon = Lexicon.of_workspace(workspace.path)
         self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, config.query, self.lexicon)
-        self.matcher = Matcher(self.graph, self.indexes, self.encoder)
+        self.matcher = Matcher(self.graph, self.indexes, self.encoder, self.cfg.match.exact_edge_confidence)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, config.query.soft_below,
                              self.lexicon.relation_words, self.lexicon.kind_words, self.lexicon.untyped_namespaces)
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
@@ -231,6 +246,7 @@ class Engine:
             order = {r.node_id: i for i, r in enumerate(ranked)}
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)
+            answer = _read_from_documents(answer, trace, target)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
                              set_apart=tuple(set_apart))

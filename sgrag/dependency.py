@@ -45,7 +45,7 @@ from .textnorm import fold
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8,
-              "clause-subject": 0.5, "document": 0.3}
+              "clause-subject": 0.5, "document": 0.3, "rules": 0.8}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 COREF_FACTOR = 0.85
 """An edge one of whose ends was a pronoun, description or short name is less sure."""
@@ -55,7 +55,7 @@ _ENTITY_NER = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT",
 _VALUE_NER = {"DATE", "QUANTITY", "MONEY", "PERCENT", "CARDINAL"}
 _DETS = {"the", "a", "an", "this", "that", "these", "those"}
 _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van", "der", "den", "da", "di", "&",
-               "and", "-", "–", "the", "y", "for", "on", "upon", "in"}
+               "-", "–", "the", "y", "upon"}
 """Lower-case words a proper-noun run may hold between two capitalised words ("Marks and Spencer")."""
 _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
                "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
@@ -98,7 +98,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v1"
+    VERSION = "spacy-v2"
 
     def __init__(self, known_labels: Iterable[str] = ()):
         self.rules = OfflineExtractor(known_labels)
@@ -112,7 +112,7 @@ class ParseExtractor:
         if not is_english(chunk.text):
             return self.rules.extract(chunk)
         found = self.extract_text(chunk.text)
-        return dataclasses.replace(found, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id)
+        return self._with_rules(dataclasses.replace(found, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id), chunk)
 
     def extract_document(self, doc: Document, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
         """Every page parsed whole; each relation is filed under the chunk holding its sentence,
@@ -141,7 +141,8 @@ class ParseExtractor:
             first = page_chunks[0].chunk_id
             for c in page_chunks:
                 mine = tuple(e for e in ents if ent_chunk.get(e.label, first) == c.chunk_id)
-                out.append(ChunkExtraction(c.chunk_id, c.doc_id, mine, tuple(per_chunk[c.chunk_id]), self.name))
+                out.append(self._with_rules(ChunkExtraction(c.chunk_id, c.doc_id, mine, tuple(per_chunk[c.chunk_id]),
+                                                            self.name), c))
         return out
 
     def extract_text(self, text: str, title: str = "") -> ChunkExtraction:
@@ -153,9 +154,34 @@ class ParseExtractor:
     def _extract(self, text: str, title: str) -> tuple[list[ExtractedEntity], list[ExtractedRelation]]:
         from .nlp import english
         doc = english()(text)
-        reader = _Reader(doc, _title_name(title))
+        name = _title_name(title)
+        body = text.split("\n", 1)[1] if text.lstrip().startswith(title) and "\n" in text else text
+        if name and fold(name) not in fold(body):
+            name = ""  # a headline ("Sable University and its economists"), not the name of the article's subject
+        reader = _Reader(doc, name)
         reader.read()
+        self._canonical = {k: reader.ents[i].label for k, i in reader.by_key.items()}
         return reader.entities(), list(reader.relations.values())
+
+    def _with_rules(self, found: ChunkExtraction, chunk: Chunk) -> ChunkExtraction:
+        """The parse's findings plus what the rule-based extractor reads in the same chunk (its
+        business-prose verbs, records and role nouns), with names mapped to the parse's entities.
+        A relation both find keeps the parse's reading."""
+        canon = getattr(self, "_canonical", {})
+        rules = self.rules.extract(chunk)
+        have = {(r.source, r.relation, r.target) for r in found.relations}
+        rels = list(found.relations)
+        for r in rules.relations:
+            src, dst = canon.get(fold(r.source), r.source), canon.get(fold(r.target), r.target)
+            if (src, r.relation, dst) not in have and fold(src) != fold(dst):
+                have.add((src, r.relation, dst))
+                rels.append(dataclasses.replace(r, source=src, target=dst, how="rules",
+                                                confidence=CONFIDENCE["rules"], fact_start=r.start,
+                                                fact_end=r.end))
+        labels = {e.label for e in found.entities}
+        ents = list(found.entities) + [dataclasses.replace(e, label=canon.get(fold(e.label), e.label))
+                                       for e in rules.entities if canon.get(fold(e.label), e.label) not in labels]
+        return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
 
 
 def is_english(text: str) -> bool:
@@ -311,6 +337,11 @@ class _Reader:
         while start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
                                kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
             start += 1
+        cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
+                    (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
+        end = cut if kind != "VALUE" else end  # "Sable University and its economists": the name only
+        if kind == "VALUE":  # "December 3, 1912 in Alhambra, California": the date only
+            end = next((t.i for t in doc[start + 1:end] if t.pos_ == "ADP" and t.lower_ in ("in", "at", "near")), end)
         while end - start > 2 and kind in ("PERSON", "PROPN") and doc[start].text in _HONORIFICS:
             start += 1  # "General Nikolai Yudenich" is Nikolai Yudenich
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
@@ -378,7 +409,7 @@ class _Reader:
             self._relations(sent, mine)
             for m in mine:
                 tok = self.doc[m.start:m.end].root
-                if tok.dep_ in _SUBJ:
+                if tok.dep_ in _SUBJ or tok.dep_ in ("appos", "compound") and tok.head.dep_ in _SUBJ:
                     if self.ents[m.entity].kind == "PERSON":
                         last_person = m.entity
                     elif self.ents[m.entity].kind != "VALUE":

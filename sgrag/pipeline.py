@@ -116,7 +116,7 @@ class Engine:
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
         self.lexicon = Lexicon.of_workspace(workspace.path)
         self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, config.query, self.lexicon)
-        self.matcher = Matcher(self.graph, self.indexes, self.encoder, self.cfg.match.exact_edge_confidence)
+        self.matcher = Matcher(self.graph, self.indexes, self.encoder, config.match.exact_edge_confidence)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, config.query.soft_below,
                              self.lexicon.relation_words, self.lexicon.kind_words, self.lexicon.untyped_namespaces)
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []

@@ -270,9 +270,7 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
 
         try:
             if hasattr(ext, "extract_document"):  # the whole document at once: coreference across chunks
-                found = ext.extract_document(doc, chunks)
-                for i, f in enumerate(found):
-                    on_chunk(i, f, False)
+                found = _extract_document(ext, doc, chunks, cache, on_chunk)
             else:
                 found = extract_chunks(chunks, ext, cache, workers, on_chunk)
             found += table_extractions(doc.doc_id, read_tables(stored), ext.name)
@@ -309,6 +307,24 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
                 reports[path] = dataclasses.replace(rep, status="done")
         progress(Progress("merge", 1, 1, f"graph {version}: +{nodes_added} nodes, +{edges_added} edges"))
     return IngestReport(tuple(reports.values()), nodes_added, edges_added, version, ext.name)
+
+
+def _extract_document(ext, doc: Document, chunks, cache, on_chunk) -> list:
+    """A document-level extractor's chunk results, from the cache when every chunk of this very
+    document (its content id is in the key) was extracted before."""
+    key = f"{ext.name}@{doc.doc_id}"
+    hits = [cache.get(c, key) for c in chunks]
+    if hits and all(h is not None for h in hits):
+        for i, h in enumerate(hits):
+            on_chunk(i, h, True)
+        return hits
+    found = ext.extract_document(doc, chunks)
+    by_id = {f.chunk_id: f for f in found}
+    for i, c in enumerate(chunks):
+        if c.chunk_id in by_id:
+            cache.put(c, key, by_id[c.chunk_id])
+            on_chunk(i, by_id[c.chunk_id], False)
+    return found
 
 
 def list_documents(workspace: Workspace) -> list[DocumentInfo]:

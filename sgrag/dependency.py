@@ -173,6 +173,8 @@ class ParseExtractor:
         rels = list(found.relations)
         for r in rules.relations:
             src, dst = canon.get(fold(r.source), r.source), canon.get(fold(r.target), r.target)
+            if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
+                continue  # "the society" left as a word: a class node, not the thing the sentence is about
             if (src, r.relation, dst) not in have and fold(src) != fold(dst):
                 have.add((src, r.relation, dst))
                 rels.append(dataclasses.replace(r, source=src, target=dst, how="rules",

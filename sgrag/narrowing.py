@@ -13,11 +13,12 @@ from .types import QueryGraph, SetApart
 
 
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
-              notes: list[str], values: np.ndarray | None = None) -> tuple[list[SetApart], set[str]]:
+              notes: list[str], values: np.ndarray | None = None,
+              classes: np.ndarray | None = None) -> tuple[list[SetApart], set[str]]:
     """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
     returns them, each with why: named in the question as a condition itself (never an answer to it), a
     value (year, date, number) when the question asks for a thing or the reverse (``values``: per node), of
-    another kind than the answer type names ("Which *award*"), or not
+    another kind than the answer type names ("Which *award*"), a class node (``classes``: per node), or not
     joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
     word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
     nothing gives way. Also returns the weakly linked constraints a stated relation applied."""
@@ -41,6 +42,12 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
              f"{int(own.sum()):,} of the entities joined to every other constraint {'is' if own.sum() == 1 else 'are'} "
              "named in the question as a condition")
         nodes, sat = nodes[~own], sat[~own]
+    if classes is not None and nodes.size:  # never gives way: a kind ("person") is not a thing of that kind
+        wrong = classes[nodes]
+        if wrong.any():
+            drop(nodes[wrong], "a class, not a thing", f"{int(wrong.sum()):,} of the entities joined to every "
+                 "constraint name a kind of thing (a class node), not a thing")
+            nodes, sat = nodes[~wrong], sat[~wrong]
     if values is not None and nodes.size > 1:
         is_value = values[nodes]
         wants = asks_for_value(qg.question, qg.answer_type)

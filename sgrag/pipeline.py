@@ -39,7 +39,7 @@ from .narrowing import set_apart as narrow
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
 from .relax import RANK_CAP, best_tiers, class_words, demoted
-from .schema import value_nodes
+from .schema import class_only_nodes, value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
 from .workspace import Workspace
 
@@ -226,7 +226,10 @@ class Engine:
         stated: set[str] = set()
         if exact:
             candidates = exact.candidates(target)
-            set_apart, stated = narrow(self.graph, self.ranker, qg, candidates, trace.notes, self.value_nodes)
+            set_apart, stated = narrow(self.graph, self.ranker, qg, candidates, trace.notes, self.value_nodes,
+                                       self.class_only)
+            if not candidates:  # every entity meeting the conditions is a kind of thing, not an answer
+                exact, trace.exact_count = None, 0
         if soft and any(n.qid not in stated for n in soft):
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): " + ", ".join(
                 f"{question[n.mention.start:n.mention.end] if n.mention else n.label} -> {n.label}"  # the question's words
@@ -235,6 +238,8 @@ class Engine:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
                 candidates = best_tiers(support, mq, RANK_CAP)
+                for v in [v for v in candidates if self.class_only[v]]:
+                    del candidates[v]  # a class node ("person") answers no "Which ..." question, partly or not
             trace.notes.append("No exact match: showing the best partial matches.")
         with timer.stage("γ answer"):
             if soft:
@@ -262,6 +267,11 @@ class Engine:
         conditions = account(qg, answer, trace.firm_qids, stated, gave_way, self.config.query.soft_below,
                              self.linker.knows)
         return replace(answer, conditions=conditions, headline=headline(answer, conditions))
+
+    @cached_property
+    def class_only(self) -> np.ndarray:
+        """Per node: a class node documents made ("person"): never an answer."""
+        return class_only_nodes(self.graph)
 
     @cached_property
     def value_nodes(self) -> np.ndarray:

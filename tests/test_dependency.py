@@ -172,3 +172,39 @@ def test_redocred_documents_end_to_end(ex, tmp_path):
     assert text[passage.start:passage.end] == passage.sentence
     assert passage.start <= passage.fact_start < passage.fact_end <= passage.end
     assert "Orlov" in g.aliases.get(orlov, [])
+
+
+def _document_graph(weak: bool):
+    """Two operations, two people; every person is a -> person (a class node documents make).
+    Barbarossa's edges were read as ``svo`` (0.85) or, when ``weak``, only as mentions in its article (0.3)."""
+    from sgrag import GraphBuilder
+    how, conf = ("document", 0.3) if weak else ("svo", 0.85)
+    b = GraphBuilder()
+    for nid, label in {"b": "Barbarossa", "t": "Typhoon", "k": "Krüger", "s": "Soviet Union", "z": "Zhukov",
+                       "p": "person"}.items():
+        b.add_node(nid, label)
+    src = f"d1:p0:c0@0-60|{how}|{conf}|5-40"
+    b.add_edge("b", "k", "involved", sources=[src])
+    b.add_edge("b", "s", "involved", sources=[src])
+    b.add_edge("t", "z", "involved", sources=["d2:p0:c0@0-50|svo|0.85|0-20"])
+    b.add_edge("t", "s", "involved", sources=["d2:p0:c0@0-50|svo|0.85|0-20"])
+    for who in ("k", "z", "s"):  # an extractor's mistake makes the Soviet Union a person too
+        b.add_edge(who, "p", "is a", sources=["d1:p0:c0@0-60|class|0.9|0-10"])
+    return b.build()
+
+
+@pytest.mark.parametrize("weak", [False, True])
+def test_document_answers_are_honest(tmp_path, weak):
+    from conftest import build_workspace
+    from sgrag import Engine
+    build_workspace(tmp_path / "ws", _document_graph(weak))
+    trace = Engine.open(tmp_path / "ws").ask("Which operation involved both Krüger and the Soviet Union?")
+    a = trace.answer
+    assert a.text != "person" and all(r.label != "person" for r in a.ranked)  # a class node never answers
+    if weak:  # a name merely mentioned in an article never makes the answer exact
+        assert not a.exact
+    else:
+        assert a.exact and a.text == "Barbarossa"
+        assert a.confidence <= 0.85 and "Read from documents" in a.explanation
+        ev = trace.answer_evidence()
+        assert ev and all(e.confidence == pytest.approx(0.85) for e in ev)

@@ -17,6 +17,13 @@ if "sgrag_app.runtime" not in sys.modules:  # first page after a server start: t
 
 from sgrag_app.runtime import ICONS, PAGES  # noqa: E402
 
-nav = st.navigation([st.Page(path, title=title, icon=ICONS[title], default=(title == "Ask"),
-                             url_path=title.lower()) for title, path in PAGES.items()])
-nav.run()
+pages = {title: st.Page(path, title=title, icon=ICONS[title], url_path=title.lower()) for title, path in PAGES.items()}
+
+
+def _root() -> None:
+    """"/" opens Ask at its own path (/ask) with the same parameters: one URL per page, so the sidebar marks it."""
+    st.switch_page(pages["Ask"], query_params={k: st.query_params.get_all(k) for k in st.query_params})
+
+
+root = st.Page(_root, title="Ask", icon=ICONS["Ask"], url_path="home", default=True, visibility="hidden")
+st.navigation([root, *pages.values()], position="hidden").run()  # the sidebar's links: sgrag_app.runtime (NAV_KEY)

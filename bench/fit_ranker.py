@@ -1,19 +1,21 @@
-"""Fit the offline ranker's weights (ranking.WEIGHTS) as a conditional logit, with k-fold CV.
+"""Fit the offline ranker's weights (config section "ranking", ``weights``) as a conditional logit, with k-fold CV.
 
-    python bench/fit_ranker.py --workspace W [--queries CSV] [--limit N] [--folds 5]
+    python bench/fit_ranker.py --workspace W [--queries CSV] [--limit N] [--folds 5] [--write]
 
 Asks every question once, keeps each question's candidates with their features (from the
 trace), then maximises log P(gold | candidates) = softmax(w . features) over the questions
 whose gold is among the candidates. Prints Hit@1 of the current weights, the cross-validated
 Hit@1 of fitted weights (each fold scored by weights fitted on the other folds) and the
-weights fitted on all questions. ``--fix coverage=100`` measures the alternative where
+weights fitted on all questions; ``--write`` stores those in the workspace's config.json (section
+"ranking", written atomically under the workspace's writer lock), so that workspace ranks with its own
+weights from the next time it opens. ``--fix coverage=100`` measures the alternative where
 satisfying more constraints always outranks the other evidence. Tune on the dev
 file only: the held-out ERQA questions are for checking.
 
-``--in-edge-weights 0.003,0.01,0.1,1`` instead chooses ``ranking.IN_EDGE_WEIGHT`` (how much an edge the
+``--in-edge-weights 0.003,0.01,0.1,1`` instead chooses ``ranking.in_edge_weight`` (how much an edge the
 candidate is the tail of counts in ``likelihood``) together with the likelihood's weight: it asks the
 questions once per value and prints, per (value, weight), Hit@1, then the pair chosen by k-fold
-cross-validation and its held-out Hit@1.
+cross-validation and its held-out Hit@1 (``--write`` stores the pair chosen on all questions).
 """
 from __future__ import annotations
 
@@ -26,20 +28,22 @@ from common import ERQA  # (also puts the repo on sys.path and sets the offline 
 import numpy as np
 import torch
 
-from sgrag import ranking
-from sgrag.ranking import WEIGHTS
-from sgrag.config import SgragConfig
+from sgrag.ranking import FEATURES
 from sgrag.eval import norm_answer, read_questions
 from sgrag.pipeline import Engine
 from sgrag.workspace import Workspace
 
-NAMES = list(WEIGHTS)
+NAMES = list(FEATURES)
 
 
-def collect(workspace: str, questions: list[tuple[str, str]]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(features of every ranked candidate, which of them is the gold) per question."""
+def collect(workspace: str, questions: list[tuple[str, str]], in_edge_weight: float | None = None
+            ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(features of every ranked candidate, which of them is the gold) per question; ``in_edge_weight``
+    overrides the workspace's for this run."""
     cfg = Workspace(workspace).config()
     cfg = dataclasses.replace(cfg, answer=dataclasses.replace(cfg.answer, max_answers=400, mode="offline"))
+    if in_edge_weight is not None:
+        cfg = dataclasses.replace(cfg, ranking=dataclasses.replace(cfg.ranking, in_edge_weight=in_edge_weight))
     engine = Engine.open(workspace, cfg)
     out, t0 = [], time.perf_counter()
     for i, (q, gold) in enumerate(questions):
@@ -85,19 +89,29 @@ def hit1(data, w: np.ndarray) -> float:
     return float(hits(data, w).mean()) if data else 0.0
 
 
-def choose_in_edge_weight(workspace: str, questions, values: list[float], n_folds: int) -> None:
-    """Grid over (IN_EDGE_WEIGHT, likelihood weight) with the other weights as shipped; k-fold CV of the choice."""
+def write_ranking(workspace: str, **values) -> None:
+    """Stores fitted numbers in the workspace's config.json, section "ranking" (atomic, one writer at a time)."""
+    ws = Workspace(workspace)
+    with ws.writer("fit_ranker"):
+        cfg = ws.config()
+        ws.save_config(dataclasses.replace(cfg, ranking=dataclasses.replace(cfg.ranking, **values)))
+    print(f"written to {ws.path / 'config.json'} (section \"ranking\"): {', '.join(values)}")
+
+
+def choose_in_edge_weight(workspace: str, questions, values: list[float], n_folds: int, write: bool) -> None:
+    """Grid over (in_edge_weight, likelihood weight) with the other weights as the workspace has them; k-fold CV
+    of the choice."""
     scales = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
     like = NAMES.index("likelihood")
+    shipped = Workspace(workspace).config().ranking.weights
     right = {}  # (value, scale) -> per question, whether it is answered right
     for value in values:
-        ranking.IN_EDGE_WEIGHT = value
-        data = collect(workspace, questions)
+        data = collect(workspace, questions, value)
         for scale in scales:
-            w = np.array([WEIGHTS[n] for n in NAMES], dtype=np.float32)
+            w = np.array([shipped[n] for n in NAMES], dtype=np.float32)
             w[like] *= scale
             right[value, scale] = hits(data, w)
-            print(f"IN_EDGE_WEIGHT {value:g}, likelihood weight {w[like]:.2f}: Hit@1 {right[value, scale].mean():.4f}",
+            print(f"in_edge_weight {value:g}, likelihood weight {w[like]:.2f}: Hit@1 {right[value, scale].mean():.4f}",
                   flush=True)
     folds = np.array_split(np.random.default_rng(0).permutation(len(questions)), n_folds)
     held_out = 0
@@ -105,8 +119,12 @@ def choose_in_edge_weight(workspace: str, questions, values: list[float], n_fold
         train = np.concatenate([f for j, f in enumerate(folds) if j != k])
         best = max(right, key=lambda key: (right[key][train].sum(), -abs(key[1] - 1.0)))
         held_out += int(right[best][test].sum())
-        print(f"fold {k + 1}: chose IN_EDGE_WEIGHT {best[0]:g}, likelihood weight x{best[1]:g}")
+        print(f"fold {k + 1}: chose in_edge_weight {best[0]:g}, likelihood weight x{best[1]:g}")
     print(f"{n_folds}-fold cross-validated Hit@1 of the chosen pair: {held_out / len(questions):.4f}")
+    if write:
+        value, scale = max(right, key=lambda key: (right[key].sum(), -abs(key[1] - 1.0)))
+        write_ranking(workspace, in_edge_weight=value,
+                      weights={**shipped, "likelihood": round(shipped["likelihood"] * scale, 2)})
 
 
 def main() -> None:
@@ -118,15 +136,18 @@ def main() -> None:
     ap.add_argument("--fix", action="append", default=[], metavar="NAME=W",
                     help="hold a feature's weight fixed, e.g. --fix coverage=100 (coverage strictly first)")
     ap.add_argument("--in-edge-weights", metavar="A,B,...",
-                    help="choose IN_EDGE_WEIGHT and the likelihood weight instead of fitting all weights")
+                    help="choose in_edge_weight and the likelihood weight instead of fitting all weights")
+    ap.add_argument("--write", action="store_true",
+                    help="store the weights fitted on all questions in W/config.json (section \"ranking\")")
     args = ap.parse_args()
     questions = read_questions(args.queries, args.limit or None)
     if args.in_edge_weights:
-        choose_in_edge_weight(args.workspace, questions, [float(v) for v in args.in_edge_weights.split(",")], args.folds)
+        choose_in_edge_weight(args.workspace, questions, [float(v) for v in args.in_edge_weights.split(",")], args.folds,
+                              args.write)
         return
     fixed = {k: float(v) for k, v in (f.split("=", 1) for f in args.fix)}
     data = collect(args.workspace, questions)
-    current = np.array([WEIGHTS[n] for n in NAMES], dtype=np.float32)
+    current = np.array([Workspace(args.workspace).config().ranking.weights[n] for n in NAMES], dtype=np.float32)
     print(f"questions: {len(data)}; gold among the candidates: {sum(bool(y.any()) for _, y in data)}")
     print(f"Hit@1 with the current weights: {hit1(data, current):.4f}")
     folds = np.array_split(np.random.default_rng(0).permutation(len(data)), args.folds)
@@ -137,7 +158,10 @@ def main() -> None:
     print(f"{args.folds}-fold cross-validated Hit@1 of fitted weights: {held_out / len(data):.4f}")
     w = fit(data, fixed)
     print(f"Hit@1 of weights fitted on all: {hit1(data, w):.4f}")
-    print("WEIGHTS = {" + ", ".join(f'"{n}": {v:.2f}' for n, v in zip(NAMES, w)) + "}")
+    fitted = {n: round(float(v), 2) for n, v in zip(NAMES, w)}
+    print("weights = {" + ", ".join(f'"{n}": {v:.2f}' for n, v in fitted.items()) + "}")
+    if args.write:
+        write_ranking(args.workspace, weights=fitted)
 
 
 if __name__ == "__main__":

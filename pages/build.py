@@ -5,8 +5,8 @@ import sgrag
 from sgrag.fsutil import read_json
 from sgrag_app import state as K
 from sgrag_app.jobs import Job
-from sgrag_app.render import (render_build_report, render_graph_stats, live_job, render_job_outcome,
-                              render_stages, wait_briefly)
+from sgrag_app.render import (build_stage_seconds, render_build_report, render_graph_stats, live_job,
+                              render_job_outcome, render_schema_profile, render_stages, wait_briefly)
 from sgrag_app.runtime import api_key, guard, job_registry, page_setup
 from sgrag_app.tasks import build_job
 
@@ -47,14 +47,17 @@ if c2.button("Cancel", icon=":material/stop:", disabled=not (job and job.active)
     st.toast("Cancelling: the build stops at the next checkpoint.")
 
 
+last_build = read_json(ws.index_dir() / "meta.json", {}) if ws.index_version else {}
+
+
 def live(job: Job) -> None:
     st.markdown(f"##### {'Building…' if job.active else 'Last build'}"
                 + (" (cancel requested)" if job.cancel_requested and job.active else ""))
-    render_stages(job)
+    render_stages(job, build_stage_seconds(last_build) if job.kind == "build" else None)
     if job.active:
         st.caption("The build runs on the server: you can leave this page or refresh it; it keeps going.")
     elif render_job_outcome(job, "The build" if job.kind == "build" else "The demo setup"):
-        render_build_report(job.result)
+        render_build_report(job.result, elapsed=job.elapsed)
 
 
 if job is not None:
@@ -62,4 +65,6 @@ if job is not None:
 elif ws.index_version:
     with guard("reading the last build"):
         st.markdown(f"##### Current index: {ws.index_version}")
-        render_build_report(read_json(ws.index_dir() / "meta.json", {}))
+        render_build_report(last_build)
+    with guard("reading what the build learned"):  # the schema profile (issue #24): a self-contained block
+        render_schema_profile(sgrag.SchemaProfile.of_index(ws.index_dir()), last_build.get("lexicon"))

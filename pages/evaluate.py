@@ -3,8 +3,8 @@ import streamlit as st
 
 from sgrag_app import state as K
 from sgrag_app.jobs import Job
-from sgrag_app.render import (eval_rows_frame, live_job, render_eval_summary, render_job_outcome, render_stages,
-                              render_trace, wait_briefly)
+from sgrag_app.render import (eval_rows_frame, live_job, render_eval_downloads, render_eval_summary,
+                              render_job_outcome, render_stages, render_trace, wait_briefly)
 from sgrag_app.runtime import DEMO_QUESTIONS, guard, is_demo_workspace, job_registry, page_setup
 from sgrag_app.tasks import run_eval, save_upload
 
@@ -68,6 +68,7 @@ with guard("showing the report"):
     only_wrong = st.toggle("Only wrong answers", key=K.EVAL_FILTER)
     view = df[~df["hit"]] if only_wrong else df
     st.dataframe(view, hide_index=True, width="stretch", height=300)
+    render_eval_downloads(report, ws.path.name)
     if report.traces and not view.empty and current:  # a trace is drawn against the index it came from
         st.markdown("##### Drill down")
         pick = st.selectbox("Question", list(view["#"]), key=K.EVAL_ROW,

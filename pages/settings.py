@@ -1,4 +1,4 @@
-"""Settings: LLM endpoint/model/key (OpenAI-compatible, offline by default), embeddings, index, GNN."""
+"""Settings: LLM endpoint/model/key (OpenAI-compatible, offline by default), embeddings, index, GNN, rules."""
 import dataclasses
 
 import streamlit as st
@@ -80,3 +80,22 @@ if test:
             with st.spinner(f"Contacting {base_url.strip()}…"):
                 check = client.test_connection()
             (st.success if check.ok else st.error)(check.message)
+
+st.markdown("##### Rules")
+st.caption("Every linking pass, ranking feature and narrowing or relaxing rule is a named part; switch one off to "
+           "see what it does for this graph (`python -m sgrag rules` lists the same table).")
+rows = sgrag.rule_table()
+names = [r["name"] for r in rows]
+with st.form(K.RULES_FORM):
+    off = st.multiselect("Rules switched off", names, [n for n in cfg.rules.disabled if n in names],
+                         format_func=lambda n: f"{n} ({next(r['stage'] for r in rows if r['name'] == n)})")
+    rules_saved = st.form_submit_button("Save rules", icon=":material/rule:")
+with st.expander(f"The {len(rows)} rules"):
+    st.dataframe([{**r, "on": r["name"] not in cfg.rules.disabled} for r in rows], hide_index=True,
+                 column_order=("name", "stage", "on", "description", "module"))
+if rules_saved:
+    with guard("saving the rules"):
+        cfg.rules.disabled = list(off)
+        ws.save_config(cfg)
+        flash("success", f"Rules saved: {len(off)} off. Questions are answered with them from now on (no rebuild).")
+        st.rerun()

@@ -26,6 +26,8 @@ _EXPORTS = {
     "make_llm": "llm",
     "Engine": "pipeline", "create_demo": "pipeline", "trace_json": "pipeline",
     "run_robustness": "robustness",
+    "SchemaProfile": "schema",
+    "rule_table": "rules",
     "Answer": "types", "Match": "types", "Progress": "types", "QueryGraph": "types", "QueryTrace": "types",
     "Workspace": "workspace", "delete_workspace": "workspace", "list_workspaces": "workspace",
 }

@@ -1,4 +1,4 @@
-"""γ: turn ranked candidates into an answer: the pick, its confidence, the tie-break, the LLM context.
+"""γ: turn ranked candidates into an answer: the pick, its confidence, the tie-break, the LLM context and answer.
 
 Ranking lives in ``ranking.py``; this module only says what the ranking means.
 """
@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import math
 
-from .prompts import default_prompts
+from dataclasses import replace
+
+from .errors import SgragError
+from .graph import KnowledgeGraph
+from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
-from .ranking import TIE_CONFIDENCE, WEIGHTS
+from .ranking import WEIGHTS
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 
@@ -20,12 +24,14 @@ FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also 
                  "likelihood": "is joined to the constraints by more edges"}
 
 
-def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float) -> Answer:
+def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float,
+                   tie_confidence: float = 0.99, weights: dict[str, float] = WEIGHTS) -> Answer:
     """Commit to the top candidate (and any exact tie), or say it cannot be determined.
 
     When ``exact``, every item of ``ranked`` satisfies every firm constraint: they are the exact
     set, and the confidence is the top one's share under the fitted conditional logit (1.0 only
-    when it is the only entity that fits; a tie-break at most ``TIE_CONFIDENCE``).
+    when it is the only entity that fits; a tie-break at most ``tie_confidence``). ``weights``: the ranker's, to
+    say what broke a tie.
     """
     if not ranked:
         return Answer(UNABLE, None, False, 0.0, (), (), (), "No candidate is connected to the question's entities.")
@@ -36,11 +42,11 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     if exact:
         shares = [math.exp(r.score - top.score) for r in ranked]
         n = len(ranked)
-        confidence = min(round(1.0 / sum(shares), 4), 1.0 if n == 1 else TIE_CONFIDENCE)
+        confidence = min(round(1.0 / sum(shares), 4), 1.0 if n == 1 else tie_confidence)
         why = (f"{top.label} is the only entity connected to {sat}." if n == 1 else
                f"{n:,} entities are connected to {sat}; {top.label} is ranked first.")
         return Answer(top.label, top.node_id, True, confidence, tuple(ranked), final, (), why,
-                      exact_set=tuple(ranked), tie_break=tie_break(ranked))
+                      exact_set=tuple(ranked), tie_break=tie_break(ranked, weights))
     gap = top.score - ranked[1].score if len(ranked) > 1 else 1.0
     gap = gap if gap >= 0 else 1.0  # the runner-up scores higher but satisfies fewer constraints
     coverage = top.features.get("coverage", 0.0)
@@ -56,12 +62,12 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     return Answer(top.label, top.node_id, False, confidence, tuple(ranked), final, relaxed, why)
 
 
-def tie_break(exact_set: list[RankedAnswer]) -> str:
+def tie_break(exact_set: list[RankedAnswer], weights: dict[str, float] = WEIGHTS) -> str:
     """In plain words, what put the first member of a tie ahead of the second."""
     if len(exact_set) < 2:
         return ""
     first, second = exact_set[0], exact_set[1]
-    gains = sorted(((WEIGHTS.get(f, 0.0) * (v - second.features.get(f, 0.0)), f) for f, v in first.features.items()),
+    gains = sorted(((weights.get(f, 0.0) * (v - second.features.get(f, 0.0)), f) for f, v in first.features.items()),
                    reverse=True)
     reasons = [FEATURE_WORDS.get(f, f) for gain, f in gains if gain > 1e-6][:2]
     if not reasons:
@@ -76,3 +82,38 @@ def relation_paragraph(matches: list[Match], limit: int = 60) -> str:
     triples = list(dict.fromkeys((e.src_label, e.dst_label, e.description or e.relation)
                                  for m in matches for e in m.edges))
     return prompt_relation_paragraph(default_prompts(), triples[:limit])
+
+
+def one_hop_context(graph: KnowledgeGraph, qg: QueryGraph, limit: int = 60) -> str:
+    """The paper's fallback context when nothing matched exactly: relation sentences of the constraints' 1-hop
+    neighbourhoods."""
+    g = graph
+    triples = []
+    for n in qg.constraints:
+        v = g.index_of.get(n.node_id)
+        if v is None:
+            continue
+        for e in g.incident_edges(v)[: max(1, limit // max(1, len(qg.constraints)))].tolist():
+            triples.append((g.labels[int(g.src[e])], g.labels[int(g.dst[e])], g.relation_text(e)))
+    return prompt_relation_paragraph(default_prompts(), triples[:limit])
+
+
+def llm_answer(llm, question: str, offline: Answer, notes: list[str]) -> Answer:
+    """Ask the LLM with the paper's answer prompt; it must name one of the candidates, else (or if the call
+    fails) the offline answer is kept and ``notes`` says why."""
+    try:
+        text = llm.complete(render_answer_prompt(offline.context, question), purpose="answer").strip()
+    except SgragError as exc:
+        notes.append(f"LLM answer failed ({exc}); offline answer kept.")
+        return replace(offline, mode="llm->offline")
+    allowed = {r.label.lower(): r for r in (offline.exact_set or offline.ranked)}
+    pick = allowed.get(text.strip().strip('"').strip().lower())
+    if pick is None:
+        notes.append(f"LLM answer {text[:80]!r} is not one of the candidate entities; offline answer kept.")
+        return replace(offline, mode="llm->offline")
+    tie = ""
+    if offline.exact_size > 1:
+        notes.append(f"The LLM chose {pick.label} among the {offline.exact_size:,} entities that satisfy "
+                     "every constraint.")
+        tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every condition used."
+    return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm", tie_break=tie)

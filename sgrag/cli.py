@@ -1,4 +1,4 @@
-"""Command line: `python -m sgrag import-kg|build|ask|eval|demo|ingest|delete-doc|export`.
+"""Command line: `python -m sgrag import-kg|build|ask|eval|demo|ingest|delete-doc|export|rules`.
 
 Thin wrappers over the public API; errors print one readable line and exit 2. Each
 command imports what it needs when it runs, so `--help` and usage errors return at once.
@@ -114,6 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ws(p)
     p.add_argument("doc_id")
     p.add_argument("--no-build", action="store_true")
+
+    p = sub.add_parser("rules", help="list the named rules (linking, ranking, narrowing, relaxing) and their state")
+    p.add_argument("--workspace", "-w", help="show which rules this workspace switches off (config.json: "
+                                             "rules.disabled)")
+    p.add_argument("--json", action="store_true", help="print the table as JSON")
+    p.add_argument("--markdown", action="store_true", help="print the README's rule table (Markdown)")
     return ap
 
 
@@ -137,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args, bar: _Bar) -> int:
     from . import Workspace, import_kg  # light; each command below imports what it needs
     ws_path = args.workspace
+    if args.cmd == "rules":
+        return _rules(args)
     if args.cmd == "import-kg":
         stats = import_kg(ws_path, triples=args.triples, entities=args.entities, relations=args.relations,
                            graphml=args.graphml, json=args.json, progress=bar)
@@ -157,7 +165,10 @@ def _run(args, bar: _Bar) -> int:
         print(json.dumps({k: report[k] for k in ("version", "stats", "paths", "timings_s", "pruning_power")}))
     elif args.cmd == "ask":
         from . import Engine, trace_json
-        engine = Engine.open(ws_path, llm=_llm(Workspace(ws_path).config(), Workspace(ws_path)))
+        ws = Workspace(ws_path)
+        cfg = ws.config()
+        cfg.query.embed_runtime = "numpy"  # one question: no torch import (about 5 s), the same answers
+        engine = Engine.open(ws_path, config=cfg, llm=_llm(cfg, ws))
         trace = engine.ask(args.question)
         if args.json:
             print(trace_json(trace))
@@ -187,6 +198,32 @@ def _run(args, bar: _Bar) -> int:
         print(json.dumps({"exported": args.out, "nodes": g.num_nodes, "edges": g.num_edges}))
     elif args.cmd in ("ingest", "delete-doc"):
         return _documents(args, bar)
+    return 0
+
+
+def _rules(args) -> int:
+    """The rule table, with each rule's state in the workspace (all on without one)."""
+    from . import Workspace
+    from .rules import ALL_ON, rule_table, switches
+    state = ALL_ON
+    if args.workspace:
+        ws = Workspace(args.workspace)
+        ws.manifest()  # a clear error when there is no workspace there
+        state = switches(ws.config().rules.disabled)
+    rows = rule_table(state)
+    if args.markdown:
+        from .rules import markdown_table
+        sys.stdout.write(markdown_table())
+        return 0
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        print(f"{r['name']:<{width}}  {r['stage']:<9}  {'on ' if r['on'] else 'OFF'}  {r['description']}")
+    off = sum(not r["on"] for r in rows)
+    print(f"{len(rows)} rules, {off} off" + (f" in {args.workspace}" if args.workspace else "")
+          + "; switch one off in W/config.json: {\"rules\": {\"disabled\": [\"name\"]}}")
     return 0
 
 

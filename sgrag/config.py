@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import ConfigError
+
 
 @dataclass
 class EmbedConfig:
@@ -76,9 +78,92 @@ class QueryConfig:
     """Constraints linked with less confidence are soft: they rank candidates but never filter them."""
     max_label_candidates: int = 50_000
     """Cap on UNK label candidates collected during label completion."""
+    fuzzy_score: float = 0.85
+    """A fuzzy fallback link scores its similarity (0-1) times this: a near spelling is less sure than the name."""
+    embedding_score: float = 0.8
+    """An embedding fallback link scores its cosine times this (a neighbour by meaning is the least sure link)."""
+    lexicon: str = "auto"
+    """Lexicon preset (``sgrag/lexicons``): "base" (neutral English), "freebase" (base plus Freebase label
+    conventions), or "auto" (freebase when the graph names its relations as Freebase paths; import records
+    what it detected)."""
+    alias_score: float = 0.9
+    """Link score of a name the label goes by (an alias), not the label itself."""
+    typo_two_edits_from: int = 8
+    """A misspelt word this long (letters) may be two edits off the label word it is read as; shorter, one."""
+    typo_score: float = 0.9
+    """A link read through a spelling correction counts this much of the link as spelt."""
+    type_confidence: float = 0.9
+    """Confidence of a class word of the answer type ("Who is the *comedian*"): firm, yet the first to give way
+    when nothing satisfies everything."""
+    type_heads_per_tail: float = 8.0
+    """A relation is type-like when its tails gather at least this many heads each..."""
+    type_min_heads: int = 20
+    """...over at least this many heads (to tell)."""
+    class_share: float = 0.6
+    """A class node gets at least this share of its edges through type-like relations."""
+    relation_vocab_min_edges: int = 20
+    """A node's relation words ("Common's *official website*") need this many edges to tell..."""
+    relation_vocab_share: float = 0.9
+    """...and appear in the relation names of at least this share of them."""
+    relation_word_gap: int = 12
+    """Characters at most between a relation word and its node's mention."""
     threads: int = 1
     """Threads one process answering questions gives torch and BLAS (question embedding, ranking products): one
     keeps each question's latency steady when other work shares the cores; builds are not limited."""
+    embed_runtime: str = "torch"
+    """How MiniLM embeds a question's phrases: "torch" (about 5 s of imports once, then faster per question: for
+    the app and evaluations) or "numpy" (no torch, the same vectors to float32 rounding: a one-shot CLI ``ask``
+    starts in about a second)."""
+
+
+@dataclass
+class RankingConfig:
+    """The fitted numbers of ranking and set narrowing, in one place; a workspace overrides any of them in its
+    config.json (section "ranking"), and ``bench/fit_ranker.py --write`` stores weights fitted on its questions
+    there. The defaults were fitted on the FB-ERQA dev questions (weights, in-edge weight: conditional logit,
+    5-fold cross-validated) and the Re-DocRED dev questions (relation fit)."""
+    weights: dict[str, float] = field(default_factory=lambda: {
+        "coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
+        "likelihood": 14.6})
+    """Weight of each ranking feature (every feature lies in [0, 1]); a feature left out keeps its default."""
+    in_edge_weight: float = 0.01
+    """In a graph that keeps directions, how much an edge the candidate is only the tail of counts against one it
+    heads (questions state facts *about* their answer)."""
+    likelihood_min_neighbours: float = 1000.0
+    """The likelihood's log-probabilities are scaled by the log of the largest star, but never by less than the
+    log of this many neighbours (in a small graph, a star of 5 against one of 4 says little)."""
+    tie_confidence: float = 0.99
+    """The most confidence a tie-break among several exact answers gets (the surest tie-breaks were right 96%
+    of the time on the dev questions)."""
+    kind_core_share: float = 0.8
+    """A type phrase nearly every node of the answer's kind holds (this share) marks that kind too..."""
+    kind_generic_share: float = 0.2
+    """...unless at least this share of the graph holds it ("topic", "person" say little about a node)."""
+    one_way_overlap: float = 0.05
+    """A relation whose heads and tails share more nodes than this share is stored either way."""
+    directed_share: float = 0.5
+    """A graph with fewer of its edges than this share in one-way relations types no node by them."""
+    stated_words: int = 6
+    """Words before a constraint that may name its relation ("won medals in")."""
+    relation_fit_floor: float = 0.25
+    """A relation fits a stated phrase when half its embedding cosine plus half its word overlap reaches this."""
+    relation_fit_margin: float = 0.1
+    """Relations within this of the best fit count as fitting too (near-synonyms: "located in" / "location")."""
+    plain_share: float = 0.8
+    """Relation names are plain words when at least this share of them are neither paths nor ids."""
+    relation_fit_backward: float = 0.7
+    """A stated phrase read against a relation the candidate is only the tail of, with no inverse stored, counts
+    this much: the relation may name the tail's role ("developer") or the head's ("conflict"), and the words
+    cannot tell which (set by reasoning, not fitted)."""
+    rank_cap: int = 2000
+    """Partial-match candidates ranked at most when nothing satisfies every condition (best coverage first)."""
+
+
+@dataclass
+class RulesConfig:
+    disabled: list[str] = field(default_factory=list)
+    """Names of the rules switched off in this workspace (``python -m sgrag rules`` lists them with their
+    state); an unknown name is refused with a clear error when the engine opens."""
 
 
 @dataclass
@@ -168,6 +253,10 @@ class LimitsConfig:
     """Deepest nesting of JSON arrays and objects (graphs and documents)."""
     max_document_chars: int = 5_000_000
     """Most text one document may yield (about 4,000 chunks at the default chunk size)."""
+    max_edges: int = 10_000_000
+    """Most distinct edges a streamed triples import may hold: about 3 GB of memory while reading, and past
+    the default index budget anyway (``index.max_paths`` = 20M oriented paths is about 10M edges at l = 1); a
+    1 GiB stream of distinct triples is refused at this count instead of filling memory for minutes."""
 
 
 @dataclass
@@ -181,6 +270,8 @@ class SgragConfig:
     llm: LLMConfig = field(default_factory=LLMConfig)
     extract: ExtractConfig = field(default_factory=ExtractConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    ranking: RankingConfig = field(default_factory=RankingConfig)
+    rules: RulesConfig = field(default_factory=RulesConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -195,8 +286,7 @@ class SgragConfig:
             names = {f.name: f.type for f in dataclasses.fields(target)}
             for key, value in values.items():
                 if key in names:
-                    default = getattr(target, key)
-                    setattr(target, key, type(default)(value) if default is not None else value)
+                    setattr(target, key, _typed(getattr(target, key), value, f"{section.name}.{key}"))
         return cfg
 
     def index_hash(self) -> str:
@@ -204,6 +294,24 @@ class SgragConfig:
         part = {"embed": dataclasses.asdict(self.embed), "gnn": dataclasses.asdict(self.gnn),
                 "index": dataclasses.asdict(self.index)}
         return hashlib.sha256(json.dumps(part, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _typed(default: Any, value: Any, where: str) -> Any:
+    """``value`` as the type of ``default``: a dict merges into the default one (a partial "weights" keeps the
+    other weights), a list must be a list (a bare string would read as its characters)."""
+    if isinstance(default, dict):
+        if not isinstance(value, dict):
+            raise ConfigError(f"config.json: {where} must be an object, not {value!r}")
+        unknown = sorted(set(value) - set(default))
+        if unknown:
+            raise ConfigError(f"config.json: {where} has unknown key(s) {', '.join(map(repr, unknown))} "
+                              f"(known: {', '.join(default)})")
+        return {k: type(v)(value.get(k, v)) for k, v in default.items()}
+    if isinstance(default, list):
+        if not isinstance(value, list):
+            raise ConfigError(f"config.json: {where} must be a list, not {value!r}")
+        return list(value)
+    return type(default)(value) if default is not None else value
 
 
 def api_key_from_env() -> str:

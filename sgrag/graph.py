@@ -326,6 +326,10 @@ class GraphBuilder:
                 lst.append(src)
         return e
 
+    @property
+    def num_edges(self) -> int:
+        return len(self._src)
+
     def build(self) -> KnowledgeGraph:
         return KnowledgeGraph(
             node_ids=list(self.node_ids), labels=list(self.labels),
@@ -345,3 +349,36 @@ def expand_ranges(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarra
     owner = np.repeat(np.arange(lens.size), lens)
     starts = np.cumsum(lens) - lens
     return np.asarray(lo, dtype=np.int64)[owner] + (np.arange(owner.size) - starts[owner]), owner
+
+
+def neighborhood(g: KnowledgeGraph, node_id: str, depth: int = 1, relations: set[str] | None = None,
+                 max_nodes: int = 200) -> tuple[list[int], list[int], int]:
+    """Nodes and edges within ``depth`` hops of ``node_id`` (optionally only some relations), nearest and
+    best-connected first, capped at ``max_nodes`` (for the Explore page).
+
+    Returns (node indices, edge ids, total nodes before the cap).
+    """
+    start = g.index_of.get(node_id)
+    if start is None:
+        raise SgragError(f"no node with id {node_id!r}")
+    seen = {start: 0}
+    frontier = [start]
+    for d in range(1, depth + 1):
+        nxt = []
+        for v in frontier:
+            for u, e in zip(g.neighbors(v).tolist(), g.incident_edges(v).tolist()):
+                if relations and g.relations[int(g.rel[e])] not in relations:
+                    continue
+                if u not in seen:
+                    seen[u] = d
+                    nxt.append(u)
+        frontier = nxt
+    total = len(seen)
+    keep = sorted(seen, key=lambda v: (seen[v], -int(g.degree[v])))[:max_nodes]
+    kept = set(keep)
+    edges = set()
+    for v in keep:
+        for u, e in zip(g.neighbors(v).tolist(), g.incident_edges(v).tolist()):
+            if u in kept and (not relations or g.relations[int(g.rel[e])] in relations):
+                edges.add(int(e))
+    return keep, sorted(edges), total

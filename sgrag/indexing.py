@@ -1,5 +1,5 @@
 """Building an index version: label embeddings, the FAISS label index, the dominance GNN, path indexes,
-the ranker's evidence model, and the version's meta (φ and M at build time)."""
+the schema profile, the ranker's evidence model, and the version's meta (φ and M at build time)."""
 from __future__ import annotations
 
 import time
@@ -14,11 +14,13 @@ from .config import SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import BuildCancelled
 from .fsutil import atomic_write_json
-from .gnn import pruning_power, train_dominance
+from .dominance import KEYS_FILE
+from .gnn import encoder_state, pruning_power, train_dominance
 from .graph import KnowledgeGraph
 from .index import LabelIndex, PathIndex, count_paths, enumerate_paths, label_signatures
-from .lexicon import Lexicon
+from .lexicon import Lexicon, resolve_preset
 from .ranking import EvidenceModel
+from .schema import PROFILE_FILE, ProfileThresholds, learn_profile
 from .types import Progress, ProgressFn
 from .workspace import Workspace
 
@@ -56,7 +58,8 @@ def build_index(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
     with stage("gnn"):
         enc = train_dominance(graph, label_vecs[graph.label_id], cfg.gnn, cfg.index.quant_scale, progress, should_stop)
         check()
-        torch.save(enc.state(), out / "gnn.pt")
+        torch.save(encoder_state(enc), out / "gnn.pt")
+        enc.save(out / KEYS_FILE)  # what a question needs, without torch
         power = pruning_power(enc, graph)
     sizes = {}
     node_sig = label_signatures(graph, cfg.index.signature_bits) if cfg.index.signature_bits > 0 else None
@@ -66,14 +69,22 @@ def build_index(out: Path, graph: KnowledgeGraph, ws: Workspace, cfg: SgragConfi
                                   node_sig)
             idx.save(out / f"paths_l{L}.npz")
             sizes[L] = idx.size
+    lexicon = Lexicon.of_workspace(ws.path, resolve_preset(cfg.query.lexicon, graph.relations))
+    with stage("profile"):
+        progress(Progress("profile", 0, 1, "learning the graph's conventions"))
+        profile = learn_profile(graph, lexicon.type_relations, ProfileThresholds.of(cfg.ranking))
+        profile.save(out / PROFILE_FILE)
+        pairs = len({frozenset(x) for x in profile.reciprocal.items()})
+        progress(Progress("profile", 1, 1, f"schema profile: relations named as {profile.naming}, "
+                                           f"{pairs} relation(s) or pairs stored both ways"))
     with stage("evidence"):
         progress(Progress("evidence", 0, 1, "embedding relation and type phrases"))
-        EvidenceModel.build(graph, lambda t: cache.embed(t), Lexicon.of_workspace(ws.path).type_relations) \
-            .save(out / "evidence.npz")
+        EvidenceModel.build(graph, lambda t: cache.embed(t), lexicon.type_relations).save(out / "evidence.npz")
         progress(Progress("evidence", 1, 1, "relation and type phrases embedded"))
     meta = {"created": time.time(), "source": ws.source_version, "config_hash": cfg.index_hash(),
             "embed_backend": cfg.embed.backend,
             "embedder": embedder.name, "path_length": cfg.index.path_length, "stats": graph.stats(),
-            "paths": sizes, "timings_s": timings, "gnn_history": enc.history, "pruning_power": power}
+            "paths": sizes, "timings_s": timings, "gnn_history": enc.history, "pruning_power": power,
+            "lexicon": {"preset": lexicon.preset, "hash": lexicon.digest}}
     atomic_write_json(out / "meta.json", meta)
     return meta

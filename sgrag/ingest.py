@@ -30,6 +30,7 @@ from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import GraphBuilder, KnowledgeGraph
 from .io import kg as kg_io
 from .io.documents import Document, chunk_document, load_documents, read_tables
+from .lexicon import detect_preset
 from .types import Progress, ProgressFn, no_progress
 from .workspace import Workspace
 
@@ -174,12 +175,18 @@ def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations
     if triples:
         g = kg_io.read_triples(triples, entities, relations, limits, progress)
     elif graphml:
-        g = kg_io.read_graphml(graphml, limits)
+        g = kg_io.read_graphml(graphml, limits, progress)
     else:
-        g = kg_io.read_json(json, limits)
+        g = kg_io.read_json(json, limits, progress)
+    progress(Progress("import", 0, 0, f"saving the graph: {g.num_nodes:,} nodes, {g.num_edges:,} edges"))
     ws = Workspace.create(path, config) if not existing.exists else existing
     with ws.writer("import-kg"):
         ws.save_source_graph(g)
+        cfg = ws.config()
+        if cfg.query.lexicon == "auto":  # recorded, so the user sees it and can override it
+            cfg.query.lexicon = detect_preset(g.relations)
+            ws.save_config(cfg)
+    progress(Progress("import", 1, 1, f"graph saved: {g.num_nodes:,} nodes, {g.num_edges:,} edges"))
     return g.stats()
 
 
@@ -215,7 +222,7 @@ def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragC
     new workspace) when no document loads; writing runs under the workspace's writer lock.
     """
     cfg = cfg or (workspace.config() if workspace.exists else SgragConfig())
-    loaded = load_documents(paths, cfg.limits)  # read and validate everything before writing
+    loaded = load_documents(paths, cfg.limits, progress)  # read and validate everything before writing
     reports: dict[str, FileReport] = {e.path: FileReport(e.path, None, "failed", e.reason)
                                       for e in loaded.errors}
     if not loaded.documents and not (workspace.exists and _pending(_Registry(workspace))):

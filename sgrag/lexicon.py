@@ -2,19 +2,25 @@
 
 The linker stays generic; what a graph calls things ("American" -> "United States of America",
 FB15k-237's British "Actor-GB" professions, which relations say what a node *is*) lives in a
-JSON lexicon. The shipped one (``lexicons/default.json``) serves Freebase-derived graphs; a
-workspace's ``lexicon.json`` extends it (same keys; ``null`` removes an entry).
+JSON lexicon. Presets ship in ``lexicons/``: ``base`` (neutral English) and ``freebase`` (base plus
+the label conventions of Freebase-derived graphs), chosen per workspace (``query.lexicon``: "auto"
+picks freebase for a graph whose relations are Freebase paths, recorded at import); a workspace's
+``lexicon.json`` extends its preset (same keys; ``null`` removes an entry).
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputFormatError
 
-DEFAULT_LEXICON = Path(__file__).resolve().parent / "lexicons" / "default.json"
+PRESET_DIR = Path(__file__).resolve().parent / "lexicons"
+PRESETS = ("base", "freebase")
 LEXICON_FILE = "lexicon.json"  # a workspace's own additions
+_FREEBASE_PATH = re.compile(r"/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*")  # /domain/type/property
 _MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes", "relation_words", "verb_classes",
          "kind_words")
 
@@ -59,25 +65,62 @@ class Lexicon:
     """Lowercase answer-type word -> the word the graph's kinds use for it ("place" -> "location", "figure" ->
     "person"): "Which place is home to ..." then keeps the locations, as "Which location" would."""
 
-    @classmethod
-    def of_workspace(cls, workspace: str | Path) -> "Lexicon":
-        """The shipped lexicon extended by the workspace's own ``lexicon.json``, if it has one."""
-        return cls.load(Path(workspace) / LEXICON_FILE)
+    preset: str = "base"
+    """The shipped preset this lexicon extends ("base", "freebase")."""
+    digest: str = ""
+    """Hash of the merged lexicon's content: an index records the one it was built with."""
 
     @classmethod
-    def load(cls, *paths: str | Path | None) -> "Lexicon":
-        """The shipped lexicon extended by each existing file in ``paths``, in order."""
-        data = _read(DEFAULT_LEXICON)
+    def of_workspace(cls, workspace: str | Path, preset: str = "base") -> "Lexicon":
+        """The workspace's preset extended by its own ``lexicon.json``, if it has one."""
+        return cls.load(Path(workspace) / LEXICON_FILE, preset=preset)
+
+    @classmethod
+    def load(cls, *paths: str | Path | None, preset: str = "base") -> "Lexicon":
+        """The shipped ``preset`` extended by each existing file in ``paths``, in order."""
+        data = _preset_data(preset)
         for p in paths:
             if p is not None and Path(p).is_file():
                 _merge(data, _read(Path(p)))
-        return cls(**{k: data.get(k, {}) for k in _MAPS},
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+        return cls(**{k: data.get(k, {}) for k in _MAPS}, preset=preset, digest=digest,
                    language_label=str(data.get("language_label") or ""),
                    shared_tails=tuple(data.get("shared_tails") or ()),
                    loose_type_words=frozenset(w.lower() for w in data.get("loose_type_words") or ()),
                    language_words=frozenset(w.lower() for w in data.get("language_words") or ()),
                    type_relations=tuple(t.lower() for t in data.get("type_relations") or ()),
                    untyped_namespaces=tuple(data.get("untyped_namespaces") or ()))
+
+
+def detect_preset(relations) -> str:
+    """The preset a graph's relation names call for: "freebase" when most are Freebase paths
+    (/domain/type/property), else "base"."""
+    names = list(relations)
+    paths = sum(1 for x in names if _FREEBASE_PATH.match(x))
+    return "freebase" if names and paths >= 0.8 * len(names) else "base"
+
+
+def resolve_preset(configured: str, relations) -> str:
+    """The preset a workspace uses: the configured one, or the one its graph calls for when "auto"."""
+    if configured == "auto":
+        return detect_preset(relations)
+    if configured not in PRESETS:
+        raise InputFormatError("query.lexicon", None, f"unknown lexicon preset {configured!r} "
+                               f"(one of: auto, {', '.join(PRESETS)})")
+    return configured
+
+
+def _preset_data(preset: str) -> dict:
+    """A shipped preset's data, merged over the preset it extends."""
+    if preset not in PRESETS:
+        raise InputFormatError(preset, None, f"unknown lexicon preset (one of: {', '.join(PRESETS)})")
+    data = _read(PRESET_DIR / f"{preset}.json")
+    parent = data.pop("extends", None)
+    if parent:
+        base = _preset_data(parent)
+        _merge(base, data)
+        return base
+    return data
 
 
 def _read(path: Path) -> dict:

@@ -20,8 +20,9 @@ from rapidfuzz import fuzz, process
 
 from .config import QueryConfig
 from .graph import KnowledgeGraph
-from .lexicon import Lexicon
-from .spelling import SpellingCorrector, to_original
+from .lexicon import Lexicon, detect_preset
+from .rules import ALL_ON, RuleSwitches, register
+from .spelling import TYPO_CORRECTION, SpellingCorrector, to_original
 from .textnorm import fold, fold_with_offsets, is_cjk, singular
 from .types import LinkCandidate, Mention
 
@@ -52,6 +53,7 @@ _CAP = r"[A-Z0-9][\w'’.&/-]*"
 _TITLE_WORDS = rf"{_CAP}(?:(?: (?:in|a|an|the|of|or|by|with|to|at|on|-|&))* {_CAP})*"
 # "Primetime Emmy nomination for ...", "Tony Award-nominated actor for ..."
 _TITLE_NOUN = r"(?: (?:nomination|nominations|award|awards)|-(?:nominated|winning) [a-z]+)?"
+_TITLE_NOUN_END = re.compile(r"(?: nominations?| awards?| (?:nominated|winning) [a-z]+)$")  # over folded text
 _TITLE = re.compile(rf"\b[A-Z][\w'’.&/-]*(?: {_CAP})*{_TITLE_NOUN} for {_TITLE_WORDS}")
 # A category name may go on past a "for" or a listing comma ("Best Song Written for a Motion Picture, Television
 # or Other Visual Media"): tried as well, kept only when a label fits it better.
@@ -67,6 +69,9 @@ _SHARED_MODIFIER = re.compile(r"\b([a-z]+) ([a-z]+) and ([a-z]+)\b")
 _QUESTION_WORD = re.compile(r"^(?:Which|What|Who|Whose|Where|When|How|Name|The|A|An) ")
 _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)+)")
 _NAMED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)*)")  # one word or more
+
+
+_S_NOUNS = frozenset({"series", "species"})  # nouns that end like a verb ("Which Pokémon *series*")
 
 
 def answer_type_span(question: str) -> tuple[str, int, int]:
@@ -85,7 +90,8 @@ def answer_type_span(question: str) -> tuple[str, int, int]:
             # a later capitalised word starts a name (not after a year: "Which 1977 Italian film"); "-ed"/"-s"
             # words are usually the verb
             dated = all(p.group(0).isdigit() for p in picked)
-            if picked and ((word[0].isupper() and not dated) or re.search(r"(?:ed|[^s]s)$", word.lower())):
+            if picked and ((word[0].isupper() and not dated) or (re.search(r"(?:ed|[^s]s)$", word.lower())
+                                                                 and word.lower() not in _S_NOUNS)):
                 break
             if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation ends it
                 break
@@ -117,15 +123,64 @@ def _auto_aliases(label: str) -> list[str]:
     return out
 
 
-ALIAS_SCORE = 0.9  # a name the label goes by, not the label itself
-TYPO_SCORE = 0.9  # a link read through a spelling correction counts this much of the link as spelt
-TYPE_CONFIDENCE = 0.9  # firm, yet the first to give way when nothing satisfies everything
-TYPE_HEADS_PER_TAIL = 8  # a relation is type-like when its tails gather many heads each...
-RELATION_VOCAB_MIN_EDGES = 20  # a node's relation words need enough edges to tell
-RELATION_VOCAB_SHARE = 0.9  # ...and appear in the relation names of nearly all of them
-RELATION_WORD_GAP = 12  # characters between a relation word and its node's mention ("Common's official website")
-TYPE_MIN_HEADS = 20  # ...over enough heads to tell
-CLASS_SHARE = 0.6  # a class node gets most of its edges through type-like relations
+# The linking rules (``sgrag.rules``); their fitted numbers live in ``QueryConfig``.
+AUTO_ALIASES = register("auto_aliases", "linking", 'A label also answers to its short forms: without a trailing '
+                        '"(...)", "X of America" as X, without a leading "the", a plural of its last word.')
+SUFFIX_ALIASES = register("suffix_aliases", "linking", "Labels with a lexicon suffix (\"Actor-GB\") answer to the "
+                          "suffix's alias templates (\"British actor\"), and the words the suffix weakens link weakly.")
+LEXICON_ALIASES = register("lexicon_aliases", "linking", 'Words the lexicon maps to a label ("usa", "married") link it.')
+CLASS_ALIAS = register("class_alias", "linking", 'A lowercase word that aliases a class ("action": Action Film) links '
+                       "the class, not the proper name it also spells.")
+STATISTICAL_CLASSES = register("statistical_classes", "linking", "Class nodes are also found from statistics (a "
+                               "relation whose tails gather many heads each is type-like), not only from the "
+                               "lexicon's type relations.")
+SHARED_TAIL = register("shared_tail", "linking", 'Coordinated nouns share a place: "screenwriter and producer from '
+                       'Great Britain" also reads "producer from Great Britain".')
+LANGUAGES = register("languages", "linking", 'A language adjective next to a language word ("English dialogue", '
+                     '"French-speaking") links the language node.')
+CLASS_WORDS = register("class_words", "linking", 'A word naming several classes links them all ("actress" -> Actor '
+                       "and Female).")
+VERB_CLASSES = register("verb_classes", "linking", 'In a "Who" question, a verb naming a class ("directed" -> Film '
+                        "Director) adds it as weak evidence.")
+DEMONYMS = register("demonyms", "linking", '"American" links the country weakly, firmly in the answer type ("Who is '
+                    'the American actor").')
+TITLE_AND = register("title_and", "linking", 'Two categories sharing an award\'s head ("Academy Award for Best '
+                     'Director and Best Actor") link both whole titles.')
+SHARED_MODIFIER = register("shared_modifier", "linking", 'A modifier shared by coordinated nouns ("television '
+                           'producer and director") is read with each ("television director").')
+BELIEFS = register("beliefs", "linking", 'A belief adjective ("of Islamic faith") links the religion weakly.')
+YEAR_LISTS = register("year_lists", "linking", 'Each item of a year or ordinal list ("the 1988, 2008 and 2012 Summer '
+                      'Olympics") links its own label.')
+TYPE_HEAD_SKIPPED = register("type_head_skipped", "linking", 'The answer-type head ("Which *film*") describes the '
+                             "answer and is no constraint, unless it names a class.")
+NAME_AFTER_DESCRIBED = register("name_after_described", "linking", 'A class word right before a name ("the actor Tom '
+                                'Skerritt") describes that name and is no constraint.')
+THE_TITLE_LOWERCASE = register("the_title_lowercase", "linking", 'A lowercase "the piano" is the thing Piano, not '
+                               'the title "The Piano".')
+COMMON_WORD_WEAK = register("common_word_weak", "linking", 'A lowercase common word matching a capitalised name '
+                            '("film", "music") links at half score.')
+FUZZY_FALLBACK = register("fuzzy_fallback", "linking", "A name-like span no label matches links the closest label "
+                          "by fuzzy ratio above a floor.")
+EMBEDDING_FALLBACK = register("embedding_fallback", "linking", "A name-like span still unmatched links its nearest "
+                              "label embedding above a floor.")
+CAPITALISED_PLURAL = register("capitalised_plural", "linking", 'A capitalised plural alone ("famous for its '
+                              'Bulldogs") links its singular label.')
+TITLES = register("titles", "linking", 'A whole title ("X Award for ...") links a label with the same words, or '
+                  "the names inside it only rank (a run with a title noun, or starting like the graph's own titles).")
+SUBTITLES = register("subtitles", "linking", 'A quoted subtitle of a series the question names links "Series: '
+                     'Subtitle"; the series\' own words are no constraints.')
+RELATION_WORDS_NOT_NAMES = register("relation_words_not_names", "linking", 'A word naming how a nearby mention is '
+                                    'related ("Common\'s *official website*") is no entity.')
+QUOTED_PIECES_SOFT = register("quoted_pieces_soft", "linking", "Names inside a quoted title that matched nothing "
+                              "whole only rank.")
+CATEGORY_PIECES_SOFT = register("category_pieces_soft", "linking", 'A name right after "Best" or "Outstanding" is '
+                                "part of a category name and only ranks.")
+NAME_PIECES_SOFT = register("name_pieces_soft", "linking", 'Names inside a longer capitalised name no label covers '
+                            '("MTV" in "an MTV Movie Award") only rank.')
+QUALIFIERS_SOFT = register("qualifiers_soft", "linking", 'A place after a comma that says which one is meant '
+                           '("Birmingham, Alabama") only ranks.')
+ONE_MENTION_PER_LABEL = register("one_mention_per_label", "linking", "Two mentions of one label become one constraint "
+                                 '(the surer: "United Kingdom", not "British").')
 
 
 def relation_word(name: str) -> str:
@@ -133,7 +188,36 @@ def relation_word(name: str) -> str:
     return re.split(r"[/.]", name.strip("/"))[-1].replace("_", " ").lower()
 
 
-def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
+def type_like_relations(graph: KnowledgeGraph, type_relations=(), cfg: QueryConfig | None = None,
+                        statistical: bool = True) -> np.ndarray:
+    """Per relation, whether its tail says what its head is: named so in the lexicon (``type_relations``,
+    against the relation's last path segment or its description, so "instance of" and P31 described as
+    "instance of" both count), or (``statistical``) its tails gather many heads each (profession: thousands
+    of people, a hundred professions)."""
+    cfg = cfg or QueryConfig()
+    n, r = graph.num_nodes, len(graph.relations)
+    if graph.num_edges == 0:
+        return np.zeros(r, dtype=bool)
+    rel = graph.rel.astype(np.int64)
+    heads = np.bincount(np.unique(rel * n + graph.src) // n, minlength=r)
+    tails = np.bincount(np.unique(rel * n + graph.dst) // n, minlength=r)
+    gathers = (heads >= cfg.type_min_heads) & (heads >= cfg.type_heads_per_tail * np.maximum(tails, 1)) & statistical
+    return named_type_relations(graph, type_relations) | gathers
+
+
+def named_type_relations(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
+    """Per relation, whether the lexicon names it type-like, by its last path segment or its description."""
+    type_relations = set(type_relations)
+    described: dict[int, str] = {}
+    for e_rel, d in zip(graph.rel.tolist(), graph.desc.tolist()):
+        if d >= 0 and e_rel not in described:
+            described[e_rel] = graph.texts[d].strip().lower()
+    return np.array([relation_word(x) in type_relations or described.get(i) in type_relations
+                     for i, x in enumerate(graph.relations)] or [], dtype=bool)
+
+
+def class_nodes(graph: KnowledgeGraph, type_relations=(), cfg: QueryConfig | None = None,
+                statistical: bool = True) -> np.ndarray:
     """Which nodes the graph uses as classes (professions, genders, genres), from its statistics.
 
     A relation is type-like when it is named so in the lexicon ("is a", "instance of") or when
@@ -143,16 +227,12 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     class when most of its edges are such pointers at it. Countries are not classes:
     nationality is type-like, but it is a small share of a country's edges.
     """
-    n, r = graph.num_nodes, len(graph.relations)
+    cfg = cfg or QueryConfig()
+    n = graph.num_nodes
     if graph.num_edges == 0:
         return np.zeros(n, dtype=bool)
     rel = graph.rel.astype(np.int64)
-    heads = np.bincount(np.unique(rel * n + graph.src) // n, minlength=r)
-    tails = np.bincount(np.unique(rel * n + graph.dst) // n, minlength=r)
-    gathers = (heads >= TYPE_MIN_HEADS) & (heads >= TYPE_HEADS_PER_TAIL * np.maximum(tails, 1))
-    type_relations = set(type_relations)
-    named = np.array([relation_word(x) in type_relations for x in graph.relations], dtype=bool)
-    typelike = (named | gathers)[rel]
+    typelike = type_like_relations(graph, type_relations, cfg, statistical)[rel]
     keys = np.concatenate([rel * n + graph.src, rel * n + graph.dst])
     _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
     per_edge = counts[inverse]  # edges of the same relation at each endpoint
@@ -160,7 +240,7 @@ def class_nodes(graph: KnowledgeGraph, type_relations=()) -> np.ndarray:
     class_side = np.where(at_src > 2 * at_dst, graph.src, graph.dst)  # the tail, unless clearly reversed
     typed = np.bincount(class_side[typelike], minlength=n)
     incident = np.bincount(graph.src, minlength=n) + np.bincount(graph.dst, minlength=n)
-    return (typed > 0) & (typed >= CLASS_SHARE * incident)
+    return (typed > 0) & (typed >= cfg.class_share * incident)
 
 
 _GENRE_LIST_END = re.compile(r"(?:,? (?:and |or )?[A-Z][\w-]*)* genres?\b")  # "Adventure and Thriller genres": classes
@@ -213,12 +293,14 @@ class Linker:
     """Finds constraint mentions in a question and links them to graph nodes."""
 
     def __init__(self, graph: KnowledgeGraph, label_index=None, embed=None, cfg: QueryConfig | None = None,
-                 lexicon: Lexicon | None = None):
-        """``embed``: texts -> unit vectors (the question's mentions; with ``label_index``, for fuzzy links)."""
+                 lexicon: Lexicon | None = None, rules: RuleSwitches = ALL_ON):
+        """``embed``: texts -> unit vectors (the question's mentions; with ``label_index``, for fuzzy links);
+        ``rules``: which linking rules are on."""
         self.graph, self.label_index, self.embed = graph, label_index, embed
-        self.cfg = cfg or QueryConfig()
-        self.lexicon = lex = lexicon or Lexicon.load()
-        self.is_class = class_nodes(graph, lex.type_relations)
+        self.cfg = cfg = cfg or QueryConfig()
+        self.rules = rules
+        self.lexicon = lex = lexicon or Lexicon.load(preset=detect_preset(graph.relations))
+        self.is_class = class_nodes(graph, lex.type_relations, cfg, rules.on(STATISTICAL_CLASSES))
         deg = graph.degree
         entries: dict[str, _Entry] = {}
         for key, nodes in graph.nodes_by_folded_label.items():
@@ -229,8 +311,8 @@ class Linker:
         short = {label for label in graph.nodes_by_label if _is_short_name(label)}
         for key, nodes in graph.nodes_by_folded_label.items():
             label = graph.labels[nodes[0]]
-            aliases = _auto_aliases(label) + [a for v in nodes for a in graph.aliases.get(v, ())]
-            for suffix, rule in lex.label_suffixes.items():
+            aliases = (_auto_aliases(label) if rules.on(AUTO_ALIASES) else []) + [a for v in nodes for a in graph.aliases.get(v, ())]
+            for suffix, rule in lex.label_suffixes.items() if rules.on(SUFFIX_ALIASES) else ():
                 if label.endswith(suffix) and len(label) > len(suffix):
                     base = label[: -len(suffix)]
                     aliases += [t.replace("{x}", base) for t in rule.get("aliases", ())]
@@ -239,7 +321,7 @@ class Linker:
                 alias_nodes.setdefault(fold(alias), set()).update(nodes)
                 if _is_short_name(alias):
                     short.add(alias)  # "VJ" of "VJ-GB"
-        for alias, target in lex.aliases.items():
+        for alias, target in lex.aliases.items() if rules.on(LEXICON_ALIASES) else ():
             nodes = graph.nodes_by_label.get(target)
             if nodes:
                 alias_nodes.setdefault(fold(alias), set()).update(nodes)
@@ -247,10 +329,11 @@ class Linker:
         for key, nodes in alias_nodes.items():
             if not key or key in STOPWORDS:
                 continue
-            entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", ALIAS_SCORE)
+            entry = _Entry(tuple(sorted(nodes, key=lambda v: -deg[v])), "alias", cfg.alias_score)
             if key not in entries:
                 entries[key] = entry
-            elif self.is_class[entry.nodes[0]] and set(entry.nodes) != set(entries[key].nodes):
+            elif self.is_class[entry.nodes[0]] and set(entry.nodes) != set(entries[key].nodes) \
+                    and rules.on(CLASS_ALIAS):
                 # "action": the class Action Film, if the name Action is no class; else two classes, unclear
                 self._class_alias[key] = entry
         self._weakened = frozenset(weakened)
@@ -267,6 +350,9 @@ class Linker:
         self.entries = entries
         self._short_labels = frozenset(short)
         self._title_keys = [k for k in entries if " for " in k]
+        self._title_heads = frozenset(_TITLE_NOUN_END.sub("", k.split(" for ")[0]) for k in self._title_keys)
+        """What the graph's own "X for Y" titles start with ("academy award" -> "academy"): a run like
+        "Nordvik Bank for Halvard Group" is a title only if it starts so or has a title noun ("... Award")."""
         self._subtitled: dict[str, list[tuple[str, str]]] = {}  # "at world's end" -> [(series, label key)]
         for key, nodes in graph.nodes_by_folded_label.items():
             series, colon, subtitle = graph.labels[nodes[0]].partition(": ")
@@ -313,20 +399,21 @@ class Linker:
     @cached_property
     def speller(self) -> SpellingCorrector:
         """Reads misspelt question words as the label words they nearly spell (built on first use)."""
-        return SpellingCorrector(self.entries, STOPWORDS)
+        return SpellingCorrector(self.entries, STOPWORDS, self.cfg.typo_two_edits_from)
 
     def link(self, question: str, overrides: dict[str, str] | None = None) -> tuple[list[Mention], str]:
         """Mentions (longest, non-overlapping) with their linked nodes, and the answer type. A misspelt word
         is read as the label word it nearly spells ("comedain" -> comedian); its mention then keeps the
         question's own offsets, the corrected text and the method "typo"."""
-        text, fixes = self.speller.correct(question) if self.cfg.typo_correction else (question, ())
+        text, fixes = self.speller.correct(question) if self.cfg.typo_correction and self.rules.on(TYPO_CORRECTION) \
+            else (question, ())
         mentions, atype = self._link(text, overrides or {})
         out = []
         for m in mentions:
             start, end = to_original(fixes, m.start, m.end)
             if any(start < f.end and f.start < end for f in fixes):
                 m = replace(m, start=start, end=end, chosen=replace(
-                    m.chosen, score=round(m.chosen.score * TYPO_SCORE, 3), method="typo"))
+                    m.chosen, score=round(m.chosen.score * self.cfg.typo_score, 3), method="typo"))
             elif (start, end) != (m.start, m.end):
                 m = replace(m, start=start, end=end)
             out.append(m)
@@ -361,12 +448,22 @@ class Linker:
         for t in expanded:
             mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer))
         mentions = self._non_overlapping(mentions, question)
-        mentions = self._titles(question, self._fallbacks(question, mentions, a_start, a_end))
-        mentions = self._subtitles(question, mentions)
-        mentions = _quoted_pieces_soft(question, self._without_relation_words(mentions))
-        mentions = _softened(mentions, [m for m in mentions if _CATEGORY_LEAD.search(question, 0, m.start)])
-        mentions = _name_pieces_soft(question, mentions)
-        mentions = self._qualifiers_soft(question, mentions)
+        on = self.rules.on
+        mentions = self._fallbacks(question, mentions, a_start, a_end)
+        if on(TITLES):
+            mentions = self._titles(question, mentions)
+        if on(SUBTITLES):
+            mentions = self._subtitles(question, mentions)
+        if on(RELATION_WORDS_NOT_NAMES):
+            mentions = self._without_relation_words(mentions)
+        if on(QUOTED_PIECES_SOFT):
+            mentions = _quoted_pieces_soft(question, mentions)
+        if on(CATEGORY_PIECES_SOFT):
+            mentions = _softened(mentions, [m for m in mentions if _CATEGORY_LEAD.search(question, 0, m.start)])
+        if on(NAME_PIECES_SOFT):
+            mentions = _name_pieces_soft(question, mentions)
+        if on(QUALIFIERS_SOFT):
+            mentions = self._qualifiers_soft(question, mentions)
         out = []
         for m in mentions:
             if m.text in overrides:
@@ -375,6 +472,8 @@ class Linker:
                     chosen = LinkCandidate(self.graph.node_ids[v], self.graph.labels[v], 1.0, "override")
                     m = replace(m, chosen=chosen, alternatives=(chosen,) + tuple(a for a in m.alternatives if a.node_id != chosen.node_id))
             out.append(m)
+        if not self.rules.on(ONE_MENTION_PER_LABEL):
+            return sorted(out, key=lambda m: m.start), atype
         best: dict[str, Mention] = {}  # one mention per node label: the most confident ("United Kingdom", not "British")
         for m in sorted(out, key=lambda m: (-m.chosen.score, m.start)):
             best.setdefault(m.chosen.label, m)
@@ -389,34 +488,38 @@ class Linker:
         A synthetic text only links if it is a whole label or alias.
         """
         texts = [_Text(question, 0, len(question))]
-        for m in self._shared_tail.finditer(question):
+        on = self.rules.on
+        for m in self._shared_tail.finditer(question) if on(SHARED_TAIL) else ():
             words = m.group(1).split()
             for k in range(1, len(words) + 1):  # "the screenwriter" -> try "screenwriter" too
                 head = " ".join(words[-k:])
                 start = m.end(1) - len(head)
                 texts.append(_Text(f"{head} {m.group(2)}{m.group(3)}", start, m.end(1)))
-        texts += self._languages(question)
-        for m in self._class_word.finditer(question):  # "actress" -> Actor and Female
+        texts += self._languages(question) if on(LANGUAGES) else []
+        for m in self._class_word.finditer(question) if on(CLASS_WORDS) else ():  # "actress" -> Actor and Female
             if not m.group(1).islower() or (m.start() >= a_end and _NAME_AFTER.match(question, m.end(1))):
                 continue  # "Best Actress" is part of a title; "actress Natalie Portman" describes her
             for label in self.lexicon.class_words[m.group(1).lower()]:
                 texts.append(_Text(label, m.start(1), m.end(1)))
-        if _ASKS_WHO.match(question):  # "Who directed ...": a director, as evidence (the word may say no more)
+        # "Who directed ...": a director, as evidence (the word may say no more)
+        if _ASKS_WHO.match(question) and on(VERB_CLASSES):
             for m in self._verb_class.finditer(question):
                 texts += [_Text(label, m.start(1), m.end(1), 0.5) for label in self.lexicon.verb_classes[m.group(1).lower()]]
-        for m in self._demonym.finditer(question):  # "American" -> United States of America: weakly, unless it
-            # says what the answer is ("Who is the American actor"; not "British" where the lexicon weakens it)
+        # "American" -> United States of America: weakly, unless it says what the answer is ("Who is the American
+        # actor"; not "British" where the lexicon weakens it)
+        for m in self._demonym.finditer(question) if on(DEMONYMS) else ():
             of_answer = a_start <= m.start(1) and m.end(1) <= a_end and m.group(1).lower() not in self._weakened
             texts.append(_Text(self.lexicon.demonyms[m.group(1)], m.start(1), m.end(1), 1.0 if of_answer else 0.5,
                                of_answer))
-        for m in _TITLE_AND.finditer(question):
+        for m in _TITLE_AND.finditer(question) if on(TITLE_AND) else ():
             texts.append(_Text(m.group(1) + m.group(2), m.start(2), m.end(2)))
-        for m in _SHARED_MODIFIER.finditer(question):  # "television producer and director": a television director
+        # "television producer and director": a television director
+        for m in _SHARED_MODIFIER.finditer(question) if on(SHARED_MODIFIER) else ():
             if m.group(1) not in STOPWORDS and m.group(2) != m.group(3):
                 texts.append(_Text(f"{m.group(1)} {m.group(3)}", m.start(3), m.end(3)))
-        for m in self._belief.finditer(question):  # "of Islamic faith" -> Islam, weakly
+        for m in self._belief.finditer(question) if on(BELIEFS) else ():  # "of Islamic faith" -> Islam, weakly
             texts.append(_Text(self._beliefs[m.group(1).lower()], m.start(1), m.end(1), 0.5))
-        for m in _YEAR_LIST.finditer(question):
+        for m in _YEAR_LIST.finditer(question) if on(YEAR_LISTS) else ():
             head = m.group(2)  # each item names one: "the 105th and 111th Congresses" -> "105th Congress"
             heads = {head}
             if head.endswith("s"):
@@ -475,27 +578,30 @@ class Linker:
             is_class = bool(self.is_class[top]) and fold(text[s:e]) not in self.lexicon.loose_type_words
             confidence, role = weight, "entity"
             if synthetic and (is_class or of_answer) and a_start <= s and e <= a_end:  # "actress" -> Actor, Female
-                confidence, role = TYPE_CONFIDENCE, "type"
+                confidence, role = self.cfg.type_confidence, "type"
             elif not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
                 if is_class:  # "male comedian": the answer is a Comedian, firmly
-                    confidence, role = TYPE_CONFIDENCE, "type"
+                    confidence, role = self.cfg.type_confidence, "type"
                 elif e == a_end and not (self.is_class[top] and fold(text[s:e]) in self.lexicon.loose_type_words):
-                    continue  # the answer-type head ("film", "country") describes UNK, not a constraint
+                    if self.rules.on(TYPE_HEAD_SKIPPED):
+                        continue  # the answer-type head ("film", "country") describes UNK, not a constraint
                 elif e == a_end:
                     confidence, role = 0.5, "type"  # "Who is the artist": an Artist ranks first, the others stay
                 elif text[s].isupper() or text[s].isdigit():
-                    confidence = TYPE_CONFIDENCE  # a named or dated modifier ("Which *Qatari* city", "*1977* album") is a condition
+                    confidence = self.cfg.type_confidence  # a named or dated modifier ("Which *Qatari* city", "*1977* album") is a condition
                 else:
                     confidence = 0.7  # a modifier that is no class ("comedy film") is a weaker constraint
             if synthetic and fold(text) != key:
                 continue
-            if is_class and not synthetic and s >= a_end and text[s:e].islower() and _NAME_AFTER.match(text, e):
+            if is_class and not synthetic and s >= a_end and text[s:e].islower() and _NAME_AFTER.match(text, e) \
+                    and self.rules.on(NAME_AFTER_DESCRIBED):
                 continue  # "the actor Tom Skerritt": the word describes the name after it
-            if key.startswith("the ") and key[4:] in self.entries and text[s:e].islower() and not synthetic:
+            if key.startswith("the ") and key[4:] in self.entries and text[s:e].islower() and not synthetic \
+                    and self.rules.on(THE_TITLE_LOWERCASE):
                 continue  # "featuring the piano" is the instrument Piano, not the film The Piano
             score = entry.score * confidence * (0.5 if unclear else 1.0)
             if text[s:e].islower() and not synthetic and not is_class and any(ch.isupper() for ch in self.graph.labels[top]) \
-                    and (" " not in key or key.startswith("the ")):
+                    and (" " not in key or key.startswith("the ")) and self.rules.on(COMMON_WORD_WEAK):
                 score *= 0.5  # a lowercase common word ("film", "music") matching a name: often not a constraint
             cands = self._candidates(key, score=round(score, 3), entry=entry)
             out.append(Mention(text if synthetic else text[s:e], s, e, cands[0], tuple(cands), role))
@@ -577,6 +683,9 @@ class Linker:
                 continue
             if any(m.start < end and start < m.end and m not in inner for m in out):
                 continue  # the tail of a longer linked name ("Writers Guild of [America Award for ...]")
+            said = fold(question[start:question.index(" for ", start)])
+            if not best and not _TITLE_NOUN_END.search(said) and _TITLE_NOUN_END.sub("", said) not in self._title_heads:
+                continue  # "worked at Nordvik Bank for Halvard Group": two names, no title
             if best:
                 cands = self._candidates(best[0], "fuzzy", round(best[1] / 100, 3))
                 out = [m for m in out if m not in inner] + [Mention(question[start:end], start, end, cands[0],
@@ -619,7 +728,7 @@ class Linker:
         out = []
         for m in mentions:
             word = fold(m.text)
-            if " " not in word and any(o is not m and _gap(m, o) <= RELATION_WORD_GAP and word in self._relation_vocabulary(o)
+            if " " not in word and any(o is not m and _gap(m, o) <= self.cfg.relation_word_gap and word in self._relation_vocabulary(o)
                                        for o in mentions):
                 continue
             out.append(m)
@@ -632,13 +741,13 @@ class Linker:
         if v not in self._rel_vocab:
             edges = self.graph.incident_edges(v)
             words: frozenset[str] = frozenset()
-            if edges.size >= RELATION_VOCAB_MIN_EDGES:
+            if edges.size >= self.cfg.relation_vocab_min_edges:
                 rels, counts = np.unique(self.graph.rel[edges], return_counts=True)
                 share: dict[str, int] = {}
                 for r, c in zip(rels.tolist(), counts.tolist()):
                     for w in set(re.findall(r"[a-z]+", self.graph.relations[r].lower())):
                         share[w] = share.get(w, 0) + c
-                words = frozenset(w for w, c in share.items() if c >= RELATION_VOCAB_SHARE * edges.size)
+                words = frozenset(w for w, c in share.items() if c >= self.cfg.relation_vocab_share * edges.size)
             self._rel_vocab[v] = words
         return self._rel_vocab[v]
 
@@ -653,16 +762,17 @@ class Linker:
                 continue
             if s == 0 or fold(text) in STOPWORDS or len(fold(text)) < 4:
                 continue
-            cand = self._fuzzy(text) or self._embedding(text)
+            cand = (self._fuzzy(text) if self.rules.on(FUZZY_FALLBACK) else []) or (
+                self._embedding(text) if self.rules.on(EMBEDDING_FALLBACK) else [])
             if cand:
                 out.append(Mention(text, s, e, cand[0], tuple(cand)))
-        for m in _CAPITALISED_PLURAL.finditer(question):  # "famous for its Bulldogs": the label "Bulldog"
+        for m in _CAPITALISED_PLURAL.finditer(question) if self.rules.on(CAPITALISED_PLURAL) else ():  # "its Bulldogs"
             key = fold(m.group(1))
             entry = self.entries.get(key)
             s, e = m.start(1), m.end()
             if entry is None or entry.method != "exact" or any(s < c.end and c.start < e for c in out):
                 continue
-            cands = self._candidates(key, "alias", ALIAS_SCORE, entry)
+            cands = self._candidates(key, "alias", self.cfg.alias_score, entry)
             out.append(Mention(question[s:e], s, e, cands[0], tuple(cands)))
         return sorted(out, key=lambda m: m.start)
 
@@ -671,7 +781,7 @@ class Linker:
             return []
         out = []
         for key, score in _fuzzy_hits(fold(text), self._fuzzy_keys, self.cfg.fuzzy_floor, self.cfg.top_k):
-            out.extend(self._candidates(key, "fuzzy", round(score / 100 * 0.85, 3))[:1])
+            out.extend(self._candidates(key, "fuzzy", round(score / 100 * self.cfg.fuzzy_score, 3))[:1])
         return out
 
     def _embedding(self, text: str) -> list[LinkCandidate]:
@@ -684,7 +794,7 @@ class Linker:
                 continue
             key = fold(self.graph.label_vocab[lid])
             if key in self.entries:
-                out.extend(self._candidates(key, "embedding", round(float(score) * 0.8, 3))[:1])
+                out.extend(self._candidates(key, "embedding", round(float(score) * self.cfg.embedding_score, 3))[:1])
         return out
 
     @cached_property

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .extract import edge_confidence, sentence_span
-from .gnn import DominanceEncoder
+from .dominance import DominanceEncoder
 from .graph import KnowledgeGraph, expand_ranges
 from .index import PathIndex, PathQuery, SearchStats, query_signature
 from .types import FunnelStep, LabelCompletion, Match, MatchedEdge, PathMatches, QueryGraph, QueryPath

@@ -8,8 +8,14 @@ import numpy as np
 
 from .graph import KnowledgeGraph
 from .ranking import Ranker, candidate_arrays
+from .rules import register
 from .schema import asks_for_value
 from .types import QueryGraph, SetApart
+
+NAMED_NOT_ANSWER = register("named_not_answer", "narrowing", "An entity the question names as a condition is left "
+                            "out of the exact set (never an answer to itself).")
+VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers) are left out when the question asks "
+                      'for a thing, and things when it asks for a value ("In which year").')
 
 
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
@@ -21,7 +27,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     another kind than the answer type names ("Which *award*"), a class node (``classes``: per node), or not
     joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
     word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
-    nothing gives way. Also returns the weakly linked constraints a stated relation applied."""
+    nothing gives way. Also returns the weakly linked constraints a stated relation applied. The rules are
+    named (``NAMED_NOT_ANSWER`` ..., and the ranker's) and switched by ``ranker.rules``."""
     g = graph
     out: list[SetApart] = []
     stated: set[str] = set()
@@ -36,7 +43,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
 
     nodes, sat = candidate_arrays(qg, candidates)
     named = {c.label for c in qg.constraints}
-    own = np.array([g.labels[v] in named for v in nodes.tolist()], dtype=bool)
+    own = np.array([g.labels[v] in named for v in nodes.tolist()], dtype=bool) & ranker.rules.on(NAMED_NOT_ANSWER)
     if own.any():  # never gives way: what the question names as a condition is not what it asks for
         drop(nodes[own], "named in the question as a condition",
              f"{int(own.sum()):,} of the entities joined to every other constraint {'is' if own.sum() == 1 else 'are'} "
@@ -48,7 +55,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
             drop(nodes[wrong], "a class, not a thing", f"{int(wrong.sum()):,} of the entities joined to every "
                  "constraint name a kind of thing (a class node), not a thing")
             nodes, sat = nodes[~wrong], sat[~wrong]
-    if values is not None and nodes.size > 1:
+    if values is not None and nodes.size > 1 and ranker.rules.on(VALUE_KIND):
         is_value = values[nodes]
         wants = asks_for_value(qg.question, qg.answer_type)
         wrong = ~is_value if wants else is_value
@@ -66,6 +73,10 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
              f"{n:,} of the {nodes.size:,} entities joined to every constraint {'is' if n == 1 else 'are'} not of "
              f"the kind '{qg.answer_type}' by the graph's relation types")
         nodes, sat = nodes[kind], sat[kind]
+    elif nodes.size > 1 and not ranker.can_check_kind(qg.answer_type) \
+            and not any(c.mention is not None and c.mention.role == "type" for c in qg.constraints):
+        notes.append(f"Nothing in the graph says which entities are a '{qg.answer_type}' (no class node nor relation "
+                     "kind names it): the answer type was not checked and only ranks.")
     if nodes.size < 2:
         return out, stated
     for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import replace
@@ -17,29 +18,26 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-import torch
 
 from .accounting import account, headline
-from .answer import UNABLE, offline_answer, relation_paragraph
-from .config import SgragConfig
+from .answer import UNABLE, llm_answer, offline_answer, one_hop_context, relation_paragraph
+from .config import RulesConfig, SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import BuildError, SgragError, WorkspaceError
 from .fsutil import atomic_write_json, read_json
-from .gnn import DominanceEncoder
-from .graph import KnowledgeGraph
+from .dominance import KEYS_FILE, DominanceEncoder
+from .graph import KnowledgeGraph, neighborhood
 from .index import LabelIndex, PathIndex
-from .indexing import build_index
 from .ingest import import_kg
-from .lexicon import Lexicon
+from .lexicon import Lexicon, resolve_preset
 from .linking import Linker
 from .match import Matcher
-from .prompts import default_prompts, render_answer_prompt
-from .prompts import relation_paragraph as prompt_relation_paragraph
 from .narrowing import set_apart as narrow
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
-from .relax import RANK_CAP, best_tiers, class_words, demoted
-from .schema import class_only_nodes, value_nodes
+from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_words, demoted
+from .rules import switches
+from .schema import PROFILE_FILE, class_only_nodes, ProfileThresholds, SchemaProfile, learn_profile, value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
 from .workspace import Workspace
 
@@ -58,11 +56,14 @@ class _Timer:
             self.trace.timings_ms[name] = round(self.trace.timings_ms.get(name, 0.0) + spent, 3)
 
 
-def _bound_query_threads(n: int) -> None:
-    """Sizes the thread pools a question's work runs in (torch intra-op, BLAS) on purpose: by default
-    each grabs every core, and two busy processes on two cores then spend their time switching."""
+def _bound_query_threads(n: int, torch_runtime: bool) -> None:
+    """Sizes the thread pools a question's work runs in (torch intra-op when MiniLM runs in torch, BLAS) on
+    purpose: by default each grabs every core, and two busy processes on two cores then spend their time
+    switching."""
     if n > 0:
-        torch.set_num_threads(n)
+        if torch_runtime or "torch" in sys.modules:
+            import torch
+            torch.set_num_threads(n)
         from threadpoolctl import threadpool_limits
         threadpool_limits(limits=n, user_api="blas")
 
@@ -91,7 +92,7 @@ class Engine:
                  progress: ProgressFn = no_progress):
         self.workspace, self.version_dir, self.config = workspace, version_dir, config
         self.llm = llm
-        _bound_query_threads(config.query.threads)
+        self.rules = switches(config.rules.disabled)  # an unknown rule name fails here, before the long load
 
         def step(i: int) -> None:  # "load" progress: the app shows it while the index loads
             progress(Progress("load", i, len(self.LOAD_STEPS),
@@ -103,8 +104,13 @@ class Engine:
         label_vecs = np.load(version_dir / "label_vectors.npy", allow_pickle=False)
         self.label_index = LabelIndex.load(version_dir / "labels.faiss", label_vecs)
         step(2)
-        state = torch.load(version_dir / "gnn.pt", weights_only=True)
-        self.encoder = DominanceEncoder.from_state(state, label_vecs[self.graph.label_id])
+        if (version_dir / KEYS_FILE).exists():
+            self.encoder = DominanceEncoder.load(version_dir / KEYS_FILE, self.meta.get("gnn_history"))
+        else:  # an index built before the query-side keys were saved: compute them from the weights (torch)
+            import torch
+            from .gnn import encoder_from_state
+            state = torch.load(version_dir / "gnn.pt", weights_only=True)
+            self.encoder = encoder_from_state(state, label_vecs[self.graph.label_id])
         step(3)
         self.indexes = {L: PathIndex.load(version_dir / f"paths_l{L}.npz")
                         for L in range(1, int(self.meta.get("path_length", 1)) + 1)
@@ -112,15 +118,30 @@ class Engine:
         step(4)
         self.evidence = EvidenceModel.load(version_dir / "evidence.npz")
         step(5)
-        self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm)
+        self.embedder = make_embedder(replace(config.embed, backend=self.meta.get("embed_backend", config.embed.backend)), llm,
+                                      config.query.embed_runtime)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
-        self.lexicon = Lexicon.of_workspace(workspace.path)
-        self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, config.query, self.lexicon)
+        self.lexicon = Lexicon.of_workspace(workspace.path, resolve_preset(config.query.lexicon, self.graph.relations))
         self.matcher = Matcher(self.graph, self.indexes, self.encoder, config.match.exact_edge_confidence)
-        self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, config.query.soft_below,
-                             self.lexicon.relation_words, self.lexicon.kind_words, self.lexicon.untyped_namespaces)
+        self._rule_stages()
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
+        _bound_query_threads(config.query.threads, config.query.embed_runtime == "torch")
         progress(Progress("load", len(self.LOAD_STEPS), len(self.LOAD_STEPS), "index loaded"))
+
+    def _rule_stages(self) -> None:
+        """The stages whose rules can be switched (linking, ranking and narrowing), made for ``self.rules``."""
+        cfg = self.config
+        self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, cfg.query, self.lexicon, self.rules)
+        self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, cfg.query.soft_below,
+                             self.lexicon.relation_words, self.lexicon.kind_words, self.lexicon.untyped_namespaces,
+                             cfg.ranking, self.rules, self.schema_profile)
+
+    def use_rules(self, disabled: list[str]) -> None:
+        """Answer from now on with these rules switched off (and all others on), without reloading the index:
+        for comparing rules (``bench/rule_ablation.py``). An unknown name raises ConfigError."""
+        self.rules = switches(disabled)
+        self.config = replace(self.config, rules=RulesConfig(list(disabled)))  # the caller's config stays as it was
+        self._rule_stages()
 
     # ---- lifecycle ----------------------------------------------------------------------
     @classmethod
@@ -155,6 +176,7 @@ class Engine:
                 raise WorkspaceError(f"workspace {ws.path} has no graph yet: import a graph or ingest documents first")
             if graph.num_nodes == 0:
                 raise BuildError("the graph is empty")
+            from .indexing import build_index  # torch and the GNN's trainer: only a build needs them
             tmp = ws.new_index_dir()
             try:
                 report = build_index(tmp, graph, ws, cfg, progress, should_stop, llm)
@@ -183,6 +205,9 @@ class Engine:
             trace.notes.append(f"This index was built from graph version {stale[0]}, but the workspace's graph is now "
                                f"{stale[1]} (an import or ingest was not followed by a build): answers miss the newer "
                                f"facts. Run `python -m sgrag build --workspace {self.workspace.path}`.")
+        changed = self.lexicon_changed
+        if changed:
+            trace.notes.append(changed)
         with timer.stage("ψ1-2 query graph + normalization"):
             qg = None
             if cfg.query.mode == "llm" and self.llm is not None and not overrides:
@@ -194,7 +219,7 @@ class Engine:
                 mentions, atype = self.linker.link(question, overrides)
                 qg = build_query_graph(question, mentions, atype,
                                        "llm->offline" if cfg.query.mode == "llm" and self.llm else "offline",
-                                       tuple(self.linker.unlinked(question, mentions)))
+                                       tuple(self.linker.unlinked(question, mentions)), self.rules)
         trace.query_graph = qg
         if not qg.constraints:
             trace.notes.append("No entity of the graph was recognised in the question.")
@@ -204,7 +229,7 @@ class Engine:
         mq, exact, known = self._match_firm(qg, trace, timer)
         words = class_words(mq, self.graph, self.linker.is_class)
         give: set[str] = set()
-        if not exact and words and sum(map(len, words)) < len(mq.constraints):
+        if not exact and words and sum(map(len, words)) < len(mq.constraints) and self.rules.on(CLASS_WORDS_GIVE_WAY):
             # a word naming a class (an answer-type word, or "actor" in "earned its actor an award") was a
             # statistical guess: such words give way first, one at a time (the answer type's head first),
             # then all together
@@ -234,13 +259,16 @@ class Engine:
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): " + ", ".join(
                 f"{question[n.mention.start:n.mention.end] if n.mention else n.label} -> {n.label}"  # the question's words
                 for n in soft if n.qid not in stated))
-        if not exact:
+        if not exact and self.rules.on(PARTIAL_MATCHES):
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
-                candidates = best_tiers(support, mq, RANK_CAP)
+                candidates = best_tiers(support, mq, cfg.ranking.rank_cap)
                 for v in [v for v in candidates if self.class_only[v]]:
                     del candidates[v]  # a class node ("person") answers no "Which ..." question, partly or not
             trace.notes.append("No exact match: showing the best partial matches.")
+        elif not exact:
+            candidates, matches = {}, []
+            trace.notes.append("No exact match (the rule partial_matches is off in this workspace: no partial answers).")
         with timer.stage("γ answer"):
             if soft:
                 self.matcher.add_soft_support(candidates, soft)
@@ -250,13 +278,14 @@ class Engine:
                 matches = exact.matches([r.node_id for r in ranked], cfg.match.max_matches)
             order = {r.node_id: i for i, r in enumerate(ranked)}
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
-            answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence)
+            answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
+                                    cfg.ranking.tie_confidence, self.ranker.weights)
             answer = _read_from_documents(answer, trace, target)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
                              set_apart=tuple(set_apart))
             if cfg.answer.mode == "llm" and self.llm is not None:
-                answer = self._llm_answer(question, answer, trace)
+                answer = llm_answer(self.llm, question, answer, trace.notes)
         trace.answer = self._accounted(answer, qg, trace, stated, give)
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
@@ -267,6 +296,25 @@ class Engine:
         conditions = account(qg, answer, trace.firm_qids, stated, gave_way, self.config.query.soft_below,
                              self.linker.knows)
         return replace(answer, conditions=conditions, headline=headline(answer, conditions))
+
+    @property
+    def lexicon_changed(self) -> str:
+        """A one-line notice when the lexicon now in use differs from the one the index was built with
+        (its type-like relations shaped the schema profile and the evidence model); "" otherwise."""
+        built = self.meta.get("lexicon") or {}
+        if not built or built.get("hash") == self.lexicon.digest:
+            return ""
+        what = (f"preset {built.get('preset')!r} -> {self.lexicon.preset!r}" if built.get("preset") != self.lexicon.preset
+                else "the workspace's lexicon.json changed")
+        return (f"The lexicon changed since this index was built ({what}): rebuild "
+                f"(`python -m sgrag build --workspace {self.workspace.path}`) so every rule reads the same one.")
+
+    @cached_property
+    def schema_profile(self) -> SchemaProfile:
+        """What the build learned about this graph's conventions (``sgrag.schema.SchemaProfile``); an index
+        built before profiles were stored learns it now, from the same graph."""
+        return SchemaProfile.load(self.version_dir / PROFILE_FILE) or learn_profile(
+            self.graph, self.lexicon.type_relations, ProfileThresholds.of(self.config.ranking))
 
     @cached_property
     def class_only(self) -> np.ndarray:
@@ -307,75 +355,25 @@ class Engine:
         mq = qg.restricted_to(trace.firm_qids)
         _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
         members = {self.graph.index_of[r.node_id] for r in a.exact_set} | {self.graph.index_of[x.node_id] for x in a.set_apart}
-        outside = best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, RANK_CAP)
+        outside = best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, self.config.ranking.rank_cap)
         return self.ranker.rank(qg, outside, limit)[:limit]
 
-    def _llm_answer(self, question: str, offline: Answer, trace: QueryTrace) -> Answer:
-        """Ask the LLM with the paper's answer prompt; keep the offline answer if it fails."""
-        try:
-            text = self.llm.complete(render_answer_prompt(offline.context, question), purpose="answer").strip()
-        except SgragError as exc:
-            trace.notes.append(f"LLM answer failed ({exc}); offline answer kept.")
-            return replace(offline, mode="llm->offline")
-        allowed = {r.label.lower(): r for r in (offline.exact_set or offline.ranked)}
-        pick = allowed.get(text.strip().strip('"').strip().lower())
-        if pick is None:
-            trace.notes.append(f"LLM answer {text[:80]!r} is not one of the candidate entities; offline answer kept.")
-            return replace(offline, mode="llm->offline")
-        tie = ""
-        if offline.exact_size > 1:
-            trace.notes.append(f"The LLM chose {pick.label} among the {offline.exact_size:,} entities that satisfy "
-                               "every constraint.")
-            tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every condition used."
-        return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm", tie_break=tie)
-
     def one_hop_context(self, qg, limit: int = 60) -> str:
-        """The paper's fallback: relation sentences of the constraints' 1-hop neighbourhoods."""
-        g = self.graph
-        triples = []
-        for n in qg.constraints:
-            v = g.index_of.get(n.node_id)
-            if v is None:
-                continue
-            for e in g.incident_edges(v)[: max(1, limit // max(1, len(qg.constraints)))].tolist():
-                triples.append((g.labels[int(g.src[e])], g.labels[int(g.dst[e])], g.relation_text(e)))
-        return prompt_relation_paragraph(default_prompts(), triples[:limit])
+        """The paper's fallback answer context (``answer.one_hop_context``)."""
+        return one_hop_context(self.graph, qg, limit)
 
     # ---- exploration helpers ------------------------------------------------------------
+    def node_kinds(self, v: int) -> list[str]:
+        """What kinds of thing node index ``v`` is, read from the relations it holds (empty when they name none)."""
+        return self.ranker.kinds_of(v)
+
     def search_entities(self, text: str, k: int = 10) -> list[LinkCandidate]:
         return self.linker.search(text, k) if text.strip() else []
 
     def neighborhood(self, node_id: str, depth: int = 1, relations: set[str] | None = None,
                      max_nodes: int = 200) -> tuple[list[int], list[int], int]:
-        """Nodes and edges within ``depth`` hops (optionally only some relations), capped.
-
-        Returns (node indices, edge ids, total nodes before the cap).
-        """
-        g = self.graph
-        start = g.index_of.get(node_id)
-        if start is None:
-            raise SgragError(f"no node with id {node_id!r}")
-        seen = {start: 0}
-        frontier = [start]
-        for d in range(1, depth + 1):
-            nxt = []
-            for v in frontier:
-                for u, e in zip(g.neighbors(v).tolist(), g.incident_edges(v).tolist()):
-                    if relations and g.relations[int(g.rel[e])] not in relations:
-                        continue
-                    if u not in seen:
-                        seen[u] = d
-                        nxt.append(u)
-            frontier = nxt
-        total = len(seen)
-        keep = sorted(seen, key=lambda v: (seen[v], -int(g.degree[v])))[:max_nodes]
-        kept = set(keep)
-        edges = set()
-        for v in keep:
-            for u, e in zip(g.neighbors(v).tolist(), g.incident_edges(v).tolist()):
-                if u in kept and (not relations or g.relations[int(g.rel[e])] in relations):
-                    edges.add(int(e))
-        return keep, sorted(edges), total
+        """Nodes and edges within ``depth`` hops of a node (``graph.neighborhood``)."""
+        return neighborhood(self.graph, node_id, depth, relations, max_nodes)
 
 
 def create_demo(path: str | os.PathLike, assets: Path, progress: ProgressFn = no_progress,

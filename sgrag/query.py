@@ -8,16 +8,17 @@ from dataclasses import replace
 
 from .errors import SgragError
 from .linking import Linker, answer_type_span
+from .rules import ALL_ON, RuleSwitches
 from .stated import relation_phrases
 from .types import UNK, Mention, QueryGraph, QueryNode, QueryPath
 
 
 def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline",
-                      unlinked: tuple[str, ...] = ()) -> QueryGraph:
+                      unlinked: tuple[str, ...] = (), rules: RuleSwitches = ALL_ON) -> QueryGraph:
     """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint; ``unlinked``: the names no node
     stands for, kept so the answer reports them."""
     a_end = answer_type_span(question)[2]
-    phrases = relation_phrases(question, mentions, a_end)
+    phrases = relation_phrases(question, mentions, a_end, rules)
     nodes = [QueryNode("q0", UNK, None, 1.0, None)]
     edges = []
     for i, m in enumerate(sorted(mentions, key=lambda m: m.start), start=1):
@@ -132,7 +133,7 @@ def llm_query_graph(question: str, llm, linker: Linker, prompts=None) -> QueryGr
     qid = {target: "q0"}
     ordered = sorted(mentions.items(), key=lambda kv: kv[1].start)
     qid.update({nid: f"q{i}" for i, (nid, _) in enumerate(ordered, start=1)})
-    phrases = relation_phrases(question, [m for _, m in ordered], a_end)
+    phrases = relation_phrases(question, [m for _, m in ordered], a_end, linker.rules)
     nodes = [QueryNode("q0", UNK)] + [QueryNode(qid[nid], m.chosen.label, m.chosen.node_id, m.chosen.score, m)
                                       for nid, m in ordered]
     edges = {tuple(sorted((qid[a], qid[b]))) for a, b in parsed.edges if a in qid and b in qid and a != b}

@@ -6,9 +6,9 @@ types the graph gives each candidate, and the words before each constraint ("won
 in") against the relation text of the edge that satisfies it. A weak degree prior comes
 last, favouring specific answers over hubs. Every feature is kept in the trace.
 
-The weights were fitted once as a conditional logit over the FB-ERQA dev questions
-(5-fold cross-validated, ``bench/fit_ranker.py``), the likelihood's weight and ``IN_EDGE_WEIGHT``
-by a cross-validated grid (``--in-edge-weights``); every feature lies in [0, 1].
+The weights and the other fitted numbers live in ``RankingConfig`` (``sgrag/config.py``; a workspace may
+override them, and ``bench/fit_ranker.py --write`` fits its own weights); every feature lies in [0, 1].
+Each feature and narrowing rule is a named rule (``sgrag.rules``) a workspace can switch off.
 """
 from __future__ import annotations
 
@@ -20,52 +20,55 @@ from pathlib import Path
 
 import numpy as np
 
+from .config import RankingConfig
 from .graph import KnowledgeGraph, expand_ranges
-from .linking import STOPWORDS, answer_type_span, relation_word
+from .linking import STOPWORDS, answer_type_span, named_type_relations
+from .rules import ALL_ON, RuleSwitches, register
+from .schema import ProfileThresholds, SchemaProfile, learn_profile, one_way_relations
 from .stated import stated_words
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, RankedAnswer
 
-# The answer's kind (below): a type phrase nearly every node of the kind holds marks it, unless a
-# fifth of the graph holds it too ("topic", "person" say little about what a node is).
-KIND_CORE_SHARE = 0.8
-KIND_GENERIC_SHARE = 0.2
-ONE_WAY_OVERLAP = 0.05  # a relation whose heads and tails share more nodes than this is stored either way
-DIRECTED_SHARE = 0.5  # ... and a graph with fewer of its edges in one-way relations types no node by them
-STATED_WORDS = 6  # the words before a constraint that may state its relation
-# In a graph that keeps directions, a question states facts *about* its answer: the edges it heads ("the film's
-# genre") far more often than edges pointing at it. An edge it is the tail of counts this much of one it heads.
-IN_EDGE_WEIGHT = 0.01
-# The likelihood's log-probabilities per constraint are scaled by the log of the largest star, but never by less
-# than a thousand neighbours' worth: in a small graph, a star of 5 against one of 4 says little.
-LIKELIHOOD_MIN_SCALE = math.log(1000)
-# A tie-break is never certain: the logit's surest tie-breaks (share >= 0.95) were right 96% of the time on the dev
-# questions, so a tie reads at most this.
-TIE_CONFIDENCE = 0.99
 # Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
 # the answer is (a band, a profession). A word the lexicon maps to one of them ("figure" -> person) does name it.
 NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
+LOCATIVE = frozenset({"in", "on", "at", "into", "within", "inside", "near"})  # "Which bridge *in* Samarinda"
+FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also"})  # "issued *both* X and Y" states no relation
 
 
-@dataclass(frozen=True)
-class RelationFit:
-    """Fitted on the Re-DocRED dev questions over the gold KG (plain Wikidata relation names)."""
-    floor: float = 0.25
-    """A relation fits a stated phrase when half its embedding cosine plus half its word overlap reaches this."""
-    margin: float = 0.1
-    """Relations within this of the best fit count as fitting too (near-synonyms: "located in" / "location")."""
-    plain_share: float = 0.8
-    """Relation names are plain words when at least this share of them are neither paths nor ids."""
+WEIGHTS = RankingConfig().weights  # the shipped weights (a workspace's may differ: ``Ranker.weights``)
+FEATURES = tuple(WEIGHTS)
 
-
-RELATION_FIT = RelationFit()
-WEIGHTS = {"coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
-           "likelihood": 14.6}
-
-
-def _is_type_relation(relation: str, type_relations: frozenset[str]) -> bool:
-    """Relations whose tail names what the head *is* (its profession, gender, genre, class)."""
-    return relation_word(relation) in type_relations
+# The ranking features and narrowing rules (``sgrag.rules``); a feature switched off weighs nothing.
+FEATURE_RULES = {
+    "coverage": register("coverage", "ranking", "Ranks by the linking confidence of the constraints a candidate "
+                         "satisfies."),
+    "soft": register("soft", "ranking", "Ranks first the candidates that also meet the weakly linked (soft) "
+                     "constraints."),
+    "type": register("type", "ranking", 'Ranks first the candidates whose types fit the answer type ("Which '
+                     '*country*"), by embedding and shared words.'),
+    "relation": register("relation", "ranking", "Ranks first the candidates whose relation to each constraint fits the "
+                         "words stated before it (embedding and word overlap)."),
+    "relation_words": register("relation_words", "ranking", "Ranks first the candidates whose joining relations "
+                               'contain the question\'s words ("medals won").'),
+    "prior": register("prior", "ranking", "Ranks specific candidates (fewer connections) before hubs."),
+    "likelihood": register("likelihood", "ranking", "Ranks first the candidates from whose facts the question's "
+                           "constraints are likeliest drawn (edges to them / star size)."),
+}
+IN_EDGE_DISCOUNT = register("in_edge_discount", "ranking", "In a graph that keeps directions, an edge the candidate "
+                            "is only the tail of counts little (questions state facts *about* their answer).")
+ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind than the answer type names ("Which '
+                       '*award*"), by the graph\'s relation types, are left out.')
+RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On readable relation names (schema profile), a constraint '
+                             'is met only through relations that fit the phrase stated before it ("born in": place '
+                             'of birth), each edge read from the candidate\'s side (its stored inverse, or the answer '
+                             'type, when it is the tail).')
+STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a constraint that names the relation of '
+                           'some members\' edges to it ("*released in* Canada") keeps only those members.')
+RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s relation words count as the question '
+                             'word ("died" states place_of_death).')
+PASSIVE_DIRECTION = register("passive_direction", "narrowing", '"influenced by X": in a graph that keeps directions, '
+                             "a passive _by relation counts only in its own direction.")
 
 
 def _type_phrases(relation: str) -> tuple[str, str]:
@@ -96,8 +99,7 @@ class EvidenceModel:
             heads[r], tails[r] = _type_phrases(name)
         vocab: dict[str, int] = {}
         pairs: set[tuple[int, int]] = set()
-        type_relations = frozenset(type_relations)
-        typing = {r: _is_type_relation(name, type_relations) for r, name in enumerate(graph.relations)}
+        typing = dict(enumerate(named_type_relations(graph, type_relations).tolist()))  # tail: what the head *is*
         for e_rel, s, t in zip(graph.rel.tolist(), graph.src.tolist(), graph.dst.tolist()):
             for node, phrase in ((s, heads[e_rel]), (t, tails[e_rel])):
                 if phrase:
@@ -138,19 +140,33 @@ class Ranker:
 
     def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0,
                  relation_words: dict[str, list[str]] | None = None, kind_words: dict[str, str] | None = None,
-                 untyped_namespaces: tuple[str, ...] = ()):
+                 untyped_namespaces: tuple[str, ...] = (), cfg: RankingConfig | None = None,
+                 rules: RuleSwitches = ALL_ON, profile: SchemaProfile | None = None):
         """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
         ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location");
-        ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are."""
+        ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are;
+        ``cfg``: the fitted numbers; ``rules``: which ranking and narrowing rules are on; ``profile``: the graph's
+        learned conventions (learned here when not given)."""
         self.graph, self.model, self.embed = graph, model, embed
         self.soft_below = soft_below
+        self.cfg, self.rules = cfg or RankingConfig(), rules
+        self.profile = profile or learn_profile(graph, thresholds=ProfileThresholds.of(self.cfg))
+        # the weight of each feature, 0 for one switched off
+        self.weights = {f: self.cfg.weights[f] if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._untyped = tuple(untyped_namespaces)
-        self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()}
+        self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()
+                         if rules.on(RELATION_SYNONYMS)}
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
         self._relation_stems_cache: dict[int, frozenset[str]] = {}
+        self._text_stems_cache: dict[int, frozenset[str]] = {}
+
+    @property
+    def likelihood_min_scale(self) -> float:
+        """The least the likelihood's log-probabilities are scaled by (``cfg.likelihood_min_neighbours``)."""
+        return math.log(self.cfg.likelihood_min_neighbours)
 
     @cached_property
     def _log_deg(self) -> np.ndarray:
@@ -169,7 +185,7 @@ class Ranker:
     @cached_property
     def _in_edge_weight(self) -> float:
         """How much an edge a node is the tail of counts, against one it heads (1 where directions mean little)."""
-        return IN_EDGE_WEIGHT if self._directed else 1.0
+        return self.cfg.in_edge_weight if self._directed and self.rules.on(IN_EDGE_DISCOUNT) else 1.0
 
     @cached_property
     def _log_star(self) -> np.ndarray:
@@ -226,22 +242,25 @@ class Ranker:
         would make countries films."""
         g = self.graph
         n_rel = max(len(g.relations), 1)
-        heads = np.unique(g.src.astype(np.int64) * n_rel + g.rel)
-        tails = np.unique(g.dst.astype(np.int64) * n_rel + g.rel)
-        both = np.bincount(np.intersect1d(heads, tails) % n_rel, minlength=n_rel)
-        fewer = np.minimum(np.bincount(heads % n_rel, minlength=n_rel), np.bincount(tails % n_rel, minlength=n_rel))
         _, head_kind, tail_kind = self._relation_kinds
-        return (both <= ONE_WAY_OVERLAP * fewer) | (head_kind[:n_rel] == tail_kind[:n_rel])
+        stored_back = np.array([x in self.profile.reciprocal for x in g.relations] or [False], dtype=bool)
+        return one_way_relations(g, self.cfg.one_way_overlap) \
+            | ((head_kind[:n_rel] == tail_kind[:n_rel]) & (head_kind[:n_rel] >= 0)) \
+            | stored_back[:n_rel]
 
     @cached_property
     def _passive(self) -> np.ndarray:
-        """Per relation, whether it is a passive `_by` relation ("influenced_by") whose direction the graph keeps."""
-        return np.array([self._directed and name.endswith("_by") for name in self.graph.relations] or [False], dtype=bool)
+        """Per relation, whether its name ends in "by" ("influenced_by", "followed by": a passive) and the graph
+        keeps directions (the schema profile)."""
+        passive = self._directed and self.rules.on(PASSIVE_DIRECTION)
+        return np.array([passive and re.split(r"[/._\s]+", name.lower().strip())[-1] == "by"
+                         for name in self.graph.relations] or [False], dtype=bool)
 
     @cached_property
     def _directed(self) -> bool:
-        """Whether most edges lie in relations kept one way, so their directions can say what nodes are."""
-        return bool(self.graph.num_edges) and float(self._one_way[self.graph.rel].mean()) >= DIRECTED_SHARE
+        """Whether most edges lie in relations kept one way (the schema profile), so their directions can say
+        what nodes are."""
+        return self.profile.directed
 
     def _csr_of_ends(self, head_ids: np.ndarray, tail_ids: np.ndarray, width: int,
                      extra: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -334,52 +353,109 @@ class Ranker:
         slots, owner = expand_ranges(lo, hi)
         return g.slot_edges(slots), owner
 
-    @cached_property
+    @property
     def plain_relation_names(self) -> bool:
-        """Whether the graph names its relations in plain words ("place of birth"), not paths or ids: learned
-        from the names themselves, it decides whether a stated phrase can be read against them whole."""
-        names = self.graph.relations
-        if not names:
-            return False
-        plain = sum(1 for x in names if not x.startswith("/") and re.search(r"[a-z]{3,}", x.lower())
-                    and not re.fullmatch(r"[A-Za-z]{0,2}\d+", x))
-        return plain >= RELATION_FIT.plain_share * len(names)
+        """Whether the graph names its relations in plain words ("place of birth"), or by ids described so
+        (the schema profile): then a stated phrase can be read against them whole."""
+        return self.profile.readable
+
+    @cached_property
+    def _relation_text_ids(self) -> np.ndarray:
+        """Per relation, the id of its text (description, else name) in the model's text vocabulary."""
+        g = self.graph
+        out = np.full(max(len(g.relations), 1), -1, dtype=np.int64)
+        rels, first = np.unique(g.rel, return_index=True)
+        out[rels] = self.model.edge_text[first]
+        return out
+
+    @cached_property
+    def _reciprocal_ids(self) -> np.ndarray:
+        """Per relation, the relation the graph stores its facts in the other way round (-1: none; itself when
+        symmetric), from the schema profile."""
+        index = {name: r for r, name in enumerate(self.graph.relations)}
+        return np.array([index.get(self.profile.reciprocal.get(name, ""), -1) for name in self.graph.relations] or [-1],
+                        dtype=np.int64)
+
+    def _fit(self, vec: np.ndarray, words: set[str], texts: np.ndarray) -> np.ndarray:
+        """How well a phrase (embedding ``vec``, stems ``words``) fits each relation text id of ``texts`` (-1: 0):
+        half the embedding cosine, half whether they share a word."""
+        out = np.zeros(texts.size, dtype=np.float64)
+        ok = texts >= 0
+        if not ok.any():
+            return out
+        tids = texts[ok]
+        sem = np.maximum(0.0, (self.model.text_vecs[tids] @ vec).astype(np.float64))
+        lex = np.array([bool(words & self._text_stems(t)) for t in tids.tolist()], dtype=float)
+        out[ok] = 0.5 * sem + 0.5 * lex
+        return out
+
+    def _text_stems(self, t: int) -> frozenset[str]:
+        """The stems of relation text ``t``, and its locative prepositions as they are ("located *in*")."""
+        words = self._text_stems_cache.get(t)
+        if words is None:
+            toks = tokens(self.model.text_vocab[t])
+            words = self._text_stems_cache[t] = frozenset({stem(w) for w in toks} | (set(toks) & LOCATIVE))
+        return words
 
     def fitting_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray
                           ) -> list[tuple[int, str, np.ndarray | None]]:
         """Relation-aware matching: (constraint column, the question's phrase for it, mask of ``nodes`` joined
         to it by a relation that fits the phrase) per constraint whose stated phrase ("was born in") fits
-        some relation of the edges joining the candidates to it ("place of birth": its name or description,
-        embedded and by shared words) clearly better than others. The phrase is what the question says before
-        the constraint, after the answer type (words inside the answer type state no relation). The mask is
-        None when no relation fits well enough: then any relation counts, and the caller says so. Only for
-        plain relation names."""
-        if not self.plain_relation_names:
+        some reading of the edges joining the candidates to it clearly better than others. The phrase is what
+        the question says before the constraint, after the answer type (words inside the answer type state no
+        relation); the answer is its subject ("Which county *contains* Creswell").
+
+        Each edge is read from the candidate's side: one it heads reads as its relation ("place of birth");
+        one it is the tail of reads as the relation the graph stores the other way round, if the schema profile
+        knows one ("located in" read back is "contains"), and as the answer type when the relation names the
+        tail's role ("Which *publisher* issued X": X's "publisher"). A phrase of locative prepositions only
+        ("Which bridge *in* Samarinda") fits relations that say them. The mask is None when no reading fits
+        well enough: then any relation counts, and the caller says so. Only for graphs whose relation names or
+        descriptions are plain words (the schema profile)."""
+        if not self.plain_relation_names or not self.rules.on(RELATION_FIT_RULE):
             return []
-        m, cfg = self.model, RELATION_FIT
+        g, cfg = self.graph, self.cfg
         out = []
-        near, a_end = stated_words(qg), answer_type_span(qg.question)[2]
-        wanted = [(j, " ".join(tokens(near[c.qid][0]))) for j, c in enumerate(qg.constraints)
-                  if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all()]
-        wanted = [(j, p) for j, p in wanted if {w for w in tokens(p) if w not in STOPWORDS}]
+        near, a_end = stated_words(qg, self.rules), answer_type_span(qg.question)[2]
+        wanted = []
+        for j, c in enumerate(qg.constraints):
+            if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
+                said = [w for w in tokens(near[c.qid][0]) if w not in FILLER]
+                if {w for w in said if w not in STOPWORDS} or set(said) & LOCATIVE:
+                    wanted.append((j, " ".join(said)))
         if not wanted:
             return []
-        vecs = self.embed([p for _, p in wanted])
+        atype = " ".join(w for w in tokens(qg.answer_type) if w not in NOT_A_KIND)
+        vecs = self.embed([p for _, p in wanted] + ([atype] if atype else []))
+        a_words = {stem(w) for w in tokens(atype) if w not in STOPWORDS}
+        text_of, back_of = self._relation_text_ids, self._reciprocal_ids
         for (j, phrase), vec in zip(wanted, vecs):
             eids, owner = self._edges_to_label(nodes, sat[:, j])
             if not eids.size:
                 continue
-            words = {stem(w) for w in tokens(phrase) if w not in STOPWORDS}
-            words |= {x for w in tokens(phrase) for x in self._said_as.get(w, ())}
-            tids, tinv = np.unique(m.edge_text[eids], return_inverse=True)
-            sem = np.maximum(0.0, (m.text_vecs[tids] @ vec).astype(np.float64))
-            lex = np.array([bool(words & {stem(w) for w in self._text_words(t)}) for t in tids.tolist()], dtype=float)
-            fit = 0.5 * sem + 0.5 * lex
+            said = tokens(phrase)
+            content = {w for w in said if w not in STOPWORDS}
+            words = {stem(w) for w in content} | (set(said) & LOCATIVE)  # "stands *in*" as located *in*
+            words |= {x for w in said for x in self._said_as.get(w, ())}
+            rels = g.rel[eids].astype(np.int64)
+            tail = g.src[eids] != nodes[owner]  # the candidate is the edge's tail: read it back
+            keys, inv = np.unique(rels * 2 + tail, return_inverse=True)
+            r, back = keys // 2, keys % 2 == 1
+            forward = self._fit(vec, words, text_of[r])
+            recip = back_of[r]
+            via = np.where(recip >= 0, text_of[np.maximum(recip, 0)], -1)
+            # no inverse stored: the phrase is read against the relation itself unless it only says where
+            backward = self._fit(vec, words, via) if content else np.zeros(r.size)
+            if content:
+                backward = np.where(recip >= 0, backward, cfg.relation_fit_backward * self._fit(vec, words, text_of[r]))
+            if atype:
+                backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r]))
+            fit = np.where(back, backward, forward)
             best = float(fit.max())
-            if best < cfg.floor:
+            if best < cfg.relation_fit_floor:
                 out.append((j, phrase, None))
                 continue
-            good = (fit >= best - cfg.margin)[tinv.reshape(-1)]
+            good = (fit >= best - cfg.relation_fit_margin)[inv.reshape(-1)]
             mask = np.zeros(nodes.size, dtype=bool)
             mask[owner[good]] = True
             if not mask.all():
@@ -396,13 +472,15 @@ class Ranker:
         """
         g = self.graph
         out = []
-        near = stated_words(qg)
+        if not self.rules.on(STATED_RELATION):
+            return out
+        near = stated_words(qg, self.rules)
         for j, c in enumerate(qg.constraints):
             if (sat[:, j] < 0).any() or c.qid not in near:
                 continue
             before, after = ([w for w in tokens(text) if len(w) > 3 and w not in STOPWORDS
                               and singular(w) not in self._kind_nouns] for text in near[c.qid])
-            words = before[-STATED_WORDS:] + after
+            words = before[-self.cfg.stated_words:] + after
             if not words:
                 continue
             said_before = tokens(near[c.qid][0])
@@ -431,6 +509,27 @@ class Ranker:
         held = np.bincount(self._node_phrases[1], minlength=len(self.model.type_vocab))
         return held / max(self.graph.num_nodes, 1)
 
+    def kinds_of(self, v: int) -> list[str]:
+        """The kinds node ``v`` is (``_node_kinds``: "film", "country"), for people to read: only kinds some
+        relation points at (a namespace such as /user/ktrueman/... heads paths but names no kind); none when the
+        graph does not keep edge directions (the demo's half-reversed edges would make a country an artist)."""
+        if not self._directed:
+            return []
+        _, ptr, ids = self._node_kinds
+        kinds, _, tail = self._relation_kinds
+        named = {int(k) for k in tail if k >= 0}
+        names = {k: phrase for phrase, k in kinds.items() if k in named}
+        return sorted({names[int(k)] for k in ids[ptr[v]:ptr[v + 1]] if int(k) in names})
+
+    def can_check_kind(self, answer_type: str) -> bool:
+        """Whether ``of_answer_kind`` can check the kind the answer type names: the graph keeps directions and
+        has a kind its head word names (True when the answer type names no kind: "Who", "Which person")."""
+        words = [singular(w) for w in tokens(answer_type)]
+        said = words[-1] if words and words[-1] not in NOT_A_KIND else ""
+        if not said or not self.rules.on(ANSWER_KIND):
+            return True
+        return self._directed and self._kind_words.get(said, said) in self._node_kinds[0]
+
     def of_answer_kind(self, answer_type: str, nodes: np.ndarray) -> np.ndarray | None:
         """Which of ``nodes`` are of the kind the answer type names ("Which *award*"); None when the graph cannot tell.
 
@@ -440,7 +539,7 @@ class Ranker:
         nearly all of those share (a person the graph never calls a celebrity is still a person). So
         "Which award did these films win" keeps the awards and drops the countries the films also link to.
         """
-        if not self._directed:
+        if not self._directed or not self.rules.on(ANSWER_KIND):
             return None
         words = [singular(w) for w in tokens(answer_type)]
         by_word, kind_ptr, kind_ids = self._node_kinds
@@ -457,7 +556,8 @@ class Ranker:
         pos, owner = expand_ranges(phrase_ptr[nodes], phrase_ptr[nodes + 1])
         ids = phrase_ids[pos]
         held_by = np.bincount(ids[holds[owner]], minlength=len(self.model.type_vocab))
-        core = np.flatnonzero((held_by >= KIND_CORE_SHARE * holds.sum()) & (self._phrase_share < KIND_GENERIC_SHARE))
+        core = np.flatnonzero((held_by >= self.cfg.kind_core_share * holds.sum())
+                              & (self._phrase_share < self.cfg.kind_generic_share))
         same = np.zeros(nodes.size, dtype=bool)
         same[owner[np.isin(ids, core)]] = True
         kind = holds | same
@@ -543,7 +643,7 @@ class Ranker:
         # Specificity: if the question's constraints were drawn from the answer's facts, they are
         # likelier to come from a small star than from a hub's (P(q|x) ~ 1/C(star, k)).
         prior = 1.0 - self._log_deg[nodes] / lmax if lmax else np.zeros(n)
-        likelihood = 1.0 + (log_mult - k * self._log_star[nodes]) / (k * max(lmax, LIKELIHOOD_MIN_SCALE))
+        likelihood = 1.0 + (log_mult - k * self._log_star[nodes]) / (k * max(lmax, self.likelihood_min_scale))
         return {"coverage": coverage / total_conf,
                 "soft": has[:, soft_cols].sum(axis=1) / len(soft_cols) if soft_cols else np.ones(n),
                 "type": self._type_scores(type_vec, type_words, nodes),
@@ -561,7 +661,7 @@ class Ranker:
         relation_words: share of the question's words the satisfying relations contain ("medals
         won", "influenced by"); prior: specificity; likelihood: how probable it is to draw these
         constraints from the candidate's star (edges to a constraint / star size, per constraint; in a
-        directed graph, edges and neighbours the candidate is only the tail of count ``IN_EDGE_WEIGHT``).
+        directed graph, edges and neighbours the candidate is only the tail of count ``cfg.in_edge_weight``).
         """
         nodes, sat = candidate_arrays(qg, candidates)
         cols = {name: col.tolist() for name, col in self._columns(qg, nodes, sat).items()}
@@ -599,7 +699,7 @@ class Ranker:
         cols = self._columns(qg, nodes, sat)
         score = np.zeros(nodes.size, dtype=np.float64)
         for name in FEATURES:
-            score = score + WEIGHTS[name] * cols[name]
+            score = score + self.weights[name] * cols[name]
         labels = [g.labels[v] for v in nodes.tolist()]
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         shown = zip(*(_rounded(cols[name][order], 4) for name in FEATURES))
@@ -612,8 +712,6 @@ class Ranker:
             out.append(RankedAnswer(g.node_ids[v], labels[r], score_r, have, missing[have], dict(zip(FEATURES, feats))))
         return out
 
-
-FEATURES = tuple(WEIGHTS)
 
 
 def _log1p_each(values: np.ndarray) -> np.ndarray:

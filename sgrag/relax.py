@@ -6,10 +6,13 @@ from dataclasses import replace
 import numpy as np
 
 from .graph import KnowledgeGraph
+from .rules import register
 from .types import QueryGraph
 
-
-RANK_CAP = 2000  # partial-match candidates ranked at most (best coverage first)
+CLASS_WORDS_GIVE_WAY = register("class_words_give_way", "relaxing", "When nothing meets every condition, the "
+                                "constraints named by class words give way (one at a time, then all) and only rank.")
+PARTIAL_MATCHES = register("partial_matches", "relaxing", "When nothing meets every condition, the candidates "
+                           "meeting the most (two best coverage tiers) are ranked instead of no answer.")
 
 
 def demoted(qg: QueryGraph, qids: set[str], soft_below: float) -> QueryGraph:

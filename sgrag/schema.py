@@ -1,4 +1,6 @@
-"""What kind of node a label is, read from the label alone: values (years, dates, numbers) are not things.
+"""What a graph's nodes and relations are, learned from the graph itself: value nodes (years, dates, numbers are
+not things) and the schema profile (how relations are named, which are stored both ways, which type their
+heads, whether directions are kept), stored with the index so every rule reads the same facts.
 
 A question that asks for a thing ("Which film ...") is never answered by a year or a number that happens
 to be joined to every constraint, and one that asks for a date ("In which year ...", "On what date ...")
@@ -7,9 +9,12 @@ is answered only by one.
 from __future__ import annotations
 
 import re
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
 
 import numpy as np
 
+from .fsutil import atomic_write_json, read_json
 from .graph import KnowledgeGraph
 from .textnorm import singular, tokens
 
@@ -60,3 +65,197 @@ def class_only_nodes(graph: KnowledgeGraph, type_relation: str = "is a") -> np.n
     typed_in = np.bincount(graph.dst[is_type], minlength=n)
     incident = np.bincount(graph.src, minlength=n) + np.bincount(graph.dst, minlength=n)
     return (typed_in > 0) & (2 * typed_in >= incident)
+
+
+# ---- the schema profile: a graph's conventions, learned from its statistics at build ------------------------------
+
+PROFILE_FILE = "schema_profile.json"
+PROFILE_VERSION = 1
+_PATH_NAME = re.compile(r"/[^/\s]+/")  # "/people/person/place_of_birth"
+_ID_NAME = re.compile(r"(?:[A-Za-z]{0,3}:)?[A-Za-z]{0,2}\d+")  # "P31", "wdt:P19", "R7"
+
+
+@dataclass(frozen=True)
+class ProfileThresholds:
+    """The numbers the profile's statistics are read with (not tuned on any question set); a workspace's come
+    from its typed config (``ProfileThresholds.of``)."""
+    naming_share: float = 0.8
+    """A graph names its relations one way (path / plain / id) when at least this share of the names do."""
+    one_way_overlap: float = 0.05
+    """A relation keeps its direction when at most this share of its (fewer) ends are both a head and a tail."""
+    directed_share: float = 0.5
+    """A graph keeps directions when at least this share of its edges lie in relations that keep theirs."""
+    reciprocal_share: float = 0.5
+    """Two relations are each other's inverse when at least this share of the smaller one's edges are
+    stored reversed in the other (and each is the other's most frequent reversal)."""
+    reciprocal_min_edges: int = 2
+    """... over at least this many reversed edges."""
+
+
+    @classmethod
+    def of(cls, r) -> "ProfileThresholds":
+        """The thresholds a workspace's config sets (``r``: its ``RankingConfig``)."""
+        return cls(naming_share=r.plain_share, one_way_overlap=r.one_way_overlap, directed_share=r.directed_share)
+
+
+PROFILE_THRESHOLDS = ProfileThresholds()
+
+
+@dataclass(frozen=True)
+class SchemaProfile:
+    """What sgrag learned about a graph's conventions at build, from its statistics (never from
+    Freebase names): rules read it instead of guessing from relation spellings."""
+    naming: str
+    """How relations are named: "path" (/domain/type/property), "plain" (words: "place of birth"), "id"
+    (P31, with a description that says what it means), or "mixed"."""
+    readable: bool
+    """Whether the relations' names or descriptions are plain words a stated phrase can be read against."""
+    naming_shares: dict[str, float]
+    """Share of relation names of each style."""
+    directed: bool
+    """Whether the graph keeps edge directions (most edges lie in relations that do), so which end of an
+    edge a node holds says something about it."""
+    one_way_share: float
+    """Share of edges in relations that keep their direction."""
+    reciprocal: dict[str, str]
+    """Relation -> the relation that stores its facts the other way round ("contains ..." <-> "located in
+    ..."; "follows" <-> "followed by"); a symmetric relation ("sibling") maps to itself."""
+    type_relations: tuple[str, ...]
+    """Relations whose tail says what the head is (named so in the lexicon, by name or description:
+    "instance of", P31; or whose tails gather many heads each: profession, gender)."""
+    class_nodes: int
+    """How many nodes the graph uses as classes (most of their edges are type-like pointers at them)."""
+    value_nodes: int
+    """How many nodes are values (years, dates, numbers the graph only points at)."""
+    nodes: int
+    edges: int
+    relations: int
+    version: int = PROFILE_VERSION
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SchemaProfile":
+        known = {f.name for f in fields(cls)}
+        data = {k: v for k, v in data.items() if k in known}
+        data["type_relations"] = tuple(data.get("type_relations") or ())
+        return cls(**data)
+
+    def save(self, path: Path) -> None:
+        atomic_write_json(path, self.to_dict())
+
+    @classmethod
+    def load(cls, path: Path) -> "SchemaProfile | None":
+        """The stored profile, or None when there is none or it is of another version (learn it again)."""
+        data = read_json(path, None)
+        if not isinstance(data, dict) or data.get("version") != PROFILE_VERSION:
+            return None
+        return cls.from_dict(data)
+
+    @classmethod
+    def of_index(cls, version_dir: str | Path) -> "SchemaProfile | None":
+        """The profile stored with an index version (None for an index built before profiles were stored)."""
+        return cls.load(Path(version_dir) / PROFILE_FILE)
+
+    def summary(self) -> list[str]:
+        """One line per learned convention, for the Build page and the CLI."""
+        pairs = sorted({tuple(sorted((a, b))) for a, b in self.reciprocal.items() if a != b})
+        symmetric = sorted(a for a, b in self.reciprocal.items() if a == b)
+        shown = lambda xs: ", ".join(xs[:6]) + (f", … ({len(xs)} in all)" if len(xs) > 6 else "")  # noqa: E731
+        style = {"path": "as paths (/domain/type/property)", "plain": "in plain words (\"place of birth\")",
+                 "id": "by ids", "mixed": "in mixed styles"}[self.naming]
+        return [
+            f"Relations are named {style}" + ("" if self.naming != "id" else
+                                              (", with descriptions in plain words" if self.readable else
+                                               ", without readable descriptions")) + ".",
+            ("Edge directions are kept" if self.directed else "Edge directions are not kept consistently")
+            + f" ({self.one_way_share:.0%} of edges lie in relations that keep theirs).",
+            f"Stored both ways: {shown([f'{a} / {b}' for a, b in pairs])}." if pairs else "No relation is stored both ways.",
+            f"Symmetric: {shown(symmetric)}." if symmetric else "No symmetric relation.",
+            f"Type-like relations: {shown(list(self.type_relations))}." if self.type_relations else
+            "No type-like relation.",
+            f"{self.class_nodes:,} class nodes, {self.value_nodes:,} value nodes (years, dates, numbers) among "
+            f"{self.nodes:,} nodes, {self.edges:,} edges, {self.relations:,} relations.",
+        ]
+
+
+def naming_style(graph: KnowledgeGraph, share: float = PROFILE_THRESHOLDS.naming_share) -> tuple[str, bool, dict]:
+    """(style, readable, shares) of the graph's relation names: paths, plain words or ids (see SchemaProfile)."""
+    names = graph.relations
+    n = max(len(names), 1)
+    path = sum(1 for x in names if x.startswith("/") and _PATH_NAME.match(x))
+    ids = sum(1 for x in names if _ID_NAME.fullmatch(x.strip()))
+    plain = sum(1 for x in names if not x.startswith("/") and not _ID_NAME.fullmatch(x.strip())
+                and re.search(r"[a-z]{3,}", x.lower()))
+    shares = {"path": round(path / n, 4), "plain": round(plain / n, 4), "id": round(ids / n, 4)}
+    style = next((s for s in ("path", "plain", "id") if shares[s] >= share), "mixed")
+    readable = style == "plain"
+    if style == "id":  # ids read through their descriptions ("P19": "place of birth")
+        described = {int(r) for r, d in zip(graph.rel.tolist(), graph.desc.tolist()) if d >= 0
+                     and re.search(r"[a-z]{3,}", graph.texts[d].lower())}
+        readable = len(described) >= share * n
+    return style, readable, shares
+
+
+def reciprocal_relations(graph: KnowledgeGraph, th: ProfileThresholds = PROFILE_THRESHOLDS) -> dict[str, str]:
+    """Relation -> the relation its facts are also stored in reversed (each the other's most frequent
+    reversal, over at least ``reciprocal_share`` of the smaller one's edges); symmetric ones map to themselves."""
+    n, r = graph.num_nodes, max(len(graph.relations), 1)
+    if not graph.num_edges:
+        return {}
+    src, dst, rel = graph.src.astype(np.int64), graph.dst.astype(np.int64), graph.rel.astype(np.int64)
+    fwd = np.unique((src * n + dst) * r + rel)
+    pair, rel_of = fwd // r, fwd % r
+    rpair = (pair % n) * n + pair // n  # the same two nodes, reversed
+    order = np.argsort(pair, kind="stable")
+    sp, sr = pair[order], rel_of[order]
+    lo, hi = np.searchsorted(sp, rpair, "left"), np.searchsorted(sp, rpair, "right")
+    counts: dict[tuple[int, int], int] = {}
+    for i in np.flatnonzero(hi > lo).tolist():
+        for r2 in sr[lo[i]:hi[i]].tolist():
+            key = (int(rel_of[i]), r2)
+            counts[key] = counts.get(key, 0) + 1
+    size = np.bincount(rel_of, minlength=r)
+    best: dict[int, tuple[int, int]] = {}
+    for (a, b), c in counts.items():
+        if c > best.get(a, (0, -1))[0]:
+            best[a] = (c, b)
+    out = {}
+    for a, (c, b) in best.items():
+        if c >= th.reciprocal_min_edges and c >= th.reciprocal_share * min(size[a], size[b]) \
+                and best.get(b, (0, -1))[1] == a:
+            out[graph.relations[a]] = graph.relations[b]
+    return out
+
+
+def one_way_relations(graph: KnowledgeGraph, overlap: float = PROFILE_THRESHOLDS.one_way_overlap) -> np.ndarray:
+    """Per relation, whether few nodes are both its head and its tail (a film is never a language)."""
+    g = graph
+    n_rel = max(len(g.relations), 1)
+    heads = np.unique(g.src.astype(np.int64) * n_rel + g.rel)
+    tails = np.unique(g.dst.astype(np.int64) * n_rel + g.rel)
+    both = np.bincount(np.intersect1d(heads, tails) % n_rel, minlength=n_rel)
+    fewer = np.minimum(np.bincount(heads % n_rel, minlength=n_rel), np.bincount(tails % n_rel, minlength=n_rel))
+    return both <= overlap * fewer
+
+
+def learn_profile(graph: KnowledgeGraph, type_relations=(), thresholds: ProfileThresholds = PROFILE_THRESHOLDS
+                  ) -> SchemaProfile:
+    """The graph's schema profile, from its statistics; ``type_relations``: the lexicon's names of type-like
+    relations (matched against a relation's last path segment and its description)."""
+    from .linking import class_nodes, type_like_relations  # linking reads the profile's facts too
+
+    th = thresholds
+    style, readable, shares = naming_style(graph, th.naming_share)
+    reciprocal = reciprocal_relations(graph, th)
+    one_way = one_way_relations(graph, th.one_way_overlap)
+    kept = one_way | np.array([x in reciprocal for x in graph.relations] or [False], dtype=bool)[:max(len(graph.relations), 1)]
+    share = float(kept[graph.rel].mean()) if graph.num_edges else 0.0
+    typelike = type_like_relations(graph, type_relations)
+    return SchemaProfile(
+        naming=style, readable=readable, naming_shares=shares, directed=bool(graph.num_edges) and share >= th.directed_share,
+        one_way_share=round(share, 4), reciprocal=reciprocal,
+        type_relations=tuple(graph.relations[i] for i in np.flatnonzero(typelike).tolist()),
+        class_nodes=int(class_nodes(graph, type_relations).sum()), value_nodes=int(value_nodes(graph).sum()),
+        nodes=graph.num_nodes, edges=graph.num_edges, relations=len(graph.relations))

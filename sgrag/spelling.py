@@ -15,11 +15,14 @@ from typing import Iterable
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
+from .rules import register
 from .textnorm import fold
+
+TYPO_CORRECTION = register("typo_correction", "linking", 'A misspelt word the graph\'s labels nearly spell (one '
+                           'edit, two from 8 letters; no English word) is read as that word ("comedain").')
 
 _WORD = re.compile(r"\b[A-Za-z][a-z]{4,}\b")  # a plain (or capitalised) word of five letters or more
 _NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+\b")  # "Untied States"
-MIN_LONG = 8  # words this long may be two edits off
 
 
 @dataclass(frozen=True)
@@ -45,8 +48,10 @@ def is_english_word(word: str) -> bool:
 class SpellingCorrector:
     """Corrects question words towards a vocabulary (the folded words of a graph's labels and aliases)."""
 
-    def __init__(self, keys: Iterable[str], stopwords: frozenset[str] = frozenset()):
-        """``keys``: the folded labels and aliases; their words are the vocabulary."""
+    def __init__(self, keys: Iterable[str], stopwords: frozenset[str] = frozenset(), two_edits_from: int = 8):
+        """``keys``: the folded labels and aliases; their words are the vocabulary; words of ``two_edits_from``
+        letters or more may be two edits off (shorter ones one)."""
+        self._two_edits_from = two_edits_from
         self._keys = keys = frozenset(keys)
         counts: dict[str, int] = {}
         for key in keys:
@@ -61,7 +66,7 @@ class SpellingCorrector:
 
     def _closest(self, word: str) -> str | None:
         """The one vocabulary word within reach of ``word``; None when none is, or two are equally near."""
-        limit = 2 if len(word) >= MIN_LONG else 1
+        limit = 2 if len(word) >= self._two_edits_from else 1
         near = [w for n in range(len(word) - limit, len(word) + limit + 1) for w in self._by_length.get(n, ())]
         hits = process.extract(word, near, scorer=DamerauLevenshtein.distance, score_cutoff=limit, limit=8)
         if not hits:

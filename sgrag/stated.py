@@ -8,26 +8,33 @@ from __future__ import annotations
 import re
 
 from .linking import answer_type_span
+from .rules import ALL_ON, RuleSwitches, register
 from .types import Mention, QueryGraph
 
+WEAK_WORD_STATES = register("weak_word_states", "linking", 'A weakly linked common word is part of the next '
+                            'constraint\'s stated relation ("features *music by* David Newman").')
+COORDINATION_CARRIES = register("coordination_carries", "linking", 'A coordination carries the stated relation over '
+                                '("produced by A *and* B": B is produced by too).')
 
-def relation_phrases(question: str, mentions: list[Mention], a_end: int) -> list[str]:
+
+def relation_phrases(question: str, mentions: list[Mention], a_end: int, rules: RuleSwitches = ALL_ON) -> list[str]:
     """Each mention's relation phrase (in order of position): the words that state how it is related
     (``stated_words``), before and after it. "features Mary-Louise Parker as a regular cast member"
     gives "features as a regular cast member"."""
     ordered = sorted(mentions, key=lambda m: m.start)
     return [" ".join(re.findall(r"[\w'’-]+", before) + [after]).strip()
-            for before, after in _stated(question, [(m, m.chosen.score) for m in ordered], a_end)]
+            for before, after in _stated(question, [(m, m.chosen.score) for m in ordered], a_end, rules)]
 
 
-def stated_words(qg: QueryGraph) -> dict[str, tuple[str, str]]:
+def stated_words(qg: QueryGraph, rules: RuleSwitches = ALL_ON) -> dict[str, tuple[str, str]]:
     """Per constraint, (text before it, words after it) that state its relation (``_stated``)."""
     ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
-    stated = _stated(qg.question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2])
+    stated = _stated(qg.question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2], rules)
     return {n.qid: s for n, s in zip(ordered, stated)}
 
 
-def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int) -> list[tuple[str, str]]:
+def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
+            rules: RuleSwitches = ALL_ON) -> list[tuple[str, str]]:
     """Where English states each mention's relation: the text between it and the mention (or answer type,
     ending at ``a_end``) before it ("... was *released in* Canada"), and the first words after it up to
     the clause's end ("Beverly Hills, *where he died*"). A weakly linked common word is part of that text
@@ -38,12 +45,13 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int) -> 
     before = ""
     for i, (m, confidence) in enumerate(ordered):
         hi = ordered[i + 1][0].start if i + 1 < len(ordered) else len(question)
-        if not (i and m.start >= prev_end and _CONJOINED.fullmatch(question[prev_end:m.start])):
+        if not (i and m.start >= prev_end and _CONJOINED.fullmatch(question[prev_end:m.start])
+                and rules.on(COORDINATION_CARRIES)):
             before = _CLAUSE_END.split(question[lo:m.start])[-1] if m.start >= lo else ""
         after = _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
         out.append((before, " ".join(after)))
         prev_end = max(prev_end, m.end)
-        if not (m.text.islower() and confidence <= WEAK_WORD):
+        if not (m.text.islower() and confidence <= WEAK_WORD and rules.on(WEAK_WORD_STATES)):
             lo = max(lo, m.end)
     return out
 

@@ -248,6 +248,18 @@ class QueryTrace:
         """The constraints the matcher required (its query paths cover exactly those)."""
         return {q for p in self.paths for q in p.qids}
 
+    def match_role(self, m: Match) -> str:
+        """What ``m`` is to the verdict (``answer``, the one source of truth): "answer" when it binds a
+        member of the exact set, "set apart" when its entity is joined to every condition but the
+        question's words rule it out, else "partial" (``Match.exact`` alone says only that the edges hold)."""
+        a, qg = self.answer, self.query_graph
+        node = m.binding.get(qg.target) if qg is not None else None
+        if a is None or node is None:
+            return "partial"
+        if any(r.node_id == node for r in a.exact_set):
+            return "answer"
+        return "set apart" if m.exact and any(x.node_id == node for x in a.set_apart) else "partial"
+
     def answer_evidence(self) -> tuple[MatchedEdge, ...]:
         """The evidence edges of the match that binds the answer (empty if none does)."""
         a, qg = self.answer, self.query_graph

@@ -36,6 +36,8 @@ log = logging.getLogger("sgrag_app.jobs")
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 MAX_HISTORY = 5000
+START_STAGE = "start"  # what a ProcessJob shows before its child reports a stage of its own
+START_MESSAGE = "starting its process: loading libraries and reading the input"
 
 JobFn = Callable[["Job"], Any]
 
@@ -206,17 +208,26 @@ class ProcessJob(Job):
         (self.dir / "cancel").touch()
 
     def snapshot(self) -> dict[str, StageState]:
-        """The child's last written progress (re-read only when the file changed)."""
+        """The child's last written progress (re-read only when the file changed), after a ``START_STAGE``
+        covering the seconds the child spends starting (imports, reading its input) before its first stage."""
         try:
             st = self.progress_file.stat()
             seen = (st.st_mtime, st.st_size)
             if seen != self._seen:
                 data = json.loads(self.progress_file.read_text(encoding="utf-8"))
+                child = {k: StageState.from_json(v) for k, v in data.items()}
+                first = min((c.started for c in child.values()), default=None)
+                start = StageState(START_STAGE, 1, 1, f"ready after {max(first - self.created, 0):.1f} s",
+                                   started=self.created, updated=first) \
+                    if first is not None else StageState(START_STAGE, 0, 0, START_MESSAGE, started=self.created)
                 with self._lock:
-                    self.stages = {k: StageState.from_json(v) for k, v in data.items()}
+                    self.stages = {START_STAGE: start, **child}
                 self._seen = seen
         except (OSError, ValueError):
             pass  # not written yet, or replaced while reading: the last copy stays
+        with self._lock:
+            if not self.stages:
+                self.stages = {START_STAGE: StageState(START_STAGE, 0, 0, START_MESSAGE, started=self.created)}
         return super().snapshot()
 
     def _watch(self) -> None:
@@ -278,6 +289,15 @@ class JobRegistry:
             job = self._jobs.get((kind, key))
             if job is not None and not job.active:
                 del self._jobs[(kind, key)]
+
+
+BUILD_STAGES = ("embeddings", "faiss", "gnn", "paths", "rtree", "evidence")  # what a build reports, in order
+
+
+def build_percent(job: Job) -> int:
+    """Overall progress of a build job: each build stage an equal share."""
+    stages = job.snapshot()
+    return int(100 * sum(stages[s].fraction if s in stages else 0.0 for s in BUILD_STAGES) / len(BUILD_STAGES))
 
 
 class EngineCache:

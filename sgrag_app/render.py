@@ -17,10 +17,12 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from sgrag import errors as sgrag_errors
 from sgrag import viz
-from sgrag.types import UNK, Match, QueryTrace, RankedAnswer
+from sgrag.passages import Citation, Passage, cite, document_titles, locate
+from sgrag.types import UNK, Condition, Match, QueryTrace, RankedAnswer
 from sgrag_app import state as K
-from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry
+from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry, build_percent
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-!|~$:>])")
 
@@ -31,6 +33,15 @@ def md(text: Any) -> str:
     s = s.replace("&lt;", "\x00lt").replace("&gt;", "\x00gt").replace("&amp;", "\x00amp")
     s = _MD_SPECIAL.sub(r"\\\1", s)
     return s.replace("\x00lt", "&lt;").replace("\x00gt", "&gt;").replace("\x00amp", "&amp;").replace("\n", "  \n")
+
+
+_SERVER_PATH = re.compile(r"(?<![\w.~:/])/(?:[^\s/:'\"<>]+/)+([^\s/:'\"<>]+)")
+
+
+def public_message(text: str) -> str:
+    """An error message without server paths: each absolute path becomes its file name (what the user uploaded
+    or chose), so a message never shows where the server keeps workspaces."""
+    return _SERVER_PATH.sub(r"\1", str(text))
 
 
 def fmt_secs(s: float | None) -> str:
@@ -63,11 +74,12 @@ def render_graph(page_html: str, height: int) -> None:
 
 
 # ---- jobs -------------------------------------------------------------------------------------
-STAGE_TITLES = {"import": "Import", "extract": "Extraction", "extraction": "Extraction",
+STAGE_TITLES = {"start": "Starting", "import": "Import", "extract": "Extraction", "extraction": "Extraction",
                 "embeddings": "Label embeddings", "gnn": "GNN training", "paths": "Path enumeration",
                 "rtree": "R*-tree", "faiss": "FAISS label index", "snapshot": "Graph snapshot",
                 "save": "Saving", "eval": "Questions", "ingest": "Documents", "chunks": "Chunks of the document",
-                "merge": "Merging into the graph", "evidence": "Relation phrases", "load": "Loading the index"}
+                "merge": "Merging into the graph", "evidence": "Relation phrases", "load": "Loading the index",
+                "read": "Reading the files"}
 BAR_STEP = 30  # pixels per bar of a horizontal bar chart: labels never overlap, one bar is still a bar
 LIVE_POLL_S = 3.0  # how often a page re-reads a running job's progress (each read is a fragment rerun + redraw)
 
@@ -78,32 +90,65 @@ def render_running_jobs(reg: JobRegistry, engines) -> None:
     if running:
         st.markdown("**Running**")
     for job in running:
-        st.caption(f":material/autorenew: {md(job.label)} · {md(Path(job.key).name)} ({fmt_secs(job.elapsed)})")
+        st.caption(f":material/autorenew: {md(job.label)} · {md(Path(job.key).name)} (since "
+                   f"{time.strftime('%H:%M:%S', time.localtime(job.created))})")  # the sidebar is not redrawn live
 
 
 def stage_rows(job: Job) -> list[dict]:
     """Title, bar fraction and text of each stage of ``job`` (what the live panel shows)."""
     rows = []
+    now = time.time()
     for name, s in job.snapshot().items():
         title = STAGE_TITLES.get(name, name.replace("_", " ").capitalize())
         done = bool(s.total) and s.done >= s.total
-        counts = f"{s.done:,} / {s.total:,}" if s.total else f"{s.done:,}"
+        counts = f" {s.done:,} / {s.total:,}" if s.total else ""
         eta = s.eta() if job.active and not done else None
+        running = job.active and not done and not s.total  # no counts: say how long it has been at it
         rows.append({"title": title, "fraction": s.fraction if s.total else (1.0 if done else 0.0),
-                     "text": f"**{md(title)}** {counts}" + (f" · about {fmt_secs(eta)} left" if eta else "")
+                     "text": f"**{md(title)}**{counts}" + (f" · {fmt_secs(now - s.started)}" if running else "")
+                             + (f" · {time_left(eta)}" if eta is not None else "")
                              + (f" · {md(s.message)}" if s.message else ""),
                      "stage": name, "history": s.history})
     return rows
 
 
-def render_stages(job: Job) -> None:
-    """One progress bar per stage with counts and time left; metric curves once the job has ended."""
+def time_left(eta: float) -> str:
+    """"about 12 s left"; under a second is "finishing" (never "about 0.0 s left")."""
+    return f"about {fmt_secs(eta)} left" if eta >= 1.0 else "finishing"
+
+
+def overall_left(job: Job, expected: dict[str, float] | None) -> float | None:
+    """Seconds the whole job has left: the running stage's own estimate, plus what each stage not yet started
+    took last time (``expected``: stage -> seconds, in order). None without a last time to go by."""
+    if not expected or not job.active:
+        return None
+    snap = job.snapshot()
+    left = 0.0
+    for name, secs in expected.items():
+        s = snap.get(name)
+        if s is None:
+            left += secs
+        elif not (s.total and s.done >= s.total):
+            eta = s.eta()
+            left += eta if eta is not None else max(secs - (time.time() - s.started), 0.0)
+    return left
+
+
+def render_stages(job: Job, expected: dict[str, float] | None = None) -> None:
+    """One progress bar per stage with counts and time left, the whole job's time left when ``expected``
+    (a previous run's seconds per stage; empty: there was none) says how long the stages still to come take;
+    metric curves once the job has ended."""
     rows = stage_rows(job)
-    if not rows:
-        st.caption("Starting…")
+    if job.active:
+        left = overall_left(job, expected)
+        st.caption(f"Running for {fmt_secs(job.elapsed)}"
+                   + (f" · overall {time_left(left)} (stages still to come timed by the last run)"
+                      if left is not None else
+                      " · overall time left: estimated from the last run, and this is the first"
+                      if expected == {} else ""))
     for r in rows:
         st.progress(r["fraction"], text=r["text"])
-        if not job.active and r["history"] and any(k != "step" for h in r["history"] for k in h):
+        if not job.active and r["history"]:
             render_metric_curves(r["stage"], r["history"])
 
 
@@ -117,15 +162,33 @@ def render_engine_loading(job: Job) -> None:
     live_job(job, K.LOAD_POLLING, body, poll_s=0.5)
 
 
+def render_building(ws, job: Job) -> None:
+    """A workspace without an index yet whose build is running: how far, refreshed until it is done."""
+    def body(job: Job) -> None:
+        with st.container(border=True):
+            st.markdown(f"**'{md(ws.path.name)}' is building, {build_percent(job)}% — questions answer when done.**")
+            render_stages(job)
+    live_job(job, K.BUILD_WAIT_POLLING, body)
+
+
+STEP_TITLES = {"gnn": "epoch", "eval": "questions answered"}
+
+
+def curve_metrics(df: pd.DataFrame) -> list[str]:
+    """The metrics of a stage's history reported at two steps or more (one point makes no curve)."""
+    return [c for c in df.columns if c != "step" and "step" in df and df[["step", c]].dropna()["step"].nunique() >= 2]
+
+
 def render_metric_curves(stage: str, history: list[dict[str, float]]) -> None:
+    """A curve per metric a stage reported at two steps or more (one point is no curve: nothing drawn)."""
     df = pd.DataFrame(history)
-    metrics = [c for c in df.columns if c != "step"]
+    metrics = curve_metrics(df)
     if not metrics:
         return
     cols = st.columns(len(metrics))
     for col, m in zip(cols, metrics):
         chart = (alt.Chart(df[["step", m]].dropna()).mark_line(point=len(df) < 60)
-                 .encode(x=alt.X("step:Q", title="epoch" if stage == "gnn" else "step"),
+                 .encode(x=alt.X("step:Q", title=STEP_TITLES.get(stage, "step"), axis=alt.Axis(tickMinStep=1, format="d")),
                          y=alt.Y(f"{m}:Q", title=m.replace("_", " ")), tooltip=["step", m])
                  .properties(height=180, title=m.replace("_", " ")))
         col.altair_chart(chart, width="stretch")
@@ -151,7 +214,7 @@ def render_job_outcome(job: Job, what: str, failed_items: int = 0, items: int = 
     if job.status == CANCELLED:
         st.warning(f"{what} was cancelled; the previous version stays in use.", icon=":material/cancel:")
     elif job.status == FAILED:
-        st.error(f"{what} failed: {job.error}", icon=":material/error:")
+        st.error(f"{what} failed: {md(public_message(job.error))}", icon=":material/error:")
         if job.error_detail:
             with st.expander("Technical details"):
                 st.code(job.error_detail, language=None)
@@ -172,6 +235,8 @@ def render_demo_setup(job: Job) -> None:
 
 def plain_stage(name: str) -> str:
     """A timing key without the method's Greek stage letters ("ψ3 decomposition" -> "Decomposition")."""
+    if name == STARTUP:
+        return "Start-up and reading the graph"
     if name in PLAIN_STAGES or name in STAGE_TITLES:
         return PLAIN_STAGES.get(name) or STAGE_TITLES[name]
     if m := re.fullmatch(r"paths_l(\d+)", name):
@@ -194,15 +259,40 @@ def timing_frame(timings: dict, unit: str) -> tuple[pd.DataFrame, float]:
                          unit: list(items.values())}), total
 
 
-def render_build_report(report: dict | None) -> None:
-    """Graph statistics, time per stage, GNN training curve and index sizes of a build."""
+def build_stage_seconds(report: dict | None) -> dict[str, float]:
+    """A build report's seconds per live stage, in build order (``paths_l1``, ``paths_l2`` -> ``paths``): how
+    long the next build's stages may take."""
+    out: dict[str, float] = {}
+    for k, v in ((report or {}).get("timings_s") or {}).items():
+        name = "paths" if re.fullmatch(r"paths_l\d+", k) else k
+        if name in STAGE_TITLES:
+            out[name] = out.get(name, 0.0) + float(v)
+    return out
+
+
+STARTUP = "start-up, reading and snapshotting the graph"  # a build's time outside its timed stages
+
+
+def build_timings(report: dict, elapsed: float | None = None) -> dict[str, float]:
+    """Seconds per build stage; with the job's wall time ``elapsed``, the time outside the timed stages as a first
+    STARTUP entry, so the stages add up to the "finished in" figure."""
+    secs = {k: float(v) for k, v in (report.get("timings_s") or report.get("seconds") or {}).items() if k != "total"}
+    rest = (elapsed or 0.0) - sum(secs.values())
+    return {STARTUP: rest, **secs} if elapsed is not None and rest >= 0.5 else secs
+
+
+def render_build_report(report: dict | None, elapsed: float | None = None) -> None:
+    """Graph statistics, time per stage, GNN training curve and index sizes of a build.
+
+    ``elapsed``: the whole job's wall time; the time outside the timed stages is shown as its own bar, so the
+    chart's total is the "finished in" figure."""
     if not report:
         return
     stats = report.get("stats") or {}
     if stats:
         st.markdown("##### Graph statistics")
         render_graph_stats(stats)
-    secs = report.get("timings_s") or report.get("seconds") or {}
+    secs = build_timings(report, elapsed)
     extra = {}
     if report.get("pruning_power") is not None:
         extra["GNN pruning power"] = f"{float(report['pruning_power']):.1%}"
@@ -213,7 +303,7 @@ def render_build_report(report: dict | None) -> None:
         for col, (k, v) in zip(cols, extra.items()):
             col.metric(k, v)
     c1, c2 = st.columns(2)
-    if isinstance(secs, dict) and secs:
+    if len(secs) >= 2:  # one bar is no comparison: its time is the total
         df, total = timing_frame(secs, "seconds")
         c1.altair_chart(alt.Chart(df).mark_bar().encode(
             x=alt.X("seconds:Q", title="seconds"),
@@ -222,7 +312,7 @@ def render_build_report(report: dict | None) -> None:
         ).properties(height=alt.Step(BAR_STEP), title=f"Time per stage (total {fmt_secs(total)})"),
             width="stretch")
     hist = report.get("gnn_history") or []
-    if hist:
+    if len(hist) >= 2:  # one epoch is a point, not a curve
         df = pd.DataFrame(hist)
         x = "epoch" if "epoch" in df else df.columns[0]
         long = df.melt(id_vars=[x], value_vars=[c for c in ("loss", "pruning_power") if c in df])
@@ -232,6 +322,19 @@ def render_build_report(report: dict | None) -> None:
         ).properties(height=220, title="GNN training"), width="stretch")
     with st.expander("Full build report"):
         st.json({k: v for k, v in report.items() if k != "gnn_history"})
+
+
+def render_schema_profile(profile, lexicon: dict | None = None) -> None:
+    """"What sgrag learned about this graph": the schema profile's conventions (a ``sgrag.SchemaProfile``),
+    and the lexicon preset the index was built with; relation names come from the graph, so escaped."""
+    if profile is None:
+        st.caption("This index was built before sgrag stored what it learns about a graph: rebuild to see it.")
+        return
+    st.markdown("##### What sgrag learned about this graph")
+    st.markdown("\n".join(f"- {md(line)}" for line in profile.summary()))
+    if lexicon:
+        st.caption(f"Lexicon preset **{md(lexicon.get('preset', '?'))}** (hash {md(lexicon.get('hash', '?'))}); "
+                   "change it with query.lexicon in the workspace's config.json.")
 
 
 def render_graph_stats(stats: dict) -> None:
@@ -246,6 +349,21 @@ def render_graph_stats(stats: dict) -> None:
 
 
 # ---- the answer and its trace -----------------------------------------------------------------
+HISTORY_SHOWN = 12  # questions listed in the sidebar (the file keeps more)
+
+
+def render_history(history: Sequence, on_pick) -> None:
+    """The workspace's recent questions in the sidebar, newest first; clicking one asks it again."""
+    if not history:
+        return
+    with st.sidebar:
+        st.markdown("**Asked in this workspace**")
+        for i, a in enumerate(history[:HISTORY_SHOWN]):
+            text = a.question if len(a.question) <= 90 else a.question[:89] + "…"
+            st.button(md(text) + (" · corrected links" if a.links else ""), key=f"{K.HISTORY_PICK}{i}",
+                      type="tertiary", on_click=on_pick, args=(a,), help=md(a.question), width="stretch")
+
+
 def _qlabel(trace: QueryTrace) -> dict[str, str]:
     qg = trace.query_graph
     if qg is None:
@@ -253,12 +371,15 @@ def _qlabel(trace: QueryTrace) -> dict[str, str]:
     return {n.qid: ("UNK" if n.is_unknown else n.label) for n in qg.nodes}
 
 
-def render_answer(trace: QueryTrace) -> None:
-    """The answer card: the header (what the answer is, how sure) then why, in plain words."""
+def render_answer(trace: QueryTrace, engine=None, titles: dict[str, str] | None = None) -> None:
+    """The answer card: the header (what the answer is, how sure) then why, in plain words, with the
+    document sentences it was read from."""
     a = trace.answer
     if a is None:
         st.warning("No answer was produced.")
         return
+    if titles is None:
+        titles = document_titles(engine.workspace) if engine is not None else {}
     with st.container(border=True):
         render_answer_header(trace)
         if a.relaxed:
@@ -266,17 +387,68 @@ def render_answer(trace: QueryTrace) -> None:
                        "one: " + ", ".join(md(r) for r in a.relaxed))
         if a.explanation:
             st.markdown(md(a.explanation))
-        for line in evidence_source_lines(trace):
-            st.markdown(line)
+        render_evidence(trace, engine, titles)
     for note in trace.notes:
         st.caption(md(note))
 
 
-def evidence_source_lines(trace: QueryTrace) -> list[str]:
+def _cited(trace: QueryTrace, titles: dict[str, str]) -> list[tuple[Any, Citation | None]]:
+    """The answer's evidence edges that a document sentence supports, each with its document (if known)."""
+    return [(e, cite(e.source, titles)) for e in trace.answer_evidence() if e.sentence]
+
+
+def evidence_source_lines(trace: QueryTrace, titles: dict[str, str] | None = None) -> list[str]:
     """Escaped Markdown per evidence edge of the answer that a document sentence supports:
-    the edge, the sentence quoted under it, and where it was read."""
+    the edge, the sentence quoted under it, and the document it was read in (by title)."""
     return [f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**  \n"
-            f"> “{md(e.sentence)}” ({md(e.source)})" for e in trace.answer_evidence() if e.sentence]
+            f"> “{md(e.sentence)}” — *{md(c.title) if c else md(e.source)}*" for e, c in _cited(trace, titles or {})]
+
+
+PASSAGE_CONTEXT = 1500  # characters of the document shown on each side of a cited sentence
+
+
+def passage_html(p: Passage) -> str:
+    """The document around the cited sentence, the sentence marked; every character of the document escaped."""
+    if p.start < 0:
+        body = html.escape(p.text[: 2 * PASSAGE_CONTEXT])
+    else:
+        lo, hi = max(0, p.start - PASSAGE_CONTEXT), min(len(p.text), p.end + PASSAGE_CONTEXT)
+        body = ("…" if lo else "") + html.escape(p.text[lo:p.start]) + "<mark>" + html.escape(p.text[p.start:p.end]) \
+            + "</mark>" + html.escape(p.text[p.end:hi]) + ("…" if hi < len(p.text) else "")
+    return ('<div class="sg-passage" style="white-space:pre-wrap;max-height:320px;overflow:auto;'
+            f'font-size:0.9rem;line-height:1.5">{body}</div>')
+
+
+def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
+    """Each condition's supporting sentence with its document's title, a way to open the document at
+    that passage, and how many documents the answer rests on."""
+    cited = _cited(trace, titles)
+    if not cited:
+        return
+    docs = list(dict.fromkeys(c.title for _, c in cited if c))
+    if docs:
+        st.markdown(f"From {len(docs)} document{'s' if len(docs) > 1 else ''}: " + ", ".join(f"*{md(t)}*" for t in docs))
+    groups: dict[tuple[str, str], list] = {}  # one quote per sentence, under every condition it supports
+    for e, c in cited:
+        groups.setdefault((e.source, e.sentence), []).append((e, c))
+    for (source, sentence), edges in groups.items():
+        c = edges[0][1]
+        st.markdown("  \n".join(f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**" for e, _ in edges)
+                    + f"  \n> “{md(sentence)}” — *{md(c.title) if c else md(source)}*")
+        if c is None or engine is None:
+            continue
+        with st.expander(f"Open *{md(c.title)}* at this passage", icon=":material/article:"):
+            try:
+                p = locate(engine.workspace, source, sentence)
+            except (OSError, ValueError, sgrag_errors.SgragError) as exc:
+                st.caption(f"The document cannot be opened: {md(exc)}")
+                continue
+            if p is None:
+                st.caption("The workspace no longer holds a copy of this document.")
+                continue
+            if p.start < 0:
+                st.caption("The sentence is not in the stored document any more (it changed since); its beginning:")
+            st.html(passage_html(p))
 
 
 def render_answer_header(trace: QueryTrace) -> None:
@@ -293,8 +465,8 @@ def render_answer_header(trace: QueryTrace) -> None:
     st.markdown(f"## {md(a.text)}")
     total, used = len(a.conditions), a.conditions_used
     every = a.exact and used == total
-    badges = [":green-badge[meets every condition]" if every else
-              f":orange-badge[meets {used} of {total} conditions]" if a.exact else
+    badges = [(f":green-badge[meets all {total} conditions]" if total > 1 else ":green-badge[meets the condition]")
+              if every else f":orange-badge[meets {used} of {total} conditions]" if a.exact else
               ":orange-badge[meets only some conditions]",
               f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(ANSWER_MODES.get(a.mode, a.mode))}]"]
     st.markdown(" ".join(badges))
@@ -321,6 +493,18 @@ def render_llm_status(engine) -> bool:
     return c2.button("Retry LLM", icon=":material/refresh:", key="sg.retry_llm")
 
 
+CONDITION_STATUS = {"used": "used", "ranks": "only ranks", "relaxed": "left out", "not_found": "not found",
+                    "unused": "not a condition", "": "not used"}
+
+
+def condition_of(a, node) -> "Condition":
+    """The answer's verdict on one constraint node of the query graph (matched by its words, else its label)."""
+    words = node.mention.text if node.mention else ""
+    found = next((c for c in a.conditions if words and c.text == words), None) \
+        or next((c for c in a.conditions if c.label == node.label), None)
+    return found or Condition(words or node.label, node.label, "" if a.conditions else "used")
+
+
 def candidate_constraint_table(trace: QueryTrace, rows: Sequence[RankedAnswer] | None = None) -> pd.DataFrame:
     """Rows: candidate answers (default: the ranked ones); columns: constraints; cells: the satisfying
     edge, or ✗ where the candidate fails the constraint."""
@@ -336,11 +520,12 @@ def candidate_constraint_table(trace: QueryTrace, rows: Sequence[RankedAnswer] |
             by_node.setdefault(nid, []).append(m)
     members = {r.node_id for r in a.exact_set}
     out = []
+    status = {c.qid: condition_of(a, c).status for c in cons}
     for r in (a.ranked if rows is None else rows):
         row: dict[str, Any] = {"answer": r.label, "every condition": "✓" if r.node_id in members else "✗",
                                "id": r.node_id, "score": round(float(r.score), 4)}
         for c in cons:
-            col = f"{c.label} [{c.qid}]"
+            col = f"{c.label} [{c.qid}]" + (f" ({CONDITION_STATUS[status[c.qid]]})" if status[c.qid] != "used" else "")
             cell = ""
             for m in by_node.get(r.node_id, []):
                 for me in m.edges:
@@ -362,16 +547,30 @@ SHOW_NEAR = 10  # near misses listed under the exact set's first members
 
 
 def exact_set_frame(trace: QueryTrace) -> pd.DataFrame:
-    """The exact set's members (at most SHOW_SET), each with the edges that join it to the constraints."""
+    """The exact set's members (at most SHOW_SET, best-ranked first), one row per member and condition naming the
+    relation that joins them: three short columns that fit beside the answer, however many conditions."""
     a, qg = trace.answer, trace.query_graph
-    evidence: dict[str, list[str]] = {}
+    labels = {c.qid: c.label for c in qg.constraints}
+    evidence: dict[str, dict[str, str]] = {}
     for m in trace.matches:
         nid = m.binding.get(qg.target)
-        if nid is not None and nid not in evidence and m.exact:
-            evidence[nid] = [f"{viz._short_relation(e.relation)}: {e.dst_label if e.src_id == nid else e.src_label}"
-                             for e in m.edges]
-    return pd.DataFrame([{"entity": r.label, "evidence": "; ".join(evidence.get(r.node_id, ["(verified in the graph)"])),
-                          "score": round(float(r.score), 3)} for r in a.exact_set[:SHOW_SET]])
+        if nid is None or nid in evidence or not m.exact:
+            continue
+        cells: dict[str, str] = {}
+        for e in m.edges:
+            rel = viz._short_relation(e.relation)
+            for q in e.query_edge:
+                if q in labels and q not in cells:
+                    touches = nid in (e.src_id, e.dst_id)
+                    cells[q] = rel if touches else f"{rel} ({e.src_label} → {e.dst_label})"
+        evidence[nid] = cells
+    rows = []
+    for r in a.exact_set[:SHOW_SET]:
+        cells = evidence.get(r.node_id)
+        for q, label in labels.items():
+            rows.append({"entity": r.label, "condition": label,
+                         "via": (cells or {}).get(q) or ("verified in the graph" if cells is None else "✓")})
+    return pd.DataFrame(rows, columns=["entity", "condition", "via"])
 
 
 def render_ranked(trace: QueryTrace) -> None:
@@ -387,8 +586,7 @@ def render_ranked(trace: QueryTrace) -> None:
         st.caption(f"Showing {shown:,} of {a.exact_size:,}, best-ranked first (all of them in the JSON export); "
                    "each verified edge by edge in the graph.")
         df = exact_set_frame(trace)
-        st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360),
-                     column_config={"entity": st.column_config.TextColumn(pinned=True)})
+        st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 360))
         if a.set_apart:
             st.caption(f"Also joined to every condition, but ruled out by the question's words "
                        f"({len(a.set_apart):,}; showing {min(len(a.set_apart), SHOW_SET):,}):")
@@ -478,27 +676,47 @@ def render_normalization(trace: QueryTrace, engine, *, key: str, allow_override:
         return None
     qg = trace.query_graph
     with st.expander("Correct a link and re-run", expanded=not low.empty):
+        st.caption("Type a name: matches appear as you type, labels that continue what you typed first.")
         chosen: dict[str, str] = {}
         for i, n in enumerate(qg.constraints):
             m = n.mention
             if m is None:
                 continue
-            options: dict[str, str] = {}
-            for c in (m.chosen, *m.alternatives):
-                options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} ({c.method})")
-            search = st.text_input(f"Search another entity for “{m.text}”", key=f"{key}.search.{i}",
-                                   placeholder="type a name…")
-            if search.strip():
-                for c in engine.search_entities(search.strip(), k=10):
-                    options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} (search)")
-            ids = list(options)
-            pick = st.selectbox(f"“{m.text}” means", ids, format_func=lambda x, o=options: o[x],
-                                key=f"{K.OVERRIDE_PREFIX}{key}.{i}")
-            if pick != m.chosen.node_id:
+            link_picker(engine, m, key, i)
+            pick = st.session_state.get(f"{K.OVERRIDE_PREFIX}{key}.{i}")
+            if pick and pick != m.chosen.node_id:
                 chosen[m.text] = pick
         if st.button("Re-run with these links", key=f"{key}.rerun", type="primary"):
             return chosen
     return None
+
+
+LINK_SEARCH_HITS = 10
+
+
+def link_picker(engine, m, key: str, i: int) -> None:
+    """One mention's link: a search box that finds entities as you type (only this part reruns) and
+    the choice, which moves to the best hit of a new search."""
+    @st.fragment
+    def picker() -> None:
+        ss = st.session_state
+        search_key, pick_key = f"{key}.search.{i}", f"{K.OVERRIDE_PREFIX}{key}.{i}"
+        seen_key = f"{pick_key}.searched"  # the search the choice last followed
+        search = st.text_input(f"Search another entity for “{m.text}”", key=search_key, live=True,
+                               placeholder="type a name…").strip()
+        options: dict[str, str] = {}
+        hits = engine.search_entities(search, k=LINK_SEARCH_HITS) if search else []
+        for c in hits:
+            options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} (search)")
+        for c in (m.chosen, *m.alternatives):
+            options.setdefault(c.node_id, f"{c.label} · {c.node_id} · {c.score:.2f} ({c.method})")
+        if search != ss.get(seen_key, ""):
+            ss[seen_key] = search
+            ss[pick_key] = hits[0].node_id if hits else m.chosen.node_id
+        if ss.get(pick_key) not in options:
+            ss[pick_key] = m.chosen.node_id
+        st.selectbox(f"“{m.text}” means", list(options), format_func=options.get, key=pick_key)
+    picker()
 
 
 def render_paths(trace: QueryTrace) -> None:
@@ -566,43 +784,83 @@ def render_funnel(trace: QueryTrace) -> None:
             st.dataframe(t, hide_index=True, width="stretch")
 
 
+MATCH_ROLES = {"answer": "meets every condition used", "set apart": "set apart by the question's words",
+               "partial": "partial"}
+
+
 def _match_title(trace: QueryTrace, i: int, m: Match) -> str:
     lab = _qlabel(trace)
     qg = trace.query_graph
     tgt = qg.target if qg else UNK
     ans = next((e.src_label if e.src_id == m.binding.get(tgt) else e.dst_label
                 for e in m.edges if m.binding.get(tgt) in (e.src_id, e.dst_id)), m.binding.get(tgt, "?"))
-    kind = "exact" if m.exact else "partial, missing " + ", ".join(lab.get(q, q) for q in m.missing)
+    role = trace.match_role(m)
+    kind = ("partial, missing " + ", ".join(lab.get(q, q) for q in m.missing)) if role == "partial" and m.missing \
+        else MATCH_ROLES[role]
     return f"#{i + 1}: {ans} ({kind})"
 
 
-def render_matches(trace: QueryTrace, graph, *, key: str) -> None:
+def matches_caption(trace: QueryTrace) -> str:
+    """What the trace's matches are, counted from the verdict (the answer's exact set), as the card says it."""
+    a = trace.answer
+    roles = [trace.match_role(m) for m in trace.matches]
+    n_set = a.exact_size if a is not None else 0
+    drawn = len({m.binding.get(trace.query_graph.target) for m, r in zip(trace.matches, roles) if r == "answer"})
+    parts = []
+    if n_set:
+        who = "the entity" if n_set == 1 else f"{drawn:,} of the {n_set:,} entities" if drawn < n_set \
+            else f"the {n_set:,} entities"
+        parts.append(f"the matches of {who} meeting every condition used")
+    if roles.count("set apart"):
+        parts.append(f"{roles.count('set apart'):,} set apart by the question's words (not answers)")
+    if roles.count("partial"):
+        parts.append(f"{roles.count('partial'):,} partial")
+    return "In the trace: " + "; ".join(parts) + "." if parts else ""
+
+
+def render_matches(trace: QueryTrace, graph, *, key: str, kinds=None, titles: dict[str, str] | None = None) -> None:
+    """The matched subgraph: by default only the answers, the conditions and the matched edges (legible at a
+    glance); the neighbourhood is one click away inside the drawing, and a click on a node shows its properties.
+    What is an answer comes from the verdict (``QueryTrace.match_role``), as on the card."""
     if not trace.matches:
         st.info("No matched subgraph: no data subgraph satisfies the query, even partially.")
         return
-    n_ex = sum(m.exact for m in trace.matches)
-    st.caption(f"{n_ex} exact and {len(trace.matches) - n_ex} partial match(es) in the trace. "
-               "Matched nodes and edges are orange; UNK's binding is red.")
+    match_roles = [trace.match_role(m) for m in trace.matches]
+    answers = [m for m, r in zip(trace.matches, match_roles) if r == "answer"]
     options = ["all"] + list(range(len(trace.matches)))
     c1, c2 = st.columns([3, 1])
+    first = answers or trace.matches
     pick = c1.selectbox("Subgraph", options, key=f"{key}.{K.MATCH_PICK}",
-                        format_func=lambda o: f"all matches (first {min(20, len(trace.matches))})" if o == "all"
+                        format_func=lambda o: (f"the answers (first {min(20, len(first))})" if answers else
+                                               f"all matches (first {min(20, len(first))})") if o == "all"
                         else _match_title(trace, o, trace.matches[o]))
-    cap = c2.number_input("Max nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10, key=f"{key}.{K.SUBGRAPH_CAP}")
-    chosen = trace.matches[:20] if pick == "all" else [trace.matches[pick]]
-    view = viz.match_view(graph, chosen, max_nodes=int(cap),
-                          target=trace.query_graph.target if trace.query_graph else None)
-    st.caption(f"showing {len(view['nodes']):,} of {view['total']:,} nodes in the matched neighbourhood")
-    render_graph(viz.subgraph_html(graph, view["nodes"], view["edges"], highlight_nodes=view["highlight_nodes"],
-                                   highlight_edges=view["highlight_edges"], role=view["role"], height=520), 520)
-    rows = []
+    cap = c2.number_input("Neighbourhood nodes", 20, 1000, viz.DEFAULT_MAX_NODES, step=10,
+                          key=f"{key}.{K.SUBGRAPH_CAP}", help="How many neighbours “Show neighbourhood” adds "
+                          "(the most connected first)")
+    chosen = first[:20] if pick == "all" else [trace.matches[pick]]
+    as_answer = pick == "all" and bool(answers) or pick != "all" and match_roles[pick] == "answer"
+    qg = trace.query_graph
+    view = viz.match_view(graph, chosen, max_nodes=int(cap),  # only an answer is drawn as the answer
+                          target=qg.target if qg and as_answer else None)
     lab = _qlabel(trace)
-    for i, m in enumerate(chosen):
+    roles = {v: (r if r == UNK else f"condition “{lab.get(r, r)}” [{r}]") for v, r in view["role"].items()}
+    st.caption(md(matches_caption(trace)) + f" Drawn: {len(view['nodes']):,} matched node(s) and "
+               f"{len(view['edges']):,} matched edge(s) (orange" + ("; the answer red" if as_answer else "")
+               + f"); “Show neighbourhood” adds {len(view['reserve']):,} of their "
+               f"{view['total'] - len(view['nodes']):,} neighbours. Click a node for its properties; double-click "
+               "(or “Expand”) adds its neighbours.")
+    render_graph(viz.subgraph_html(graph, view["nodes"], view["edges"], highlight_nodes=view["highlight_nodes"],
+                                   highlight_edges=view["highlight_edges"], role=roles, reserve=view["reserve"],
+                                   kinds=kinds, height=520), 520)
+    rows = []
+    number = {id(m): i + 1 for i, m in enumerate(trace.matches)}
+    for m in chosen:
         for e in m.edges:
-            rows.append({"match": (i + 1) if pick == "all" else pick + 1,
+            rows.append({"match": number[id(m)],
                          "query edge": " — ".join(lab.get(q, q) for q in e.query_edge),
-                         "from": e.src_label, "relation": e.relation, "to": e.dst_label,
-                         "text": e.description})
+                         "from": e.src_label, "relation": viz._short_relation(e.relation), "to": e.dst_label,
+                         "text": e.description, **({"document": getattr(cite(e.source, titles), "title", "")}
+                                                    if titles else {}), "relation id": e.relation})
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
@@ -637,9 +895,10 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
 
     The tabs keep the one the user chose across reruns (a re-run with new links, an upload).
     """
+    titles = document_titles(engine.workspace)  # evidence is cited by document title everywhere
     left, right = st.columns([3, 2], gap="large")
     with left:
-        render_answer(trace)
+        render_answer(trace, engine, titles)
     with right:
         render_ranked(trace)
     overrides = None
@@ -655,7 +914,7 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
     with tabs[4]:
         render_funnel(trace)
     with tabs[5]:
-        render_matches(trace, engine.graph, key=key)
+        render_matches(trace, engine.graph, key=key, kinds=engine.node_kinds, titles=titles)
     with tabs[6]:
         render_candidates(trace, engine)
     with tabs[7]:
@@ -664,10 +923,39 @@ def render_trace(trace: QueryTrace, engine, *, key: str, allow_override: bool = 
 
 
 # ---- explore --------------------------------------------------------------------------------
-def render_neighbourhood(graph, center: int, nodes: Sequence[int], edges: Sequence[int], total: int) -> None:
-    st.caption(f"showing {len(nodes):,} of {total:,} nodes" + (" (capped: raise the limit or filter relations)"
-                                                                 if total > len(nodes) else ""))
-    render_graph(viz.subgraph_html(graph, nodes, edges, highlight_nodes=[center], focus=[center], height=560), 560)
+EXPLORE_FIRST = 30  # neighbours Explore draws at first (the most connected): labels still read at a glance
+
+
+def render_neighbourhood(graph, center: int, nodes: Sequence[int], edges: Sequence[int], total: int,
+                         kinds=None) -> None:
+    """The neighbourhood of ``center``: its first EXPLORE_FIRST nodes drawn, the rest of ``nodes`` one click away."""
+    first, rest = list(nodes)[:EXPLORE_FIRST + 1], list(nodes)[EXPLORE_FIRST + 1:]
+    st.caption(f"Drawn: {len(first):,} of {total:,} nodes (the nearest and most connected first)"
+               + (f"; “Show more” adds {len(rest):,}" if rest else "")
+               + (" (capped: raise the limit or filter relations)" if total > len(nodes) else "")
+               + ". Click a node for its properties; double-click adds its neighbours.")
+    render_graph(viz.subgraph_html(graph, first, edges, highlight_nodes=[center], focus=[center], reserve=rest,
+                                   kinds=kinds, height=560, wide_label=f"Show more ({len(rest):,} nodes)",
+                                   narrow_label=f"Back to the first {len(first):,}"), 560)
+
+
+def graph_file_bytes(graph, fmt: str) -> bytes:
+    """The whole graph as GraphML or JSON (``sgrag.io.kg`` writers: Gephi, yEd and networkx read them)."""
+    from sgrag.io.kg import write_graphml, write_json
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / f"graph.{fmt}"
+        (write_graphml if fmt == "graphml" else write_json)(graph, p)
+        return p.read_bytes()
+
+
+def render_graph_downloads(graph, name: str) -> None:
+    """Download buttons for the whole graph; the file is written only when a button is clicked."""
+    st.caption(f"The whole graph: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges")
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name) or "graph"
+    for fmt, title, mime in (("graphml", "GraphML", "application/xml"), ("json", "JSON", "application/json")):
+        st.download_button(title, lambda fmt=fmt: graph_file_bytes(graph, fmt), file_name=f"{slug}.{fmt}",
+                           mime=mime, key=f"sg.graph_download.{fmt}", icon=":material/download:",
+                           on_click="ignore", width="stretch")
 
 
 # ---- evaluation -----------------------------------------------------------------------------
@@ -708,12 +996,13 @@ def render_eval_summary(summary: dict) -> None:
         for k, vals in by.items():
             for name in ("hit@1", "precision", "recall", "f1"):
                 if name in vals:
-                    rows.append({"constraints": str(k), "metric": name, "value": float(vals[name]),
-                                 "n": int(vals.get("n", vals.get("count", 0)) or 0)})
+                    n = int(vals.get("n", vals.get("count", 0)) or 0)
+                    rows.append({"constraints": f"{k} ({n:,} question{'s' if n != 1 else ''})", "metric": name,
+                                 "value": float(vals[name]), "n": n})  # a group scoring 0 still shows its size
         if rows:
             df = pd.DataFrame(rows)
             st.altair_chart(alt.Chart(df).mark_bar().encode(
-                x=alt.X("constraints:N", title="number of constraints"), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1])),
+                x=alt.X("constraints:N", title="number of constraints", sort=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1])),
                 color="metric:N", xOffset="metric:N", tooltip=["constraints", "metric", alt.Tooltip("value:Q", format=".3f"), "n"]
             ).properties(height=260, title="By number of constraints"), width="stretch")
 
@@ -730,6 +1019,23 @@ def eval_rows_frame(rows: list[dict]) -> pd.DataFrame:
                     "exact set": len(r.get("exact_set") or ()), "oracle set": r.get("oracle_size", ""),
                     "constraints": r.get("constraints", ""), "failure": r.get("failure") or ""})
     return pd.DataFrame(out)
+
+
+def render_eval_downloads(report, name: str) -> None:
+    """The evaluation's results as the table shown (CSV) and as the CLI's ``eval --out`` lines (JSONL)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name) or "evaluation"
+    c1, c2, _ = st.columns([1, 1, 3])
+    c1.download_button("Results (CSV)", lambda: eval_rows_frame(report.rows).to_csv(index=False).encode("utf-8"),
+                       file_name=f"{slug}-eval.csv", mime="text/csv", key="sg.eval_download.csv",
+                       icon=":material/download:", on_click="ignore", width="stretch")
+    c2.download_button("Results (JSONL)", lambda: eval_jsonl(report.rows), file_name=f"{slug}-eval.jsonl",
+                       mime="application/jsonl", key="sg.eval_download.jsonl", icon=":material/download:",
+                       on_click="ignore", width="stretch")
+
+
+def eval_jsonl(rows: list[dict]) -> bytes:
+    """One JSON object per question, as ``sgrag eval --out`` writes them."""
+    return "".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows).encode("utf-8")
 
 
 def wait_briefly(job: Job, seconds: float = 0.3) -> None:

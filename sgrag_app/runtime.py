@@ -19,6 +19,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlExcepti
 
 import sgrag
 from sgrag_app import state as K
+from sgrag_app.asking import LINK_PARAM, Q_PARAM, AnswerCache
 from sgrag_app.jobs import DONE, EngineCache, Job, JobRegistry
 
 log = logging.getLogger("sgrag_app")
@@ -38,6 +39,7 @@ PAGES = {  # title -> file (relative to app.py), in navigation order
     "Evaluate": "pages/evaluate.py",
     "Settings": "pages/settings.py",
 }
+NAV_KEY = "sg-nav"  # the sidebar's page links (Streamlit's own list is off: it showed the raw pages/ files first)
 ICONS = {"Ask": ":material/question_answer:", "Explore": ":material/hub:", "Build": ":material/build:",
          "Ingest": ":material/upload_file:", "Evaluate": ":material/monitoring:",
          "Settings": ":material/settings:"}
@@ -75,6 +77,12 @@ def engine_cache() -> EngineCache:
     return EngineCache(size=3)
 
 
+@st.cache_resource(show_spinner=False)
+def answer_cache() -> AnswerCache:
+    """Answers of this server process per loaded engine: a refresh or a shared link shows them at once."""
+    return AnswerCache()
+
+
 def api_key() -> str:
     """The API key typed on the Settings page (session only), else the environment's."""
     return st.session_state.get(K.API_KEY) or ""
@@ -105,6 +113,16 @@ def engine_job(ws: "sgrag.Workspace", retry: bool = False) -> Job:
     return engine_cache().load(cache_key, str(ws.path), load, retry=retry)
 
 
+def build_in_progress(ws: "sgrag.Workspace") -> Job | None:
+    """The app's build (or first set-up) job running on ``ws``, if any."""
+    reg = job_registry()
+    for kind in ("build", "demo"):
+        job = reg.get(kind, str(ws.path))
+        if job is not None and job.active:
+            return job
+    return None
+
+
 def workspace_identity(ws: "sgrag.Workspace") -> str:
     """Path + index version + when that version was written: what stored traces and picks belong to.
 
@@ -119,6 +137,16 @@ def workspace_identity(ws: "sgrag.Workspace") -> str:
 
 
 # ---- errors ---------------------------------------------------------------------------------
+def error_message(exc: Exception, what: str = "") -> str:
+    """One line for the page: an SgragError says itself; anything else is named and logged."""
+    if isinstance(exc, sgrag.SgragError):
+        from sgrag_app.render import md, public_message  # late import: render imports runtime
+        return f"{what + ': ' if what else ''}{md(public_message(str(exc)))}"
+    log.error("unexpected error%s", f" while {what}" if what else "", exc_info=exc)
+    return (f"Unexpected error{' while ' + what if what else ''}: {type(exc).__name__}: {exc}. "
+            f"The details are in the server log.")
+
+
 @contextlib.contextmanager
 def guard(what: str = ""):
     """Show any error as a readable message instead of a traceback (reruns pass through)."""
@@ -126,12 +154,8 @@ def guard(what: str = ""):
         yield
     except ScriptControlException:
         raise
-    except sgrag.SgragError as exc:
-        st.error(f"{what + ': ' if what else ''}{exc}", icon=":material/error:")
     except Exception as exc:  # noqa: BLE001 - last line of defence for the UI
-        log.exception("unexpected error%s", f" while {what}" if what else "")
-        st.error(f"Unexpected error{' while ' + what if what else ''}: {type(exc).__name__}: {exc}. "
-                 f"The details are in the server log.", icon=":material/error:")
+        st.error(error_message(exc, what), icon=":material/error:")
 
 
 def flash(kind: str, text: str) -> None:
@@ -162,12 +186,37 @@ class PageContext:
         """Key of everything stored per workspace in the session (traces, picks)."""
         return workspace_identity(self.workspace) if self.workspace else ""
 
-    def engine_or_stop(self) -> "sgrag.Engine":
-        """The loaded engine; else its loading progress (the page reruns when loaded) or a message, and stop."""
-        from sgrag_app.render import render_engine_loading  # late import: render imports runtime
+    def loaded_engine(self) -> "sgrag.Engine | None":
+        """The engine if it is loaded already (never waits, never draws)."""
+        if self.workspace is None or not self.workspace.index_version:
+            return None
+        try:
+            job = engine_job(self.workspace)
+        except sgrag.SgragError:
+            return None
+        return job.result if job.status == DONE else None
+
+    def engine_or_stop(self, waiting: str = "") -> "sgrag.Engine":
+        """The loaded engine; else its loading (or the workspace's build) progress, or a message, and stop.
+
+        ``waiting``: a question asked meanwhile; the panel says it is answered when the index is ready
+        (the page reruns then, and answers it).
+        """
+        from sgrag_app.render import md, render_building, render_engine_loading  # late: render imports runtime
 
         if self.workspace is None:
             st.info("No workspace selected; create one in the sidebar.", icon=":material/info:")
+            st.stop()
+        def say_waiting() -> None:
+            if waiting:
+                st.info(f"Your question “{md(waiting)}” is answered as soon as the index is ready.",
+                        icon=":material/hourglass_top:")
+
+        building = build_in_progress(self.workspace)
+        if building is not None and not self.workspace.index_version:
+            say_waiting()
+            if building.kind != "demo":  # (the demo's set-up has its own banner, drawn by page_setup)
+                render_building(self.workspace, building)
             st.stop()
         try:
             job = engine_job(self.workspace, retry=bool(st.session_state.pop(K.LOAD_RETRY, False)))
@@ -177,6 +226,7 @@ class PageContext:
         if job.status == DONE:
             return job.result
         if job.active:
+            say_waiting()
             render_engine_loading(job)
         else:
             st.error(f"Cannot open the index: {job.error}", icon=":material/error:")
@@ -198,6 +248,9 @@ def page_setup(title: str) -> PageContext:
         st.set_page_config(page_title=f"sgrag · {title}", layout="wide", page_icon=str(FAVICON))
     root = workspace_root()
     ensure_demo(root)
+    if title != "Ask":  # the question in the URL is the Ask page's
+        for param in (Q_PARAM, LINK_PARAM):
+            st.query_params.pop(param, None)
     ws = _sidebar(root)
     if ws is not None and ws.exists and ws.index_version:
         with contextlib.suppress(sgrag.SgragError):  # start loading the index in the background
@@ -223,6 +276,7 @@ def _select_workspace(names: list[str]) -> None:
     if K.WORKSPACE_NEXT in ss:  # chosen by create/delete on the previous run
         ss[K.WORKSPACE_KEPT] = ss.pop(K.WORKSPACE_NEXT)
         ss[K.DELETE_WS_CONFIRM] = False
+        forget_question()
     elif K.WORKSPACE_KEPT not in ss:
         ss[K.WORKSPACE_KEPT] = asked = st.query_params.get(K.WORKSPACE)
         if asked and asked not in names:  # a mistyped or deleted workspace in a link: said until another is chosen
@@ -232,15 +286,28 @@ def _select_workspace(names: list[str]) -> None:
     ss[K.WORKSPACE] = ss[K.WORKSPACE_KEPT]
 
 
+def forget_question() -> None:
+    """Another workspace: the question box, its answer and its link corrections start empty."""
+    ss = st.session_state
+    for k in [k for k in ss if k in (K.QUESTION, K.ASKED, K.TRACE, K.SHOWN, K.ASK_ERROR, K.EXAMPLE)
+              or str(k).startswith((K.OVERRIDE_PREFIX, K.LINK_SEARCH))]:
+        del ss[k]
+
+
 def _workspace_chosen() -> None:
     st.session_state[K.WORKSPACE_KEPT] = st.session_state[K.WORKSPACE]
     st.session_state.pop(K.WORKSPACE_MISSING, None)
+    forget_question()
 
 
 def _sidebar(root: Path) -> "sgrag.Workspace | None":
     from sgrag_app.render import render_running_jobs  # late import: render imports runtime
 
     with st.sidebar:
+        with st.container(key=NAV_KEY):
+            for title, path in PAGES.items():
+                st.page_link(path, label=title, icon=ICONS[title], width="stretch")
+        st.divider()
         st.markdown("### sgrag")
         st.caption("Exact multi-constraint RAG over a knowledge graph.")
         names = workspace_names(root)

@@ -10,15 +10,18 @@ FLASH = "sg.flash"  # one-shot message shown after a rerun: (kind, text)
 # Ask
 QUESTION = "ask.question"
 EXAMPLE = "ask.example"
-TRACE = "ask.trace"  # last QueryTrace
-TRACE_ID = "ask.trace_identity"  # workspace identity (path + index version) the trace belongs to
-TRACE_QUESTION = "ask.trace_question"
-OVERRIDES = "ask.overrides"  # {mention text: node id} used for the last run
+ASKED = "ask.asked"  # the asking.Asked the page answers (form, URL, history or a link correction)
+URL_READ = "ask.url_read"  # the session's first Ask run took ?q= from the URL
+TRACE = "ask.trace"  # the QueryTrace shown, for SHOWN
+SHOWN = "ask.shown"  # (workspace identity, Asked) that TRACE (or ASK_ERROR) answers
+ASK_ERROR = "ask.error"  # the one-line error asking SHOWN gave
 OVERRIDE_PREFIX = "ask.override."  # + mention index: selectbox of a mention's link
+LINK_SEARCH = "ask.search."  # + mention index: search box of a mention's link (render_normalization, key "ask")
 MATCH_PICK = "ask.match_pick"
 TRACE_TAB = "ask.tab"  # + key: the detail tab the user is on (kept across reruns)
 SUBGRAPH_CAP = "ask.subgraph_cap"
 ASK_PREFILL = "ask.prefill"  # set by Explore's "open in Ask"
+HISTORY_PICK = "ask.history."  # + index: a question of the sidebar history
 
 # Explore
 EXPLORE_QUERY = "explore.query"
@@ -47,6 +50,7 @@ EVAL_FILTER = "eval.filter"
 # Settings
 API_KEY = "settings.api_key"  # kept in the session only, never written to disk
 SETTINGS_FORM = "settings.form"
+RULES_FORM = "settings.rules_form"
 
 # live job panels: True while the page polls a running job (a full rerun follows its end)
 BUILD_POLLING = "build.polling"
@@ -57,4 +61,5 @@ WORKSPACE_MISSING = "sg.ws_missing"  # a ?ws= name no workspace has, reported un
 WORKSPACE_NEXT = "sg.workspace_next"  # workspace to select on the next run (set after create/delete)
 DEMO_POLLING = "demo.polling"
 LOAD_POLLING = "load.polling"
+BUILD_WAIT_POLLING = "build.wait_polling"  # a page waiting for the first build of its workspace
 LOAD_RETRY = "load.retry"  # retry loading an index that failed to load

@@ -106,7 +106,7 @@ def settle(page, timeout_ms: int = 15_000) -> None:
 def nav(page, title: str) -> None:
     """Go to a page through the sidebar navigation (as a user does)."""
     settle(page)
-    page.locator("[data-testid='stSidebarNav']").get_by_text(title, exact=True).click()
+    page.locator("[data-testid='stSidebar'] [data-testid='stPageLink']").get_by_text(title, exact=True).click()
     page.wait_for_url(re.compile(rf"/{title.lower()}(\?|$)") if title != "Ask" else re.compile(r".*"))
     wait_page(page, title)
 

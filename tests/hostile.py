@@ -98,6 +98,10 @@ def build(folder: Path, big: bool = True) -> list[tuple[str, list[str], str]]:
     graph("wrong_root.graphml", "graphml", "<html/>", "expected <graphml>")
     graph("evil_encoding.graphml", "graphml", '<?xml version="1.0" encoding="x-evil-7"?><graphml><graph>'
           '<node id="a"/></graph></graphml>', "unsupported XML encoding")
+    graph("utf7_encoding.graphml", "graphml", '<?xml version="1.0" encoding="utf-7"?><graphml><graph>'
+          '<node id="a"/></graph></graphml>', "unsupported XML encoding")
+    graph("surrogate_charref.graphml", "graphml", '<graphml><graph><node id="&#xD800;"/></graph></graphml>',
+          "invalid GraphML")
     graph("surrogate_label.json", "json", '{"nodes": [{"id": "a", "label": "x\\ud800"}], "edges": []}',
           "unpaired surrogate")
     graph("surrogate_id.jsonl", "json", '{"source": "\\udfff", "target": "b", "relation": "r"}\n',
@@ -115,6 +119,9 @@ def build(folder: Path, big: bool = True) -> list[tuple[str, list[str], str]]:
         "unsupported XML encoding")
     doc("surrogate.json", '{"title": "t", "text": "hello \\ud800 world"}', "unpaired surrogate")
     doc("surrogate.jsonl", '{"title": "t", "text": "hello \\ud800 world"}\n', "unpaired surrogate")
+    doc("surrogates_reversed.json", '{"title": "t", "text": "\\udc00\\ud800"}', "unpaired surrogate")
+    doc("one_line_utf16.txt", ("word " * 250_000).encode("utf-16"), "max_line_chars")
+    doc("backticks_only.md", "`" * 200_000, "no text")
     doc("one_line_latin1.txt", ("caf\xe9 " * 1_100_000).encode("latin-1"), "max_line_chars")
     doc("not_a_zip.docx", b"PK\x03\x04 this is not a zip", "unreadable .docx")
     doc("empty_zip.docx", _docx({}), "unreadable .docx")

@@ -134,7 +134,6 @@ def brute_features(ranker, qg, candidates):
     from sgrag.textnorm import singular
     from sgrag.linking import STOPWORDS
     from sgrag.textnorm import tokens
-    from sgrag.ranking import LIKELIHOOD_MIN_SCALE
     g, m = ranker.graph, ranker.model
     cons = qg.constraints
     conf = {n.qid: n.confidence for n in cons}
@@ -174,7 +173,7 @@ def brute_features(ranker, qg, candidates):
                   "soft": len(soft & set(sat)) / len(soft) if soft else 1.0, "type": typ,
                   "relation": sum(rel_scores) / len(rel_scores) if rel_scores else 0.0,
                   "relation_words": min(len(rel_words & qwords), 10) / 10, "prior": 1.0 - log_deg / lmax,
-                  "likelihood": min(max(1.0 + (log_mult - k * log_star) / (k * max(lmax, LIKELIHOOD_MIN_SCALE)), 0.0), 1.0)}
+                  "likelihood": min(max(1.0 + (log_mult - k * log_star) / (k * max(lmax, math.log(ranker.cfg.likelihood_min_neighbours))), 0.0), 1.0)}
     return out
 
 

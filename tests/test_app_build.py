@@ -2,7 +2,9 @@
 from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
 from app_support import assert_clean, click, make_workspace, texts, wait_job
 
-from sgrag import Workspace
+from app_support import small_config
+
+from sgrag import Engine, GraphBuilder, Workspace
 
 PAGE = "pages/build.py"
 
@@ -77,3 +79,22 @@ def test_existing_index_shows_last_report(built_ws, make_app):
     at = make_app(built_ws, PAGE)
     assert_clean(at)
     assert "Current index" in texts(at)
+
+
+def test_the_build_page_shows_what_sgrag_learned_about_the_graph(tmp_path, make_app):
+    b = GraphBuilder()
+    for nid in ("a", "b", "c", "d"):
+        b.add_node(nid, nid.upper())
+    hostile = "<script>alert(1)</script> sibling of"  # a relation name is graph text: untrusted
+    for x, y in (("a", "b"), ("c", "d")):
+        b.add_edge(x, y, hostile)
+        b.add_edge(y, x, hostile)
+    ws = Workspace.create(tmp_path / "ws" / "plain", small_config())
+    ws.save_source_graph(b.build())
+    Engine.build(ws.path)
+    at = make_app(ws.path, PAGE)
+    assert_clean(at)
+    page = texts(at)
+    assert "What sgrag learned about this graph" in page and "Relations are named in plain words" in page
+    assert r"Symmetric\: &lt;script&gt;alert\(1\)&lt;/script&gt; sibling of" in page and "<script>" not in page
+    assert "Lexicon preset **base**" in page

@@ -37,6 +37,7 @@ def test_upload_run_and_drill_down(built_ws, make_app):
     assert metrics["Hit@1"] == "0.500"
     rows = at.dataframe[0].value
     assert list(rows["hit"]) == [True, False]
+    assert {"Results (CSV)", "Results (JSONL)"} <= {b.proto.label for b in at.get("download_button")}
     at.toggle(key=K.EVAL_FILTER).set_value(True)
     at.run()
     assert_clean(at)

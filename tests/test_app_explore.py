@@ -15,12 +15,13 @@ def test_search_and_neighbourhood(built_ws, make_app):
     assert_clean(at)
     assert at.selectbox(key=K.EXPLORE_PICK).value == "ht"
     assert len(at.get("iframe")) == 1
-    assert "showing 4 of 4 nodes" in texts(at)
+    assert {b.proto.label for b in at.get("download_button")} == {"GraphML", "JSON"}  # the whole graph
+    assert "Drawn: 4 of 4 nodes" in texts(at)
     at.number_input(key=K.EXPLORE_MAX).set_value(10)
     at.slider(key=K.EXPLORE_DEPTH).set_value(2)
     at.run()
     assert_clean(at)
-    assert "showing 7 of 7 nodes" in texts(at)
+    assert "Drawn: 7 of 7 nodes" in texts(at)
 
 
 def test_relation_filter_and_cap(built_ws, make_app):
@@ -30,7 +31,7 @@ def test_relation_filter_and_cap(built_ws, make_app):
     at.multiselect(key=K.EXPLORE_RELATIONS).select("/organization/member_of")
     at.run()
     assert_clean(at)
-    assert "showing 3 of 3 nodes" in texts(at)
+    assert "Drawn: 3 of 3 nodes" in texts(at)
 
 
 def test_cap_reports_n_of_m(built_ws, make_app):
@@ -41,7 +42,7 @@ def test_cap_reports_n_of_m(built_ws, make_app):
     at.slider(key=K.EXPLORE_DEPTH).set_value(3)
     at.run()
     assert_clean(at)
-    assert "showing 5 of 9 nodes" in texts(at) and "capped" in texts(at)
+    assert "Drawn: 5 of 9 nodes" in texts(at) and "capped" in texts(at)
 
 
 def test_unknown_entity_message(built_ws, make_app):

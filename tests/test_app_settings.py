@@ -84,3 +84,17 @@ def test_connection_tests_the_fields_on_screen_not_the_saved_ones(built_ws, make
     assert stub_server.count("/chat/completions") == 1
     assert Workspace(built_ws).config().llm.base_url == ""  # testing does not save
     assert "no endpoint is configured" not in texts(at)
+
+
+def test_rules_are_switched_off_per_workspace_and_listed(built_ws, make_app):
+    at = make_app(built_ws, PAGE)
+    assert_clean(at)
+    box = next(m for m in at.multiselect if m.label == "Rules switched off")
+    box.set_value(["demonyms", "likelihood"])
+    click(at, "Save rules")
+    at.run()
+    assert_clean(at)
+    assert Workspace(built_ws).config().rules.disabled == ["demonyms", "likelihood"]
+    assert "Rules saved: 2 off" in texts(at)
+    shown = at.dataframe[0].value
+    assert set(shown.loc[~shown["on"], "name"]) == {"demonyms", "likelihood"}

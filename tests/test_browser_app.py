@@ -170,6 +170,12 @@ def test_walkthrough_create_ingest_build_refresh_ask(app, browser):
     assert page.get_by_text("Pick an example question").count() == 0  # the demo's examples stay on the demo
     ask(page, "Which film set is near Matamata and was built for The Fellowship of the Ring?")
     page.get_by_text("Answer", exact=True).wait_for()
+    # the supporting sentences, cited by the document's title (never a chunk id), and the passage one click away
+    page.get_by_text("From 1 document: Hobbiton Movie Set").wait_for()
+    cited = page.locator("blockquote").filter(has_text="It was built for The Lord of the Rings")
+    assert "Hobbiton Movie Set" in cited.first.inner_text() and ":p0:c" not in cited.first.inner_text()
+    page.get_by_text("Open Hobbiton Movie Set at this passage").last.click()
+    page.locator("mark").filter(has_text="It was built for The Lord of the Rings").first.wait_for()
     no_exception(page)
     select_workspace(page, "small")
     page.get_by_text("Ask a question with two or more conditions").wait_for()

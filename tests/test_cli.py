@@ -125,3 +125,22 @@ def test_an_index_older_than_the_graph_is_noticed_rebuilt_and_warned_of(olympics
     assert Workspace(ws).stale_index() is None
     assert main(["ask", "-w", str(ws), QUESTION]) == 0
     assert "This index was built from graph version" not in capsys.readouterr().out
+
+
+def test_ask_loads_neither_torch_nor_the_gnn_and_an_older_index_answers_the_same(olympics_ws, tmp_path, capsys):
+    """`ask` reads the query-side dominance keys as numpy (dominance.npz); an index built before they were
+    saved computes them from gnn.pt with torch and gives the same answer."""
+    loaded = _modules_after(["-q", "ask", "-w", str(olympics_ws), QUESTION])
+    assert not {"torch", "torch_geometric", "sentence_transformers", "openai", "spacy"} & set(loaded), loaded
+    old = tmp_path / "old"
+    shutil.copytree(olympics_ws, old)
+    keys = list(old.glob("versions/*/dominance.npz"))
+    assert len(keys) == 1
+    keys[0].unlink()
+    outs = []
+    for ws in (olympics_ws, old):
+        capsys.readouterr()
+        assert main(["-q", "ask", "-w", str(ws), "--json", QUESTION]) == 0
+        trace = json.loads(capsys.readouterr().out)
+        outs.append((trace["answer"], trace["funnel"]))
+    assert outs[0] == outs[1] and outs[0][0]["text"] == "France"

@@ -239,10 +239,11 @@ def test_json_and_jsonl_are_told_apart_by_parsing(tmp_path):
         assert (graph.num_nodes, graph.num_edges, sorted(graph.labels)) == (2, 1, ["A", "B"]), name
 
 
-@pytest.mark.parametrize("where", ["node", "relation", "line"])
+@pytest.mark.parametrize("where", ["node", "relation", "line", "long line"])
 def test_integers_too_long_for_python_are_kept_as_their_digits(tmp_path, where):
-    big = "7" * 5000
+    big = "9" * 100_000 if where == "long line" else "7" * 5000
     text = {"node": '{"nodes": [{"id": %s, "label": "x"}], "edges": []}' % big,
+            "long line": '{"source": %s, "target": "b", "relation": "r"}\n' % big,
             "relation": '{"nodes": [{"id": "a"}, {"id": "b"}], "edges": [{"source": "a", "target": "b", '
                         '"relation": %s}]}' % big,
             "line": '{"source": %s, "target": "b", "relation": "r"}\n' % big}[where]
@@ -253,8 +254,9 @@ def test_integers_too_long_for_python_are_kept_as_their_digits(tmp_path, where):
 
 @pytest.mark.timeout(120)  # a hang guard, not a speed figure: these were quadratic (minutes) before
 @pytest.mark.parametrize("name,text", [("brackets.md", "[" * 200_000), ("images.md", "![" * 100_000),
-                                       ("bold.md", "**a " * 100_000), ("anchors.html",
-                                        "<html><body>" + "<a href='x'>word " * 40_000 + "</body></html>")])
+                                       ("bold.md", "**a " * 100_000), ("links.md", "[a](" * 50_000),
+                                       ("anchors.html", "<html><body>" + "<a href='x'>word " * 40_000 + "</body></html>"),
+                                       ("divs.html", "<div>" * 100_000 + "text")])
 def test_regex_hostile_documents_load(tmp_path, name, text):
     (tmp_path / name).write_text(text)
     doc = load_document(tmp_path / name)
@@ -271,3 +273,93 @@ def test_a_long_file_name_leaves_nothing_behind_and_ingests(tmp_path):
     assert not report.failed
     stored = list((ws.docs_dir / "files").rglob("*"))
     assert [p.name for p in stored if p.is_file()] == [name]
+
+
+@pytest.mark.parametrize("kind", ["json", "graphml"])
+def test_whole_file_graph_imports_show_progress_on_the_cli(tmp_path, capsys, monkeypatch, kind):
+    """A large GraphML or JSON graph is parsed, read record by record and saved with progress on stderr
+    (the 3M-node GraphML took 30 s with none)."""
+    import sgrag.io.kg as kg_io
+    monkeypatch.setattr(kg_io, "PROGRESS_ROWS", 3)  # small files, the same reports
+    g = olympics_graph()
+    path = tmp_path / f"g.{kind}"
+    (write_json if kind == "json" else write_graphml)(g, path)
+    capsys.readouterr()
+    assert cli_main(["import-kg", "-w", str(tmp_path / "ws"), f"--{kind}", str(path)]) == 0
+    err = capsys.readouterr().err.replace("\r", "\n")
+    shown = [line.strip() for line in err.splitlines() if line.strip()]
+    assert any(f"MB of {'JSON' if kind == 'json' else 'GraphML'} from g.{kind}" in line for line in shown), shown
+    reads = [line for line in shown if f"read from g.{kind}" in line]
+    assert len(reads) == (g.num_nodes + g.num_edges) // 3 and reads[0].split("] ")[1].startswith("3 "), reads
+    assert shown[-1].endswith(f"graph saved: {g.num_nodes:,} nodes, {g.num_edges:,} edges"), shown
+
+
+def test_an_ingest_shows_each_file_being_read_before_extraction(tmp_path, capsys):
+    """Reading a large PDF or .docx takes seconds: the CLI says which file it is on before the chunks start."""
+    for name in ("a.txt", "b.md"):
+        (tmp_path / name).write_text("Ada Lovelace was born in London. Charles Babbage designed the engine.")
+    capsys.readouterr()
+    assert cli_main(["ingest", "--no-build", "-w", str(tmp_path / "ws"), str(tmp_path / "a.txt"),
+                     str(tmp_path / "b.md")]) == 0
+    shown = [line.strip() for line in capsys.readouterr().err.replace("\r", "\n").splitlines()]
+    reads = [line for line in shown if line.startswith("[      read]")]
+    assert "reading a.txt" in reads[0] and reads[-1].endswith("2 of 2 file(s) read"), shown
+    assert shown.index(reads[-1]) < next(i for i, line in enumerate(shown) if line.startswith("[    chunks]"))
+
+
+def _docx_of(paragraphs: list[str]) -> bytes:
+    d = docx.Document()
+    for text in paragraphs:
+        d.add_paragraph(text)
+    buf = io.BytesIO()
+    d.save(buf)
+    return buf.getvalue()
+
+
+def test_a_docx_over_the_text_limit_is_refused_before_python_docx_parses_it(tmp_path, monkeypatch):
+    """100,000 paragraphs took 30 s in python-docx only to be refused by max_document_chars: the text runs
+    are now counted on the raw XML first (the same refusal in about a second)."""
+    path = tmp_path / "long.docx"
+    path.write_bytes(_docx_of([f"Paragraph {i}: Ada Lovelace met Charles Babbage." for i in range(300)]))
+    monkeypatch.setattr(docx, "Document", lambda *a, **k: pytest.fail("python-docx parsed a refused file"))
+    with pytest.raises(Exception, match="max_document_chars = 5,000"):
+        load_document(path, LimitsConfig(max_document_chars=5_000))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=40).map(lambda t: "".join(c for c in t if c.isprintable() and
+                                                                       not 0xD800 <= ord(c) <= 0xDFFF)),
+                min_size=1, max_size=8))
+def test_the_docx_text_precount_never_exceeds_the_text_read(paragraphs):
+    """The pre-count may only refuse what the reader would refuse: it counts at most the text python-docx
+    returns, whatever the characters (multi-byte, &, <, quotes)."""
+    from hypothesis import assume
+
+    from sgrag.io.documents import _precheck_docx_text
+    assume(any(p.strip() for p in paragraphs))  # (a document of blank paragraphs has no text to compare)
+    data = _docx_of(paragraphs)
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "p.docx").write_bytes(data)
+        text = load_document(Path(d) / "p.docx").text
+        import zipfile
+        xml = zipfile.ZipFile(io.BytesIO(data)).read("word/document.xml")
+        _precheck_docx_text(xml, Path(d) / "p.docx", LimitsConfig(max_document_chars=len(text)))
+
+
+def test_a_stream_of_distinct_triples_past_max_edges_is_refused_while_reading(tmp_path, capsys):
+    """A 1 GiB stream of distinct triples would hold ~10 GB in the graph builder: it stops at limits.max_edges,
+    with the line it reached; repeated triples are one edge and do not count."""
+    ws = Workspace.create(tmp_path / "ws")
+    cfg = ws.config()
+    cfg.limits.max_edges = 1_000
+    ws.save_config(cfg)
+    repeated = tmp_path / "repeated.tsv"
+    repeated.write_bytes(b"".join(b"a%d\tr\tb%d\n" % (i, i) for i in range(900)) * 10)
+    assert run_cli(ws.path, ["import-kg", "--triples", str(repeated)], capsys)[0] == 0
+    before = digest(ws.path)
+    distinct = tmp_path / "distinct.tsv.gz"
+    distinct.write_bytes(gzip.compress(b"".join(b"a%d\tr\tb%d\n" % (i, i) for i in range(5_000))))
+    rc, err = run_cli(ws.path, ["import-kg", "--triples", str(distinct)], capsys)
+    assert_refused(rc, err, "distinct.tsv.gz:1001: the number of distinct edges (more than 1,000) exceeds "
+                            "limits.max_edges = 1,000")
+    assert digest(ws.path) == before

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from sgrag import Engine, GraphBuilder
-from sgrag.schema import is_value_label, value_nodes
+from sgrag import Engine, GraphBuilder, SchemaProfile
+from sgrag.schema import is_value_label, learn_profile, value_nodes
 
 from conftest import build_workspace, fast_config
 
@@ -40,6 +40,28 @@ def plain_graph():
     for album in ("a1", "a2"):
         b.add_edge(album, "y1985", "publication date")
         b.add_edge(album, "band", "performer")
+    # places stored both ways (located in / contains), each with its country; books with a publisher and an author;
+    # a series stored both ways (follows / followed by); a symmetric relation (sibling)
+    for nid, label in [("t1", "Mill Town"), ("t2", "Rye Town"), ("vale", "Vale County"), ("br", "Stone Bridge"),
+                       ("bk1", "Ash Book"), ("bk2", "Oak Book"), ("tor", "Tor House"), ("ann", "Ann Wright"),
+                       ("p1", "Part One"), ("p2", "Part Two"), ("p3", "Part Three"), ("dan", "Dan Ode")]:
+        b.add_node(nid, label)
+    for town in ("t1", "t2"):
+        b.add_edge(town, "vale", "located in the administrative territorial entity")
+        b.add_edge("vale", town, "contains administrative territorial entity")
+        b.add_edge(town, "ukr", "country")
+    b.add_edge("vale", "ukr", "country")
+    b.add_edge("br", "t1", "located in the administrative territorial entity")
+    b.add_edge("br", "ukr", "country")
+    for book in ("bk1", "bk2"):
+        b.add_edge(book, "tor", "publisher")
+        b.add_edge(book, "ann", "author")
+    for first, then in (("p1", "p2"), ("p2", "p3")):
+        b.add_edge(first, then, "followed by")
+        b.add_edge(then, first, "follows")
+    for x, y in (("alice", "carl"), ("bob", "dan")):
+        b.add_edge(x, y, "sibling")
+        b.add_edge(y, x, "sibling")
     return b.build()
 
 
@@ -116,3 +138,52 @@ def test_names_are_not_values(name):
     assume(not is_value_label(name.rsplit(" ", 1)[0]))  # "March 12" style month-day prefixes are dates
     assert not is_value_label(name) or name.split()[0].lower()[:3] in {"jan", "feb", "mar", "apr", "may", "jun",
                                                                           "jul", "aug", "sep", "oct", "nov", "dec"}
+
+
+def test_the_profile_learns_the_graphs_conventions_from_its_statistics(plain_engine):
+    p = plain_engine.schema_profile
+    assert p.naming == "plain" and p.readable and p.directed
+    assert p.reciprocal["located in the administrative territorial entity"] == "contains administrative territorial entity"
+    assert p.reciprocal["contains administrative territorial entity"] == "located in the administrative territorial entity"
+    assert p.reciprocal["follows"] == "followed by" and p.reciprocal["sibling"] == "sibling"
+    assert "country" not in p.reciprocal and "publisher" not in p.reciprocal  # kept one way only
+    assert p.value_nodes == 3
+    # stored with the index, read back as it was learned
+    assert SchemaProfile.of_index(plain_engine.version_dir) == p == learn_profile(plain_engine.graph)
+    assert any("Stored both ways" in line and "follows" in line for line in p.summary())
+
+
+def test_path_named_and_id_named_graphs_are_told_apart(olympics_engine):
+    assert olympics_engine.schema_profile.naming == "path" and not olympics_engine.schema_profile.readable
+    b = GraphBuilder()
+    for nid in ("a", "b", "c"):
+        b.add_node(nid, nid.upper())
+    b.add_edge("a", "b", "P19", "place of birth")  # Wikidata ids, described in words
+    b.add_edge("c", "b", "P31", "instance of")
+    p = learn_profile(b.build(), ("instance of",))
+    assert (p.naming, p.readable) == ("id", True)
+    assert p.type_relations == ("P31",)  # type-like by its description, not its id
+
+
+def test_a_relation_the_answer_is_the_tail_of_reads_as_its_stored_inverse(plain_engine):
+    a = plain_engine.ask("Which county contains both Mill Town and Rye Town?").answer
+    assert [r.label for r in a.exact_set] == ["Vale County"]  # not the towns' country
+    assert "Ukrainian" in {x.label for x in a.set_apart}
+
+
+def test_a_locative_phrase_fits_the_relations_that_say_it(plain_engine):
+    a = plain_engine.ask("Which bridge in Mill Town is this?").answer
+    assert [r.label for r in a.exact_set] == ["Stone Bridge"]  # Mill Town's county and country are not in it
+
+
+def test_the_answer_type_names_the_role_of_a_relations_tail(plain_engine):
+    a = plain_engine.ask("Which publisher issued both Ash Book and Oak Book?").answer
+    assert [r.label for r in a.exact_set] == ["Tor House"]
+    assert {x.label for x in a.set_apart} == {"Ann Wright"}  # the books' author, not their publisher
+
+
+def test_an_answer_type_the_graph_cannot_check_is_said_to_be_unchecked(plain_engine):
+    bridge = plain_engine.ask("Which bridge in Mill Town is this?")
+    assert any(n.startswith("Nothing in the graph says which entities are a 'bridge'") for n in bridge.notes)
+    person = plain_engine.ask("Which person was born in Kherson and studied at Odesa University?")
+    assert not any(n.startswith("Nothing in the graph says") for n in person.notes)  # "person" names no kind

@@ -108,12 +108,28 @@ def read_triples(path: str | os.PathLike, entities: str | os.PathLike | None = N
         count += 1
         if count % PROGRESS_ROWS == 0:
             progress(Progress("import", count, 0, f"{count:,} triples read from {path.name}"))
+        if b.num_edges > limits.max_edges:
+            raise over_limit(path, lineno, f"the number of distinct edges (more than {limits.max_edges:,})",
+                             "max_edges", limits.max_edges)
     if count == 0:
         raise InputFormatError(str(path), None, "no triples found")
     return b.build()
 
 
-def read_graphml(path: str | os.PathLike, limits: LimitsConfig | None = None) -> KnowledgeGraph:
+def _records_read(progress: ProgressFn, path: Path, kind: str):
+    """A counter that reports every ``PROGRESS_ROWS`` records of a whole-file graph (GraphML, JSON)."""
+    count = 0
+
+    def tick() -> None:
+        nonlocal count
+        count += 1
+        if count % PROGRESS_ROWS == 0:
+            progress(Progress("import", count, 0, f"{count:,} {kind} read from {path.name}"))
+    return tick
+
+
+def read_graphml(path: str | os.PathLike, limits: LimitsConfig | None = None,
+                 progress: ProgressFn = no_progress) -> KnowledgeGraph:
     """Read GraphML (optionally .gz): node ``label``/``description`` and edge
     ``relation``/``description`` keys.
 
@@ -123,6 +139,7 @@ def read_graphml(path: str | os.PathLike, limits: LimitsConfig | None = None) ->
     path, limits = Path(path), limits or LimitsConfig()
     data = read_bytes(path, limits)
     check_xml_encoding(data, path)
+    progress(Progress("import", 0, 0, f"parsing {len(data) / 2**20:,.1f} MB of GraphML from {path.name}"))
     try:
         root = SafeET.fromstring(data)
     except (SafeET.ParseError, DefusedXmlException) as exc:
@@ -141,13 +158,16 @@ def read_graphml(path: str | os.PathLike, limits: LimitsConfig | None = None) ->
     if graph is None:
         raise InputFormatError(str(path), None, "no <graph> element")
     b = GraphBuilder()
+    tick = _records_read(progress, path, "nodes and edges")
     for node in graph.iter(f"{ns}node"):
+        tick()
         nid = node.get("id")
         if not nid:
             raise InputFormatError(str(path), None, "a <node> has no id")
         d = data(node)
         b.add_node(nid, d.get("label") or d.get("name"), d.get("description", ""))
     for k, edge in enumerate(graph.iter(f"{ns}edge")):
+        tick()
         s, t = edge.get("source"), edge.get("target")
         if not s or not t:
             raise InputFormatError(str(path), None, f"edge #{k + 1} lacks source or target")
@@ -159,7 +179,8 @@ def read_graphml(path: str | os.PathLike, limits: LimitsConfig | None = None) ->
     return b.build()
 
 
-def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None) -> KnowledgeGraph:
+def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None,
+              progress: ProgressFn = no_progress) -> KnowledgeGraph:
     """Read ``{"nodes": [...], "edges": [...]}`` JSON, or JSONL with one record per line.
 
     Node records: ``{"id", "label", "description"}``; edge records: ``{"source", "target",
@@ -170,6 +191,7 @@ def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None) -> Kn
     path, limits = Path(path), limits or LimitsConfig()
     text = _read_text(path, limits)
     check_json_depth(text, path, limits)
+    progress(Progress("import", 0, 0, f"parsing {len(text) / 2**20:,.1f} MB of JSON from {path.name}"))
     records: list[tuple[int | None, str, dict]] = []
     doc = None
     try:  # JSON or JSONL is told by parsing: a whole document, or one record a line ("Extra data")
@@ -203,7 +225,9 @@ def read_json(path: str | os.PathLike, limits: LimitsConfig | None = None) -> Kn
                 raise InputFormatError(str(path), lineno, "each line must be a JSON object")
             records.append((lineno, "record", rec))
     b = GraphBuilder()
+    tick = _records_read(progress, path, "records")
     for lineno, where, rec in records:
+        tick()
         field = _JsonFields(path, lineno, where, rec)
         src = field.text("source", "src", "head")
         dst = field.text("target", "dst", "tail")

@@ -1,0 +1,237 @@
+"""Ask keeps its place (the URL, the history, a question asked while the index loads or builds) and tells
+one truth (card, badge, Subgraphs tab and candidate table read the same verdict); document answers cite
+their documents by title with the passage."""
+import json
+import shutil
+import threading
+from pathlib import Path
+
+from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
+from app_support import APP, Q_DR, Q_XSS, XSS, assert_clean, click, run_loaded, small_config, texts
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import build_workspace, kinds_graph
+from sgrag import Engine, Workspace, ingest
+from sgrag.passages import Passage, document_titles, locate
+from sgrag_app import state as K
+from sgrag_app.asking import HISTORY_MAX, Asked, asked_from_params, read_history, record_question
+from sgrag_app.render import passage_html
+
+DOCS = Path(__file__).resolve().parent.parent / "assets" / "docs"
+Q_HOBBITON = "Which film set is near Matamata and was built for The Fellowship of the Ring?"
+
+
+def ask(at, question):
+    at.text_input(key=K.QUESTION).input(question)
+    click(at, "Ask")
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def answers(at) -> list[str]:
+    return [m.value for m in at.markdown if m.value.startswith("## ")]
+
+
+def url_app(ws_path: Path, monkeypatch, **params):
+    """A new session opened on a link: ``?ws=…&q=…&link=…``."""
+    from streamlit.testing.v1 import AppTest
+    monkeypatch.setenv("SGRAG_WORKSPACE", str(ws_path))
+    at = AppTest.from_file(str(APP), default_timeout=90)
+    for k, v in params.items():
+        at.query_params[k] = v
+    return run_loaded(at)
+
+
+# ---- the URL is the state ------------------------------------------------------------------------
+def test_asking_puts_the_question_in_the_url_and_a_link_reproduces_the_answer(built_ws, make_app, monkeypatch):
+    at = ask(make_app(built_ws), Q_DR)
+    assert answers(at) == ["## Dominican Republic"]
+    assert Q_DR in str(at.query_params["q"])
+    shared = url_app(built_ws, monkeypatch, ws="small", q=Q_DR)  # a colleague opens the link (or a refresh)
+    assert_clean(shared)
+    assert answers(shared) == ["## Dominican Republic"]
+    assert shared.text_input(key=K.QUESTION).value == Q_DR
+
+
+def test_a_link_with_a_correction_reproduces_the_corrected_answer(built_ws, monkeypatch):
+    at = url_app(built_ws, monkeypatch, ws="small", q=Q_DR, link="Santo Domingo::hav")
+    assert_clean(at)
+    trace = at.session_state[K.TRACE]
+    assert "hav" in [n.node_id for n in trace.query_graph.constraints]
+    assert any(c.value.startswith("Re-run with corrected links") and "Havana" in c.value for c in at.caption)
+
+
+def test_url_parameters_are_parsed_leniently():
+    class Params(dict):
+        def get_all(self, k):
+            v = self.get(k)
+            return v if isinstance(v, list) else ([v] if v else [])
+    assert asked_from_params(Params()) is None
+    assert asked_from_params(Params(q="   ")) is None
+    a = asked_from_params(Params(q=" Which? ", link=["A::x", "broken", "::y", "B::C::z"]))
+    assert a == Asked("Which?", (("A", "x"), ("B::C", "z")))  # a malformed correction is dropped
+
+
+def test_switching_workspace_empties_the_box_and_the_url(built_ws, make_app):
+    shutil.copytree(built_ws, built_ws.parent / "twin")
+    at = ask(make_app(built_ws), Q_DR)
+    at.selectbox(key=K.WORKSPACE).select("twin")
+    run_loaded(at)
+    assert_clean(at)
+    assert at.text_input(key=K.QUESTION).value == "" and answers(at) == []
+    assert "q" not in at.query_params
+
+
+# ---- history -------------------------------------------------------------------------------------
+def test_history_is_kept_in_the_workspace_newest_first_and_clicking_one_asks_it(built_ws, make_app):
+    at = ask(ask(make_app(built_ws), Q_DR), Q_XSS)
+    assert [a.question for a in read_history(built_ws)] == [Q_XSS, Q_DR]
+    at.run()
+    labels = [b.label for b in at.button if b.key and b.key.startswith(K.HISTORY_PICK)]
+    assert len(labels) == 2 and all("<img" not in lb for lb in labels)  # the label's HTML is escaped
+    next(b for b in at.button if b.key == f"{K.HISTORY_PICK}1").click()
+    at.run()
+    assert_clean(at)
+    assert answers(at) == ["## Dominican Republic"] and at.text_input(key=K.QUESTION).value == Q_DR
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["a?", "b?", "c?", XSS, "d?" * 3]) | st.text(min_size=1, max_size=30), max_size=45))
+def test_history_is_bounded_unique_and_newest_first(tmp_path_factory, questions):
+    ws = tmp_path_factory.mktemp("hist")
+    for q in questions:
+        record_question(ws, Asked.of(q))
+    kept = [a.question for a in read_history(ws)]
+    asked = [q.strip() for q in questions if q.strip()]
+    assert len(kept) == len(set(kept)) <= HISTORY_MAX
+    if asked:
+        assert kept[0] == asked[-1]
+    expected = list(dict.fromkeys(reversed([Asked.of(q).question for q in questions])))[:HISTORY_MAX]
+    assert kept == [q for q in expected if q]
+
+
+def test_a_damaged_history_file_reads_as_empty(tmp_path):
+    (tmp_path / "app_history.json").write_text("{not json", encoding="utf-8")
+    assert read_history(tmp_path) == []
+    record_question(tmp_path, Asked.of("Which?"))
+    assert json.loads((tmp_path / "app_history.json").read_text())["questions"][0]["q"] == "Which?"
+
+
+# ---- questions that wait -------------------------------------------------------------------------
+def test_a_question_asked_while_a_new_index_loads_is_answered(built_ws, make_app):
+    at = make_app(built_ws)
+    Engine.build(built_ws)  # a CLI build while the page is open: a new index version to load
+    at.text_input(key=K.QUESTION).input(Q_DR)
+    click(at, "Ask")
+    at.run()
+    assert_clean(at)
+    waiting = "is answered as soon as the index is ready" in texts(at)
+    run_loaded(at)
+    assert answers(at) == ["## Dominican Republic"], (waiting, texts(at))
+    assert at.text_input(key=K.QUESTION).value == Q_DR
+
+
+def test_a_workspace_being_built_says_so_and_answers_when_done(tmp_path, make_app, monkeypatch):
+    from app_support import make_workspace
+    from sgrag_app.jobs import Job
+    from sgrag_app.runtime import job_registry
+    path = make_workspace(tmp_path / "ws" / "fresh", build=False)
+    release = threading.Event()
+
+    def fake_build(job):  # the real build, held back until the test has looked at the page
+        release.wait(60)
+        return Engine.build(path)
+    job = job_registry().start("build", str(path.resolve()), Job("build", str(path.resolve()), fake_build))
+    try:
+        at = url_app(path, monkeypatch, ws="fresh", q=Q_DR)
+        assert_clean(at)
+        assert "'fresh' is building, 0% — questions answer when done" in texts(at)
+        assert "has no built index yet" not in texts(at)
+        assert "is answered as soon as the index is ready" in texts(at)
+    finally:
+        release.set()
+        job.wait(120)
+    run_loaded(at)
+    assert answers(at) == ["## Dominican Republic"]
+
+
+# ---- one verdict -----------------------------------------------------------------------------------
+def test_card_subgraphs_and_table_read_the_same_verdict(tmp_path, make_app):
+    path = tmp_path / "ws" / "kinds"
+    build_workspace(path, kinds_graph())
+    at = ask(make_app(path), "Which award has nominated both Gorvath Rising and Teeble Days?")
+    trace = at.session_state[K.TRACE]
+    exact = [m for m in trace.matches if m.exact]
+    roles = {trace.match_role(m) for m in exact}
+    assert roles == {"answer", "set apart"}  # the edges hold for 4 entities; the verdict keeps 2
+    assert "**2 entities satisfy every condition**" in [m.value for m in at.markdown]
+    assert any(m.value.startswith(":green-badge[meets all 2 conditions]") for m in at.markdown)
+    cap = next(c.value for c in at.caption if c.value.startswith("In the trace"))
+    assert "the 2 entities meeting every condition used" in cap and "2 set apart" in cap
+    box = next(s for s in at.selectbox if s.key and s.key.endswith(K.MATCH_PICK))
+    assert box.options[0].startswith("the answers")
+    assert sum("set apart" in o for o in box.options) == 2
+    table = next(d.value for d in at.dataframe if "every condition" in d.value.columns)
+    assert set(table[table["every condition"] == "✓"]["answer"]) == {"Best Zarnok Award", "Best Quibble Award"}
+
+
+def test_a_partial_answer_is_partial_on_the_card_and_in_the_subgraphs_tab(built_ws, make_app):
+    at = ask(make_app(built_ws), "Which country is home to Santo Domingo and a member of the Pirate League?")
+    trace = at.session_state[K.TRACE]
+    assert not trace.answer.exact_set  # nothing meets both
+    marks = " ".join(m.value for m in at.markdown)
+    assert "No entity satisfies every condition" in marks and ":orange-badge[meets only some conditions]" in marks
+    assert "green-badge" not in marks
+    cap = next(c.value for c in at.caption if c.value.startswith("In the trace"))
+    assert "partial" in cap and "meeting every condition" not in cap
+    box = next(s for s in at.selectbox if s.key and s.key.endswith(K.MATCH_PICK))
+    assert box.options[0].startswith("all matches") and all("meets every" not in o for o in box.options)
+
+
+# ---- documents -----------------------------------------------------------------------------------
+def _docs_ws(path: Path) -> Path:
+    Workspace.create(path, small_config(epochs=40))
+    report = ingest(Workspace(path), [DOCS / "hobbiton.txt", DOCS / "alcazar_de_colon.txt"], Workspace(path).config())
+    assert not report.failed
+    Engine.build(path)
+    return path
+
+
+def test_document_answers_cite_the_title_and_open_the_passage(tmp_path, make_app):
+    path = _docs_ws(tmp_path / "ws" / "docs")
+    at = ask(make_app(path), Q_HOBBITON)
+    assert answers(at) == ["## Hobbiton Movie Set"]
+    marks = [m.value for m in at.markdown]
+    assert "From 1 document: *Hobbiton Movie Set*" in marks
+    cited = [m for m in marks if m.startswith("**Hobbiton Movie Set**") and "— *Hobbiton Movie Set*" in m]
+    assert cited and not any(":p0:c" in m for m in marks)  # titles, never chunk ids
+    assert any("Fellowship of the Ring, which was directed" in m for m in cited)
+    assert any(e.label == "Open *Hobbiton Movie Set* at this passage" for e in at.expander)
+    html = " ".join(str(h.proto.body) for h in at.get("html"))
+    assert "<mark>It was built for The Lord of the Rings: The Fellowship of the Ring" in html
+    sub = next(d.value for d in at.dataframe if "document" in d.value.columns)
+    assert set(sub["document"]) == {"Hobbiton Movie Set"}
+
+
+def test_locate_finds_the_sentence_in_the_stored_document(tmp_path):
+    path = _docs_ws(tmp_path / "docs")
+    ws = Workspace(path)
+    e = Engine.open(path)
+    trace = e.ask("Which palace in Santo Domingo was built by Diego Colón?")
+    edges = [x for x in trace.answer_evidence() if x.sentence]
+    assert edges and set(document_titles(ws).values()) == {"Hobbiton Movie Set", "Alcázar de Colón"}
+    for x in edges:
+        p = locate(ws, x.source, x.sentence)
+        assert p.title == "Alcázar de Colón" and p.text[p.start:p.end] == x.sentence
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=200), st.text(min_size=1, max_size=60), st.text(max_size=200))
+def test_a_passage_is_escaped_whatever_the_document_says(before, sentence, after):
+    text = before + sentence + after
+    out = passage_html(Passage("d", "t", 0, text, len(before), len(before) + len(sentence)))
+    inner = out.split(">", 1)[1].rsplit("</div>", 1)[0]
+    assert inner.replace("<mark>", "").replace("</mark>", "").count("<") == 0
+    assert inner.count("<mark>") == 1

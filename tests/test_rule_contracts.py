@@ -1,0 +1,327 @@
+"""A contract per registered rule: a question where switching the rule off changes what the user gets, and one
+where it does not (the rule fires there, not here). A registered rule without a contract fails here, so a new
+rule cannot land untested.
+
+Linking rules are read from the linker's output (each mention's span, node, score and role, and each
+constraint's stated relation phrase); the other rules from the answer (the pick, the exact set in order, what
+was set apart and why, the confidence, the tie-break and the notes).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sgrag import Engine, GraphBuilder
+from sgrag.linking import Linker
+from sgrag.query import build_query_graph
+from sgrag.rules import RuleSwitches, registered
+from conftest import build_workspace, fast_config, kinds_graph, olympics_graph
+from test_exact_set import people_graph
+from test_plain_kg import plain_graph
+
+PROF, GENRE, NATION, BORN = ("/people/person/profession", "/film/film/genre", "/people/person/nationality",
+                             "/people/person/place_of_birth")
+STARRING, MEMBER = "/film/film/starring./film/performance/actor", "/organization/organization/member_of"
+
+
+def words_graph():
+    """Every name the linking contracts ask about, joined so that classes are classes and a few nodes
+    have enough edges to tell their relation words."""
+    b = GraphBuilder()
+    node = lambda label: b.add_node(label.lower(), label)  # noqa: E731
+    for label in ("Novelist from Great Britain", "France", "United Kingdom", "United States of America", "Islam", "Great Britain",
+                  "Springfield (Oregon)", "English Language", "Tom Skerritt", "Ann Plimsy", "Gorvath Rising",
+                  "The Piano", "Piano", "Music", "Zork Tuba Club", "Bulldog", "Drama", "MTV", "Birmingham",
+                  "Alabama", "United Nations", "Country", "Caribbean", "Pirates of the Caribbean: At World's End",
+                  "Academy Award for Best Director", "Academy Award for Best Actor", "1988 Summer Olympics",
+                  "2008 Summer Olympics", "Action", "Action Film", "Common", "Website", "Sweet", "Sour"):
+        node(label)
+    classes = ("Actor", "Female", "Male", "Comedian", "Film Director", "Screenwriter-GB", "Producer-GB",
+               "Writer-GB", "Television Director", "Television Producer")
+    for label in classes:
+        node(label)
+    for i in range(24):  # people: professions (a type relation by name), flavours (type-like by statistics)
+        p = f"person {i}"
+        b.add_node(p, f"Person {i}")
+        b.add_edge(p, classes[i % len(classes)].lower(), PROF)
+        b.add_edge(p, "female" if i % 2 else "male", "/people/person/gender")
+        b.add_edge(p, "sweet" if i % 3 else "sour", "/food/taster/flavour")
+        b.add_edge(p, ("france", "united kingdom", "united states of america")[i % 3], NATION)
+    for film in ("gorvath rising", "the piano", "pirates of the caribbean: at world's end"):
+        b.add_edge(film, "drama", GENRE)
+        b.add_edge(film, "action film", GENRE)
+        b.add_edge(film, "tom skerritt", STARRING)
+    for i in range(20):  # Common's edges all say "official website"
+        b.add_node(f"site {i}", f"Site {i}")
+        b.add_edge("common", f"site {i}", "/common/topic/official_website")
+    b.add_edge("common", "website", "/common/topic/official_website")
+    b.add_edge("birmingham", "alabama", "/location/location/containedby")
+    b.add_edge("france", "united nations", MEMBER)
+    b.add_edge("country", "united nations", MEMBER)
+    b.add_edge("caribbean", "united nations", MEMBER)
+    return b.build()
+
+
+class _OneLabelIndex:
+    """A label index whose only near neighbour is Gorvath Rising, of texts that say "Qwerty" (``_embed``)."""
+
+    def __init__(self, graph):
+        self.lid = graph.label_vocab.index("Gorvath Rising")
+
+    def search(self, vecs, k):
+        return np.full((1, k), 0.95 * float(vecs[0][0]), dtype=np.float32), np.array([[self.lid] + [-1] * (k - 1)])
+
+
+def _embed(texts):
+    return np.array([[1.0 if "qwerty" in t.lower() else 0.0] for t in texts], dtype=np.float32)
+
+
+@lru_cache(maxsize=None)
+def _words():
+    return words_graph()
+
+
+@lru_cache(maxsize=None)
+def _linker(off: str) -> Linker:
+    g = _words()
+    return Linker(g, _OneLabelIndex(g), _embed, rules=RuleSwitches(frozenset({off} - {""})))
+
+
+def linked(off: str, question: str) -> tuple:
+    """What linking makes of the question with rule ``off`` switched off: each mention (span, node, score, role)
+    and each constraint's stated relation phrase."""
+    lk = _linker(off)
+    mentions, atype = lk.link(question)
+    qg = build_query_graph(question, mentions, atype, rules=lk.rules)
+    return (tuple((m.start, m.end, m.chosen.label, m.chosen.score, m.role) for m in mentions), atype,
+            qg.relation_phrases)
+
+
+@dataclass(frozen=True)
+class Contract:
+    world: str
+    """"words" (linking only) or a workspace built from one of ``WORLDS``."""
+    fires: str
+    """A question whose outcome changes when the rule is off."""
+    quiet: str
+    """A question whose outcome does not."""
+    on_only: str = ""
+    """Text the outcome shows with the rule on and not with it off: the change is the one the rule describes
+    (not set for ranking features, whose change is an order)."""
+    off_only: str = ""
+    """Text the outcome shows only with the rule off."""
+
+
+CONTRACTS = {
+    # ---- linking -------------------------------------------------------------------------------------------
+    "typo_correction": Contract("words", "Who is the comedain from France?", "Who is the comedian from France?", on_only="'Comedian'"),
+    "auto_aliases": Contract("words", "Which actor was born in Springfield?", "Which actor was born in France?", on_only="'Springfield (Oregon)'"),
+    "suffix_aliases": Contract("words", "Who is the British writer?", "Who was born in France?", on_only="'Writer-GB'"),
+    "lexicon_aliases": Contract("words", "Which actor was born in the USA?", "Which actor was born in France?", on_only="'United States of America'"),
+    "class_alias": Contract("words", "Which drama is an action movie?", "Which drama stars Tom Skerritt?", on_only="'Action Film'", off_only="'Action', 0.5"),
+    "statistical_classes": Contract("words", "Who is the sweet actor from France?", "Who is the actor from France?", on_only="'Sweet', 0.9, 'type'"),
+    "shared_tail": Contract("words", "Who is the novelist and poet from Great Britain?",
+                            "Who is the novelist from Great Britain?", on_only="'Novelist from Great Britain'"),
+    "languages": Contract("words", "Which film features English dialogue?", "Which film features Tom Skerritt?", on_only="'English Language'"),
+    "class_words": Contract("words", "Who is the actress from France?", "Who is the actor from France?", on_only="'Female'"),
+    "verb_classes": Contract("words", "Who directed Gorvath Rising?", "Who starred in Gorvath Rising?", on_only="'Film Director'"),
+    "demonyms": Contract("words", "Which French actor starred in Gorvath Rising?",
+                         "Which actor starred in Gorvath Rising?", on_only="'France'"),
+    "title_and": Contract("words", "Who won the Academy Award for Best Director and Best Actor?",
+                          "Who won the Academy Award for Best Director?", on_only="'Academy Award for Best Actor'"),
+    "shared_modifier": Contract("words", "Who is a famous television producer and director?",
+                                "Who is a famous television producer?", on_only="'Television Director'"),
+    "beliefs": Contract("words", "Which actor is of Islamic faith?", "Which actor is from France?", on_only="'Islam'"),
+    "year_lists": Contract("words", "Which country won medals at the 1988 and 2008 Summer Olympics?",
+                           "Which country won medals at the 2008 Summer Olympics?", on_only="'1988 Summer Olympics'"),
+    "type_head_skipped": Contract("words", "Which country is a member of the United Nations?",
+                                  "Who is a member of the United Nations?", off_only="'Country'"),
+    "name_after_described": Contract("words", "Which film stars the actor Tom Skerritt?",
+                                     "Which film stars Tom Skerritt?", off_only="'Actor'"),
+    "the_title_lowercase": Contract("words", "Which film features the piano?", "Which film features The Piano?", on_only="'Piano', 0.5", off_only="'The Piano'"),
+    "common_word_weak": Contract("words", "Which film has music by Tom Skerritt?", "Which film stars Tom Skerritt?", on_only="'Music', 0.5"),
+    "fuzzy_fallback": Contract("words", "Which film stars the Zork Tuba Klub?", "Which film stars the Zork Tuba Club?", on_only="'Zork Tuba Club'"),
+    "embedding_fallback": Contract("words", "Which actor starred in Qwerty Uiop?", "Which actor starred in Gorvath Rising?", on_only="'Gorvath Rising'"),
+    "capitalised_plural": Contract("words", "Which college is famous for its Bulldogs?",
+                                   "Which college is famous for Tom Skerritt?", on_only="'Bulldog'"),
+    "titles": Contract("words", "Which film won the Quibble Award for Drama in a Series?", "Which film is a Drama?", on_only="'Drama', 0.5"),
+    "subtitles": Contract("words", 'Which actor starred in the Pirates of the Caribbean films, including "At World\'s End"?',
+                          "Which actor starred in Gorvath Rising?", on_only='Pirates of the Caribbean: At World'),
+    "relation_words_not_names": Contract("words", "What is Common's official Website?", "Who is Common?", off_only="'Website'"),
+    "quoted_pieces_soft": Contract("words", 'Which film is "The Legend of Tom Skerritt"?', "Which film stars Tom Skerritt?", on_only="'Tom Skerritt', 0.5"),
+    "category_pieces_soft": Contract("words", "Which film won Best drama?", "Which film is a drama?", on_only="'Drama', 0.5"),
+    "name_pieces_soft": Contract("words", "Which film won an MTV Movie Award?", "Which film won an award from MTV?", on_only="'MTV', 0.5"),
+    "qualifiers_soft": Contract("words", "Which actor was born in Birmingham, Alabama?",
+                                "Which actor was born in Birmingham and Alabama?", on_only="'Alabama', 0.5"),
+    "one_mention_per_label": Contract("words", "Which British actor was born in the United Kingdom?",
+                                      "Which actor was born in the United Kingdom?", off_only="'United Kingdom', 0.9, 'type'"),
+    "weak_word_states": Contract("words", "Which film features music by Tom Skerritt?",
+                                 "Which film features Tom Skerritt?", on_only="'features music by'"),
+    "coordination_carries": Contract("words", "Which film was produced by Tom Skerritt and Ann Plimsy?",
+                                     "Which film was produced by Tom Skerritt?", on_only="'was produced by', 'was produced by'"),
+    # ---- ranking: a feature orders a tie (the order, the confidence and the tie-break's reasons change) -------
+    "coverage": Contract("olympics", "Which country won medals at the 2008 Summer Olympics and is a republic?",
+                         "Which country contains Paris?"),
+    "soft": Contract("olympics", "Which country won medals at the 2008 Summer Olympics and is a republic?",
+                     "Which country contains Paris?"),
+    "type": Contract("people", "Which country is home to a comedian and to Paul Reubens?",
+                     "Who is the female comedian from the United States of America?"),
+    "relation": Contract("olympics", "Which country won medals at the 2008 Summer Olympics and is a republic?",
+                         "Which country contains Paris?"),
+    "relation_words": Contract("kinds", "Which regional film is from Freedonia?",
+                               "Which place is linked to both Zork University and Freedonia?"),
+    "prior": Contract("olympics", "Which country won medals at the 2012 Summer Olympics?", "Which country contains Paris?"),
+    "likelihood": Contract("olympics", "Which country won medals at the 2012 Summer Olympics?",
+                           "Which country contains Paris?"),
+    "in_edge_discount": Contract("olympics", "Which country is a member of the United Nations?",
+                                 "Which country contains Paris?"),
+    # ---- narrowing: who stays in the exact set ---------------------------------------------------------------
+    "named_not_answer": Contract("people", "Which country is home to a comedian and to Paul Reubens?",
+                                 "Who is the female comedian from the United States of America?", on_only='named in the question as a condition'),
+    "value_kind": Contract("plain", "In which year were both Quiet Harbour and Loud Harbour released?",
+                           "Which 1977 Ukrainian film is this?", on_only='not a date or number'),
+    "answer_kind": Contract("kinds", "Which award has nominated both Gorvath Rising and Teeble Days?",
+                            "Which thing has nominated both Gorvath Rising and Teeble Days?", on_only="not of the kind 'award'"),
+    "relation_fit": Contract("plain", "Which person was born in Kherson and studied at Odesa University?",
+                             "Which Ukrainian person is tied to Kherson and Odesa University?", on_only="fits 'was born in'"),
+    "stated_relation": Contract("kinds", "Which thing has nominated both Gorvath Rising and Teeble Days?",
+                                "Which place is linked to both Zork University and Freedonia?", on_only="'nominated' names"),
+    "relation_synonyms": Contract("influence", "Who passed away in Zork City?", "Who is from Freedonia?", on_only="'passed' names"),
+    "passive_direction": Contract("influence", "Who was influenced by both Gorvath Prime and Blen Tesk?",
+                                  "Who passed away in Zork City?", on_only="'Teeble Snorkel', \"not joined"),
+    # ---- relaxing: what happens when nothing meets every condition -------------------------------------------
+    "class_words_give_way": Contract("people", "Which puppeteer comedian is from the United States of America?",
+                                     "Who is the female comedian from the United States of America?", on_only='now only rank the answers'),
+    "partial_matches": Contract("olympics", "Which country won medals at the 1988 Summer Olympics and contains Paris?",
+                                "Which country contains Paris?", on_only='No exact match: showing the best partial matches', off_only='partial_matches is off'),
+}
+
+
+def _fires_as_described(c: Contract, on: tuple, off: tuple, name: str) -> None:
+    assert on != off, f"{name}: switching it off changes nothing on {c.fires!r}"
+    if c.on_only:
+        assert c.on_only in repr(on) and c.on_only not in repr(off), (name, on, off)
+    if c.off_only:
+        assert c.off_only in repr(off) and c.off_only not in repr(on), (name, on, off)
+
+
+def test_every_registered_rule_has_a_contract():
+    missing = sorted({r.name for r in registered()} - set(CONTRACTS))
+    assert not missing, f"rules without a contract test (add one to CONTRACTS): {missing}"
+    assert not set(CONTRACTS) - {r.name for r in registered()}, "a contract for a rule that is not registered"
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in CONTRACTS.items() if c.world == "words"))
+def test_linking_rule_fires_here_not_there(name):
+    c = CONTRACTS[name]
+    _fires_as_described(c, linked("", c.fires), linked(name, c.fires), name)
+    assert linked("", c.quiet) == linked(name, c.quiet), f"{name}: fires on {c.quiet!r}"
+
+
+INFLUENCED = "/influence/influence_node/influenced_by"
+
+
+def influence_graph():
+    """Quill was influenced by Gorvath Prime and Blen Tesk; Snorkel influenced Gorvath Prime; Quill died in Zork
+    City, where Elbow was born; nationality edges keep the graph one-way (directions mean something)."""
+    b = GraphBuilder()
+    for nid, label in [("fr", "Freedonia"), ("zc", "Zork City"), ("gp", "Gorvath Prime"), ("bt", "Blen Tesk"),
+                       ("qu", "Zarnok Quill"), ("sn", "Teeble Snorkel"), ("cr", "Plimsy Crump"), ("el", "Mavrin Elbow")]:
+        b.add_node(nid, label)
+    for p in ("qu", "sn", "cr", "el", "gp", "bt"):
+        b.add_edge(p, "fr", NATION)
+    for src, dst in [("qu", "gp"), ("qu", "bt"), ("gp", "sn"), ("sn", "bt"), ("cr", "gp"), ("bt", "cr")]:
+        b.add_edge(src, dst, INFLUENCED)
+    b.add_edge("qu", "zc", "/people/deceased_person/place_of_death")
+    b.add_edge("el", "zc", BORN)
+    return b.build()
+
+
+WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
+          "plain": plain_graph}
+
+
+@pytest.fixture(scope="module")
+def world_ws(tmp_path_factory):
+    """World name -> a built workspace (built on first use; "plain" with MiniLM, whose relation fit reads
+    phrases by meaning)."""
+    built = {}
+
+    def get(world: str):
+        if world not in built:
+            cfg = fast_config()
+            if world == "plain":
+                cfg.embed.backend = "minilm"
+            built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
+        return built[world]
+    return get
+
+
+def answered(path, off: str, question: str) -> tuple:
+    """What the user gets with rule ``off`` switched off: the pick, the exact set in order, what was set apart and
+    why, the confidence, the tie-break, the ranked alternatives and the notes."""
+    engine = _engine(path, off)
+    trace = engine.ask(question)
+    a = trace.answer
+    return (a.text, tuple(r.label for r in a.exact_set), tuple((x.label, x.reason) for x in a.set_apart),
+            round(a.confidence, 4), a.tie_break, tuple(r.label for r in a.ranked), tuple(trace.notes))
+
+
+@lru_cache(maxsize=None)
+def _engine(path, off: str) -> Engine:
+    from sgrag import Workspace
+    cfg = Workspace(path).config()
+    cfg.rules.disabled = [off] if off else []
+    return Engine.open(path, config=cfg)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in CONTRACTS.items() if c.world != "words"))
+def test_rule_fires_here_not_there(name, world_ws):
+    c = CONTRACTS[name]
+    path = world_ws(c.world)
+    _fires_as_described(c, answered(path, "", c.fires), answered(path, name, c.fires), name)
+    assert answered(path, "", c.quiet) == answered(path, name, c.quiet), f"{name}: fires on {c.quiet!r}"
+
+
+def test_a_rule_switched_off_says_so_where_the_user_would_miss_it(world_ws):
+    """Without partial matches the answer says why there is none, instead of a silent empty answer."""
+    trace = _engine(world_ws("olympics"), "partial_matches").ask(CONTRACTS["partial_matches"].fires)
+    assert trace.answer.exact_set == () and trace.answer.ranked == ()
+    assert any("partial_matches is off" in n for n in trace.notes)
+
+
+EXACTNESS_QUESTIONS = (
+    "Which country won medals at the 2008 Summer Olympics and is a republic?",
+    "Which country won medals at the 1988, 2008, and 2012 Summer Olympics?",
+    "Which French country is a member of the United Nations and contains Paris?",
+    "Which country is the nationality of Jean Reno and won medals at the 2012 Summer Olympics?",
+)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(off=st.sets(st.sampled_from(sorted(CONTRACTS))), question=st.sampled_from(EXACTNESS_QUESTIONS))
+def test_switching_rules_off_never_breaks_exactness(olympics_engine_rules, off, question):
+    """Whatever rules are off, every member of a returned exact set is joined to the node of every condition the
+    matcher required (by label: a label two nodes share counts either)."""
+    engine = olympics_engine_rules
+    engine.use_rules(sorted(off))
+    trace = engine.ask(question)
+    g, a = engine.graph, trace.answer
+    required = [n for n in trace.query_graph.constraints if n.qid in trace.firm_qids]
+    for member in a.exact_set:
+        v = g.index_of[member.node_id]
+        for n in required:
+            assert any(g.has_edge_between(v, u) for u in g.nodes_by_label[n.label]), (sorted(off), member.label, n.label)
+
+
+@pytest.fixture(scope="module")
+def olympics_engine_rules(olympics_ws):
+    """An engine of its own (its rules are switched in place)."""
+    engine = Engine.open(olympics_ws)
+    yield engine
+    engine.use_rules([])

@@ -14,6 +14,9 @@ from .types import QueryGraph, SetApart
 
 NAMED_NOT_ANSWER = register("named_not_answer", "narrowing", "An entity the question names as a condition is left "
                             "out of the exact set (never an answer to itself).")
+CLASS_NOT_ANSWER = register("class_not_answer", "narrowing", "A class node documents made (\"person\": most of its "
+                            "edges are 'is a' edges pointing at it) is left out of every answer, even when it is all "
+                            "that meets the conditions.")
 VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers) are left out when the question asks "
                       'for a thing, and things when it asks for a value ("In which year").')
 
@@ -49,7 +52,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
              f"{int(own.sum()):,} of the entities joined to every other constraint {'is' if own.sum() == 1 else 'are'} "
              "named in the question as a condition")
         nodes, sat = nodes[~own], sat[~own]
-    if classes is not None and nodes.size:  # never gives way: a kind ("person") is not a thing of that kind
+    if classes is not None and nodes.size and ranker.rules.on(CLASS_NOT_ANSWER):  # never gives way: a kind ("person") is not a thing of that kind
         wrong = classes[nodes]
         if wrong.any():
             drop(nodes[wrong], "a class, not a thing", f"{int(wrong.sum()):,} of the entities joined to every "

@@ -32,6 +32,7 @@ from .ingest import import_kg
 from .lexicon import Lexicon, resolve_preset
 from .linking import Linker
 from .match import Matcher
+from .narrowing import CLASS_NOT_ANSWER
 from .narrowing import set_apart as narrow
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
@@ -263,7 +264,7 @@ class Engine:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
                 candidates = best_tiers(support, mq, cfg.ranking.rank_cap)
-                for v in [v for v in candidates if self.class_only[v]]:
+                for v in [v for v in candidates if self.class_only[v] and self.rules.on(CLASS_NOT_ANSWER)]:
                     del candidates[v]  # a class node ("person") answers no "Which ..." question, partly or not
             trace.notes.append("No exact match: showing the best partial matches.")
         elif not exact:

@@ -208,3 +208,13 @@ def test_document_answers_are_honest(tmp_path, weak):
         assert a.confidence <= 0.85 and "Read from documents" in a.explanation
         ev = trace.answer_evidence()
         assert ev and all(e.confidence == pytest.approx(0.85) for e in ev)
+
+
+def test_spacy_loads_only_to_read_documents():
+    """`import sgrag`, the engine and the CLI's modules never import spaCy (CLI start-up, `ask` on a KG)."""
+    import subprocess
+    import sys
+    code = ("import sys, sgrag, sgrag.pipeline, sgrag.cli, sgrag.ingest, sgrag.extract, sgrag.match; "
+            "print('spacy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr

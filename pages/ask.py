@@ -90,10 +90,14 @@ shown = ss.get(K.SHOWN) == want and want is not None
 if shown and ss.get(K.ASK_ERROR):
     st.error(ss[K.ASK_ERROR], icon=":material/error:")
 elif shown and ss.get(K.TRACE) is not None:
-    if asked.links:
-        g = engine.graph
+    g = engine.graph
+    if known := [(k, v) for k, v in asked.links if v in g.index_of]:
         st.caption("Re-run with corrected links: " + ", ".join(
-            f"“{md(k)}” → {md(g.labels[g.index_of[v]] if v in g.index_of else v)}" for k, v in asked.links))
+            f"“{md(k)}” → {md(g.labels[g.index_of[v]])}" for k, v in known))
+    for k, v in asked.links:
+        if v not in g.index_of:  # (a hand-edited or stale link: the engine ignores it and says so in its notes)
+            st.warning(f"The link correction for “{md(k)}” names no node of this graph (id “{md(v)}”); "
+                       "it was ignored.", icon=":material/link_off:")
     with guard("showing the answer"):
         overrides = render_trace(ss[K.TRACE], engine, key="ask")
         if overrides is not None:

@@ -892,3 +892,9 @@ def _softened(mentions: list[Mention], pieces: list[Mention]) -> list[Mention]:
     """``mentions`` with those in ``pieces`` (names inside a longer name) linked softly."""
     return [replace(m, chosen=replace(m.chosen, score=min(m.chosen.score, 0.5))) if m in pieces else m
             for m in mentions]
+
+
+def unknown_link_notes(overrides: dict[str, str] | None, graph) -> list[str]:
+    """A note per link correction naming a node the graph lacks: it is ignored, and the user must know why."""
+    return [f"link correction for '{mention}' names no node of this graph (id {node_id!r}); ignored"
+            for mention, node_id in sorted((overrides or {}).items()) if node_id not in graph.index_of]

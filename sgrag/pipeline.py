@@ -30,7 +30,7 @@ from .graph import KnowledgeGraph, neighborhood
 from .index import LabelIndex, PathIndex
 from .ingest import import_kg
 from .lexicon import Lexicon, resolve_preset
-from .linking import Linker
+from .linking import Linker, unknown_link_notes
 from .match import Matcher
 from .narrowing import CLASS_NOT_ANSWER
 from .narrowing import set_apart as narrow
@@ -40,7 +40,7 @@ from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_word
 from .rules import switches
 from .schema import PROFILE_FILE, class_only_nodes, ProfileThresholds, SchemaProfile, learn_profile, value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
-from .workspace import Workspace
+from .workspace import ProgressFile, Workspace
 
 
 class _Timer:
@@ -179,12 +179,15 @@ class Engine:
                 raise BuildError("the graph is empty")
             from .indexing import build_index  # torch and the GNN's trainer: only a build needs them
             tmp = ws.new_index_dir()
+            shown = ProgressFile(ws, progress)  # how far, for pages and tools in other processes
             try:
-                report = build_index(tmp, graph, ws, cfg, progress, should_stop, llm)
+                report = build_index(tmp, graph, ws, cfg, shown, should_stop, llm)
                 version = ws.commit_index(tmp)
             except BaseException:
                 ws.discard(tmp)
                 raise
+            finally:
+                shown.close()
         report["version"] = version
         return report
 
@@ -222,6 +225,7 @@ class Engine:
                                        "llm->offline" if cfg.query.mode == "llm" and self.llm else "offline",
                                        tuple(self.linker.unlinked(question, mentions)), self.rules)
         trace.query_graph = qg
+        trace.notes.extend(unknown_link_notes(overrides, self.graph))
         if not qg.constraints:
             trace.notes.append("No entity of the graph was recognised in the question.")
             trace.answer = self._accounted(Answer(UNABLE, None, False, 0.0, (), (), (), trace.notes[-1]), qg, trace)

@@ -10,6 +10,7 @@ Layout of a workspace directory W::
     W/docs/                documents, chunks and the extraction cache (see ingest.py)
 
     W/.sgrag.lock          held (flock) by the one running writer; says who, since when
+    W/.sgrag.progress.json the running build's stages (done/total per stage), for readers elsewhere
 
 A writer creates a new numbered directory beside the old one and then replaces
 manifest.json in one rename, so a crash at any point leaves the previous version in use.
@@ -28,16 +29,19 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .config import SgragConfig
 from .errors import WorkspaceBusy, WorkspaceError
 from .fsutil import atomic_write_json, contained, read_json, safe_remove
 from .graph import KnowledgeGraph
+from .types import Progress
 
 MANIFEST_FORMAT = 1
 KEEP_VERSIONS = 2
 LOCK_NAME = ".sgrag.lock"
+PROGRESS_NAME = ".sgrag.progress.json"
+PROGRESS_EVERY_S = 0.5  # rewrites of the progress file at most this often (plus at each new stage and end)
 DEBRIS_AGE_S = 300.0
 """A ``.tmp`` file younger than this may be an atomic write in flight (readers cache
 embeddings, the app saves settings, a new workspace is being created): it is left alone."""
@@ -151,6 +155,7 @@ class Workspace:
         held.add(key)
         try:
             self.clean_debris()
+            (self.path / PROGRESS_NAME).unlink(missing_ok=True)  # a killed build's: not this writer's progress
             yield self
         finally:
             held.discard(key)
@@ -226,6 +231,34 @@ class Workspace:
         built_from = read_json(contained(self.path / "versions", index) / "meta.json", {}).get("source")
         current = self.source_version
         return (built_from, current) if built_from and current and built_from != current else None
+
+    def running_writer(self) -> dict | None:
+        """The note of the writer holding the lock now ({command, pid, since, host}), or None.
+
+        Read without taking the lock (a reader must never make a writer fail as busy): the lock file
+        exists only while held, and a note left by a killed writer names a pid that is gone.
+        """
+        try:
+            info = json.loads((self.path / LOCK_NAME).read_text(encoding="utf-8") or "{}")
+        except (OSError, ValueError):
+            return None
+        if not isinstance(info, dict) or not isinstance(info.get("pid"), int):
+            return None
+        if info.get("host") == socket.gethostname():
+            try:
+                os.kill(info["pid"], 0)
+            except ProcessLookupError:
+                return None
+            except PermissionError:
+                pass  # alive, another user's
+        return info
+
+    def build_progress(self) -> dict:
+        """The running build's stages as written by ``ProgressFile`` ({} when none is running)."""
+        if self.running_writer() is None:
+            return {}
+        data = read_json(self.path / PROGRESS_NAME, {})
+        return data if isinstance(data, dict) else {}
 
     def index_dir(self) -> Path:
         name = self.index_version
@@ -318,3 +351,29 @@ def list_workspaces(root: str | os.PathLike) -> list[Path]:
     if not root.is_dir():
         return []
     return sorted(p for p in root.iterdir() if (p / "manifest.json").exists())
+
+
+class ProgressFile:
+    """Progress sink tee: passes each report on and keeps ``W/.sgrag.progress.json`` current, so another
+    process (the app, while a CLI build runs) can show how far the build is. Removed by ``close``."""
+
+    def __init__(self, ws: Workspace, inner: Callable[[Progress], None]):
+        self.path, self.inner = ws.path / PROGRESS_NAME, inner
+        self.stages: dict[str, dict] = {}
+        self._last = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        self.inner(p)
+        now = time.time()
+        new = p.stage not in self.stages
+        s = self.stages.setdefault(p.stage, {"stage": p.stage, "started": now})
+        s.update(done=p.done, total=p.total, message=p.message, eta_s=p.eta_s, updated=now)
+        if new or (p.total and p.done >= p.total) or now - self._last >= PROGRESS_EVERY_S:
+            self._last = now
+            try:
+                atomic_write_json(self.path, self.stages)
+            except OSError:
+                pass  # progress for onlookers only: never fails the build
+
+    def close(self) -> None:
+        self.path.unlink(missing_ok=True)

@@ -15,6 +15,7 @@ another one. This module never imports streamlit, so it is unit-testable.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -249,6 +250,36 @@ class ProcessJob(Job):
                 result = None
             self._finish(status, result, out.get("error", ""), out.get("detail", ""))
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class OutsideWriter(Job):
+    """A writer this server did not start (a CLI ``sgrag build``/``ingest``/``import-kg``) seen through the
+    workspace's lock note and the progress file its build writes: a read-only ``Job`` the pages can show
+    and poll. Active while that process holds the lock; it has no result (the index appears when done)."""
+
+    def __init__(self, ws, note: dict):
+        super().__init__("outside", str(ws.path), label=f"sgrag {note.get('command', 'command')}")
+        self.ws, self.pid = ws, note.get("pid")
+        if isinstance(note.get("since"), (int, float)):
+            self.created = float(note["since"])
+        self.status = RUNNING
+
+    @property
+    def active(self) -> bool:
+        note = self.ws.running_writer()
+        running = note is not None and note.get("pid") == self.pid
+        if not running and self.status == RUNNING:
+            self._finish(DONE)
+        return running
+
+    def snapshot(self) -> dict[str, StageState]:
+        stages = {}
+        for k, v in self.ws.build_progress().items():
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                stages[k] = StageState.from_json(v)
+        with self._lock:
+            self.stages = stages or self.stages  # the last copy stays once the build has removed its file
+        return super().snapshot()
 
 
 class JobRegistry:

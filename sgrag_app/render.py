@@ -22,7 +22,7 @@ from sgrag import viz
 from sgrag.passages import Citation, Passage, cite, document_titles, locate
 from sgrag.types import UNK, Condition, Match, QueryTrace, RankedAnswer
 from sgrag_app import state as K
-from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry, build_percent
+from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry, OutsideWriter, build_percent
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-!|~$:>])")
 
@@ -166,7 +166,15 @@ def render_building(ws, job: Job) -> None:
     """A workspace without an index yet whose build is running: how far, refreshed until it is done."""
     def body(job: Job) -> None:
         with st.container(border=True):
-            st.markdown(f"**'{md(ws.path.name)}' is building, {build_percent(job)}% — questions answer when done.**")
+            outside = isinstance(job, OutsideWriter)
+            who = f"`{re.sub(r'[^A-Za-z0-9 ._-]', '', job.label)}`, pid {job.pid}" if outside else ""
+            if outside and not job.snapshot():  # a CLI writer that reports no build stage (yet)
+                since = time.strftime("%H:%M", time.localtime(job.created))
+                st.markdown(f"**A build is running (started by {who}, since {since}) — questions answer when done.**")
+            else:
+                by = f" (by {who})" if outside else ""
+                st.markdown(f"**'{md(ws.path.name)}' is building{by}, {build_percent(job)}% — "
+                            "questions answer when done.**")
             render_stages(job)
     live_job(job, K.BUILD_WAIT_POLLING, body)
 

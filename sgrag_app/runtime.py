@@ -20,7 +20,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlExcepti
 import sgrag
 from sgrag_app import state as K
 from sgrag_app.asking import LINK_PARAM, Q_PARAM, AnswerCache
-from sgrag_app.jobs import DONE, EngineCache, Job, JobRegistry
+from sgrag_app.jobs import DONE, EngineCache, Job, JobRegistry, OutsideWriter
 
 log = logging.getLogger("sgrag_app")
 
@@ -114,13 +114,14 @@ def engine_job(ws: "sgrag.Workspace", retry: bool = False) -> Job:
 
 
 def build_in_progress(ws: "sgrag.Workspace") -> Job | None:
-    """The app's build (or first set-up) job running on ``ws``, if any."""
+    """The app's build (or first set-up) job running on ``ws``, else a writer started elsewhere (the CLI)."""
     reg = job_registry()
     for kind in ("build", "demo"):
         job = reg.get(kind, str(ws.path))
         if job is not None and job.active:
             return job
-    return None
+    note = ws.running_writer() if ws.exists else None
+    return OutsideWriter(ws, note) if note is not None else None
 
 
 def workspace_identity(ws: "sgrag.Workspace") -> str:

@@ -157,6 +157,66 @@ def test_a_workspace_being_built_says_so_and_answers_when_done(tmp_path, make_ap
     assert answers(at) == ["## Dominican Republic"]
 
 
+def test_a_workspace_built_from_the_cli_says_so_and_answers_when_done(tmp_path, make_app, monkeypatch):
+    """A writer the app did not start (``sgrag build`` in a terminal) is seen through the workspace lock and the
+    progress file every build writes: first who and since when, then how far, then the answer."""
+    import os
+    from app_support import make_workspace
+    from sgrag.types import Progress, no_progress
+    from sgrag.workspace import ProgressFile
+    path = make_workspace(tmp_path / "ws" / "fresh", build=False)
+    ws, held, release = Workspace(path), threading.Event(), threading.Event()
+
+    def outside_writer():  # holds the real lock, as the CLI process would
+        with ws.writer("build"):
+            held.set()
+            release.wait(60)
+    t = threading.Thread(target=outside_writer)
+    t.start()
+    try:
+        assert held.wait(10)
+        at = url_app(path, monkeypatch, ws="fresh", q=Q_DR)
+        assert_clean(at)
+        page = texts(at)
+        assert f"A build is running (started by `sgrag build`, pid {os.getpid()}, since" in page
+        assert "questions answer when done" in page and "has no built index yet" not in page
+        assert "is answered as soon as the index is ready" in page
+        ProgressFile(ws, no_progress)(Progress("embeddings", 3, 6, "embedding labels"))
+        at.run()
+        assert_clean(at)
+        assert f"'fresh' is building (by `sgrag build`, pid {os.getpid()}), 8% — questions answer when done" \
+            in texts(at)
+    finally:
+        release.set()
+        t.join(30)
+    assert ws.running_writer() is None  # released: the page stops waiting on it
+    Engine.build(path)
+    run_loaded(at)
+    assert answers(at) == ["## Dominican Republic"]
+    assert not (path / ".sgrag.progress.json").exists()  # a finished build leaves no progress behind
+
+
+def test_a_lock_note_left_by_a_dead_writer_is_not_a_running_build(tmp_path):
+    from app_support import make_workspace
+    path = make_workspace(tmp_path / "ws" / "w", build=False)
+    (path / ".sgrag.lock").write_text(json.dumps({"pid": 2 ** 22 + 12345, "command": "build", "since": 0,
+                                                  "host": __import__("socket").gethostname()}))
+    assert Workspace(path).running_writer() is None and Workspace(path).build_progress() == {}
+
+
+def test_a_link_correction_naming_no_node_is_reported_not_silently_ignored(built_ws, monkeypatch):
+    at = url_app(built_ws, monkeypatch, ws="small", q=Q_DR, link="Santo Domingo::no-such-node")
+    assert_clean(at)
+    trace = at.session_state[K.TRACE]
+    assert "no-such-node" not in [n.node_id for n in trace.query_graph.constraints]
+    assert "link correction for 'Santo Domingo' names no node of this graph (id 'no-such-node'); ignored" \
+        in trace.notes
+    assert any("names no node of this graph" in w.value and "no\\-such\\-node" in w.value for w in at.warning), \
+        [w.value for w in at.warning]
+    assert not any(c.value.startswith("Re-run with corrected links") for c in at.caption)
+    assert answers(at) == ["## Dominican Republic"]  # answered as if uncorrected
+
+
 # ---- one verdict -----------------------------------------------------------------------------------
 def test_card_subgraphs_and_table_read_the_same_verdict(tmp_path, make_app):
     path = tmp_path / "ws" / "kinds"

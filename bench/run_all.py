@@ -1,6 +1,6 @@
 """Run the small default version of every benchmark (`make bench`).
 
-    python bench/run_all.py            # retrieval, pruning, build, scale, load with their small defaults
+    python bench/run_all.py            # retrieval, pruning, build, scale, load, ingest_speed with their small defaults
     python bench/run_all.py --only pruning,scale
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ SMALL = {
     "build": ["--graphs", "mini"],
     "scale": ["--entities", "20000", "--queries", "100", "--gnn-epochs", "20"],
     "load": ["--n", "100", "--background-n", "300", "--warmup-s", "10"],
+    "ingest_speed": ["--limit", "30"],
 }
 
 

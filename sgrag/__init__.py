@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .ingest import delete_document, import_kg, ingest, list_documents  # eager: `ingest` is also a submodule
+from .ingest import Passage, delete_document, evidence_passage, import_kg, ingest, list_documents  # eager: `ingest` is also a submodule
 
 _EXPORTS = {
     "SgragConfig": "config", "api_key_from_env": "config",
@@ -32,7 +32,7 @@ _EXPORTS = {
     "Workspace": "workspace", "delete_workspace": "workspace", "list_workspaces": "workspace",
 }
 
-__all__ = sorted([*_EXPORTS, "delete_document", "import_kg", "ingest", "list_documents"])
+__all__ = sorted([*_EXPORTS, "Passage", "delete_document", "evidence_passage", "import_kg", "ingest", "list_documents"])
 
 
 def __getattr__(name: str) -> Any:

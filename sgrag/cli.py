@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ingest", help="extract documents into the workspace graph and rebuild")
     _add_ws(p)
     p.add_argument("paths", nargs="+")
-    p.add_argument("--extractor", choices=("offline", "llm"), default="offline")
+    p.add_argument("--extractor", choices=("offline", "rules", "llm"), default="offline",
+                   help="offline: spaCy parses (English; other scripts use the rules); rules: the rule-based extractor; llm: the endpoint")
     p.add_argument("--no-build", action="store_true", help="skip the index rebuild")
 
     p = sub.add_parser("delete-doc", help="remove a document and what only it supported")

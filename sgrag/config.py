@@ -172,6 +172,10 @@ class MatchConfig:
     """Best partial matches kept when no exact match exists."""
     max_matches: int = 200
     """Exact matches kept in the trace (all are counted)."""
+    exact_edge_confidence: float = 0.55
+    """An edge the extractor read with less confidence than this (a name merely mentioned in the
+    article about the answer, a clause's subject far from the named thing) never makes a match exact:
+    such candidates are ranked as partial matches instead. Imported edges count as 1.0."""
 
 
 @dataclass

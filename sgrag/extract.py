@@ -46,6 +46,8 @@ _DESC_CHARS = 300
 class ExtractedEntity:
     label: str
     description: str = ""
+    aliases: tuple[str, ...] = ()
+    """Other surface forms the document used for it ("Orlov", "U.S."); the linker matches them."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,14 @@ class ExtractedRelation:
     start: int = -1
     """Character span of the source sentence in the chunk text (-1: not recorded)."""
     end: int = -1
+    how: str = ""
+    """How it was read ("svo", "passive", "copula", ... "+pronoun" when an end was resolved by
+    coreference; "" for extractors that do not say)."""
+    confidence: float = 1.0
+    """How sure the extractor is of this edge (0-1)."""
+    fact_start: int = -1
+    """Character span of the words stating the fact, inside the sentence span (-1: not recorded)."""
+    fact_end: int = -1
 
 
 @dataclass(frozen=True)
@@ -87,17 +97,65 @@ def source_doc_id(source: str) -> str:
 
 def edge_source(chunk_id: str, rel: ExtractedRelation) -> str:
     """An edge's provenance entry: the chunk id, plus ``@start-end`` when the extractor
-    recorded the character span of the sentence in the chunk text."""
-    return f"{chunk_id}@{rel.start}-{rel.end}" if rel.start >= 0 else chunk_id
+    recorded the character span of the sentence in the chunk text, plus
+    ``|how|confidence|fact_start-fact_end`` when it said how it read the fact."""
+    if rel.start < 0:
+        return chunk_id
+    out = f"{chunk_id}@{rel.start}-{rel.end}"
+    if rel.how:
+        out += f"|{rel.how}|{rel.confidence:.3g}|{rel.fact_start}-{rel.fact_end}"
+    return out
+
+
+@dataclass(frozen=True)
+class EdgeEvidence:
+    """One provenance entry of an edge, parsed (see ``edge_source``)."""
+    chunk_id: str
+    doc_id: str
+    start: int
+    """Sentence span in the chunk text."""
+    end: int
+    how: str = ""
+    confidence: float = 1.0
+    fact_start: int = -1
+    """Span of the words stating the fact in the chunk text (-1: not recorded)."""
+    fact_end: int = -1
+
+
+def parse_edge_source(source: str) -> EdgeEvidence | None:
+    """The evidence an ``edge_source`` entry records, or None for a bare chunk id / imported edge."""
+    head, *extra = source.split("|")
+    chunk_id, at, span = head.rpartition("@")
+    start, _, end = span.partition("-")
+    if not at or not start.isdigit() or not end.isdigit():
+        return None
+    how, conf, fs, fe = "", 1.0, -1, -1
+    if len(extra) == 3:
+        how = extra[0]
+        try:
+            conf = max(0.0, min(1.0, float(extra[1])))
+        except ValueError:
+            conf = 1.0
+        a, _, b = extra[2].partition("-")
+        fs, fe = (int(a), int(b)) if a.isdigit() and b.isdigit() else (-1, -1)
+    return EdgeEvidence(chunk_id, source_doc_id(chunk_id), int(start), int(end), how, conf, fs, fe)
 
 
 def sentence_span(source: str) -> tuple[str, int, int] | None:
     """(chunk id, start, end) of a provenance entry made by ``edge_source``, else None."""
-    chunk_id, at, span = source.rpartition("@")[0], "@" in source, source.rpartition("@")[2]
-    start, _, end = span.partition("-")
-    if not at or not start.isdigit() or not end.isdigit():
-        return None
-    return chunk_id, int(start), int(end)
+    ev = parse_edge_source(source)
+    return (ev.chunk_id, ev.start, ev.end) if ev is not None else None
+
+
+def edge_confidence(sources: Iterable[str]) -> float:
+    """How sure the graph is of an edge: the best of its extracted readings (1.0 for an edge that
+    was imported or read by an extractor that does not say)."""
+    best = None
+    for src in sources:
+        ev = parse_edge_source(src)
+        conf = ev.confidence if ev is not None and ev.how else 1.0
+        best = conf if best is None else max(best, conf)
+    return 1.0 if best is None else best
 
 
 # ---- LLM extractor --------------------------------------------------------------------------
@@ -172,7 +230,8 @@ def extraction_from_json(data: dict, **override: str) -> ChunkExtraction:
     data = {**data, **override}
     return ChunkExtraction(
         data["chunk_id"], data["doc_id"],
-        tuple(ExtractedEntity(**e) for e in data["entities"]),
+        tuple(ExtractedEntity(e["label"], e.get("description", ""), tuple(e.get("aliases", ())))
+              for e in data["entities"]),
         tuple(ExtractedRelation(**r) for r in data["relations"]),
         data["extractor"], tuple(tuple(d) for d in data.get("dropped", ())),
         bool(data.get("complete", True)))
@@ -301,7 +360,7 @@ def merge_into_graph(base: KnowledgeGraph | None, extractions: Iterable[ChunkExt
         for ent in ex.entities:
             key = fold(ent.label)
             if key:
-                b.add_node(node_of[key], label_of(key), ent.description, src)
+                b.add_node(node_of[key], label_of(key), ent.description, src, ent.aliases)
         for rel in ex.relations:
             s, t = fold(rel.source), fold(rel.target)
             if s and t and node_of[s] != node_of[t]:

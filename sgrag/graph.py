@@ -40,6 +40,8 @@ class KnowledgeGraph:
     texts: list[str]
     node_sources: dict[int, list[str]] = field(default_factory=dict)
     edge_sources: dict[int, list[str]] = field(default_factory=dict)
+    aliases: dict[int, list[str]] = field(default_factory=dict)
+    """Other names documents used for a node ("Orlov", "U.S."); the linker matches them too."""
 
     # ---- sizes -------------------------------------------------------------------------
     @property
@@ -189,6 +191,7 @@ class KnowledgeGraph:
             "relations": self.relations, "texts": self.texts,
             "node_sources": {str(k): v for k, v in self.node_sources.items()},
             "edge_sources": {str(k): v for k, v in self.edge_sources.items()},
+            "aliases": {str(k): v for k, v in self.aliases.items()},
         }
         with open(d / "strings.json", "w", encoding="utf-8") as fh:
             json.dump(payload, fh, ensure_ascii=False)
@@ -210,6 +213,7 @@ class KnowledgeGraph:
             relations=s["relations"], texts=s["texts"],
             node_sources={int(k): v for k, v in s["node_sources"].items()},
             edge_sources={int(k): v for k, v in s["edge_sources"].items()},
+            aliases={int(k): v for k, v in s.get("aliases", {}).items()},
         )
 
     def without_edges(self, edge_ids) -> "KnowledgeGraph":
@@ -221,7 +225,8 @@ class KnowledgeGraph:
             node_ids=self.node_ids, labels=self.labels, descriptions=self.descriptions,
             src=self.src[keep], dst=self.dst[keep], rel=self.rel[keep], desc=self.desc[keep],
             relations=self.relations, texts=self.texts, node_sources=dict(self.node_sources),
-            edge_sources={int(new_id[e]): v for e, v in self.edge_sources.items() if keep[e]})
+            edge_sources={int(new_id[e]): v for e, v in self.edge_sources.items() if keep[e]},
+            aliases=dict(self.aliases))
 
     def stats(self) -> dict[str, float]:
         deg = self.degree
@@ -254,20 +259,22 @@ class GraphBuilder:
         self._rel_index: dict[str, int] = {}
         self._text_index: dict[str, int] = {}
         self._edge_src: dict[int, list[str]] = {}
+        self._aliases: dict[int, list[str]] = {}
         self._edge_keys: dict[tuple[int, int, int], int] = {}
 
     @classmethod
     def from_graph(cls, g: KnowledgeGraph) -> "GraphBuilder":
         b = cls()
         for i in range(g.num_nodes):
-            b.add_node(g.node_ids[i], g.labels[i], g.descriptions[i], g.node_sources.get(i, ()))
+            b.add_node(g.node_ids[i], g.labels[i], g.descriptions[i], g.node_sources.get(i, ()),
+                       g.aliases.get(i, ()))
         for e in range(g.num_edges):
             s, t, r, d = g.edge_tuple(e)
             b.add_edge(s, t, r, d, g.edge_sources.get(e, ()))
         return b
 
     def add_node(self, node_id: str, label: str | None = None, description: str = "",
-                 sources: tuple[str, ...] | list[str] = ()) -> int:
+                 sources: tuple[str, ...] | list[str] = (), aliases: tuple[str, ...] | list[str] = ()) -> int:
         node_id = str(node_id)
         i = self._index.get(node_id)
         if i is None:
@@ -284,6 +291,10 @@ class GraphBuilder:
             lst = self._node_src.setdefault(i, [])
             if s not in lst:
                 lst.append(s)
+        for a in aliases:
+            lst = self._aliases.setdefault(i, [])
+            if a and a != self.labels[i] and a not in lst:
+                lst.append(a)
         return i
 
     def _intern(self, table: dict[str, int], value: str) -> int:
@@ -328,6 +339,7 @@ class GraphBuilder:
             relations=list(self._rel_index), texts=list(self._text_index),
             node_sources={k: list(v) for k, v in self._node_src.items()},
             edge_sources={k: list(v) for k, v in self._edge_src.items()},
+            aliases={k: list(v) for k, v in self._aliases.items()},
         )
 
 

@@ -192,9 +192,13 @@ def import_kg(path: str | os.PathLike, *, triples=None, entities=None, relations
 
 def _make_extractor(kind: str, llm: ChatClient | None, cfg: SgragConfig,
                     graph: KnowledgeGraph | None) -> Extractor:
+    from .dependency import ParseExtractor
     from .extract import LLMExtractor
     from .offline import OfflineExtractor
-    offline = OfflineExtractor(graph.label_vocab if graph is not None else ())
+    known = graph.label_vocab if graph is not None else ()
+    if kind == "rules":
+        return OfflineExtractor(known)
+    offline = ParseExtractor(known)
     if kind == "offline":
         return offline
     if kind == "llm":
@@ -202,7 +206,7 @@ def _make_extractor(kind: str, llm: ChatClient | None, cfg: SgragConfig,
             raise SgragError("the LLM extractor needs an LLM endpoint (set llm.base_url), "
                              "or use extractor='offline'")
         return LLMExtractor(llm, gleanings=cfg.extract.gleanings, fallback=offline)
-    raise SgragError(f"unknown extractor {kind!r} (offline, llm)")
+    raise SgragError(f"unknown extractor {kind!r} (offline, rules, llm)")
 
 
 def ingest(workspace: Workspace, paths: Iterable[str | os.PathLike], cfg: SgragConfig | None = None,
@@ -272,7 +276,10 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
                               + (" (cached)" if was_cached else "")))
 
         try:
-            found = extract_chunks(chunks, ext, cache, workers, on_chunk)
+            if hasattr(ext, "extract_document"):  # the whole document at once: coreference across chunks
+                found = _extract_document(ext, doc, chunks, cache, on_chunk)
+            else:
+                found = extract_chunks(chunks, ext, cache, workers, on_chunk)
             found += table_extractions(doc.doc_id, read_tables(stored), ext.name)
         except (LLMError, ParseError, InputFormatError) as exc:
             reg.update(doc.doc_id, status="failed", error=str(exc))
@@ -307,6 +314,24 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
                 reports[path] = dataclasses.replace(rep, status="done")
         progress(Progress("merge", 1, 1, f"graph {version}: +{nodes_added} nodes, +{edges_added} edges"))
     return IngestReport(tuple(reports.values()), nodes_added, edges_added, version, ext.name)
+
+
+def _extract_document(ext, doc: Document, chunks, cache, on_chunk) -> list:
+    """A document-level extractor's chunk results, from the cache when every chunk of this very
+    document (its content id is in the key) was extracted before."""
+    key = f"{ext.name}@{doc.doc_id}"
+    hits = [cache.get(c, key) for c in chunks]
+    if hits and all(h is not None for h in hits):
+        for i, h in enumerate(hits):
+            on_chunk(i, h, True)
+        return hits
+    found = ext.extract_document(doc, chunks)
+    by_id = {f.chunk_id: f for f in found}
+    for i, c in enumerate(chunks):
+        if c.chunk_id in by_id:
+            cache.put(c, key, by_id[c.chunk_id])
+            on_chunk(i, by_id[c.chunk_id], False)
+    return found
 
 
 def list_documents(workspace: Workspace) -> list[DocumentInfo]:
@@ -344,7 +369,7 @@ def remove_document_provenance(graph: KnowledgeGraph, doc_id: str,
             removed_nodes.add(nid)
         else:
             parts = [p for p in graph.descriptions[i].split(" | ") if p and p not in descriptions]
-            b.add_node(nid, graph.labels[i], " | ".join(parts), left)
+            b.add_node(nid, graph.labels[i], " | ".join(parts), left, graph.aliases.get(i, ()))
     removed_edges = 0
     for e in range(graph.num_edges):
         s, t, rel, desc = graph.edge_tuple(e)
@@ -384,3 +409,66 @@ def _delete_locked(workspace: Workspace, doc_id: str) -> DeleteReport:
     safe_remove(extraction.parent, extraction)
     safe_remove(files.parent, files)
     return DeleteReport(doc_id, title, n_removed, e_removed, version)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Where an extracted edge was read, as a reader would check it (see ``evidence_passage``)."""
+    doc_id: str
+    title: str
+    """The document's title as ingested (not a chunk id)."""
+    path: str
+    """The workspace's copy of the document (opens at ``start`` for the passage)."""
+    sentence: str
+    start: int
+    """Character span of the sentence in the document's text (``Document.text``: pages joined by a blank line)."""
+    end: int
+    fact_start: int
+    """Span of the words that state the fact, inside the sentence span (-1 when not recorded)."""
+    fact_end: int
+    how: str
+    """How the extractor read it ("svo", "passive+pronoun", ...; "" when it does not say)."""
+    confidence: float
+    page: int
+
+
+_CHUNK_CACHE: dict[tuple, tuple[Document, dict[str, int]]] = {}
+
+
+def evidence_passage(workspace: Workspace, source: str) -> Passage | None:
+    """The document passage behind one provenance entry of an edge (``graph.edge_sources[e]``):
+    title, sentence text and its character span in the document. None for an imported edge,
+    an entry without a sentence span, or a document no longer in the workspace."""
+    from .extract import parse_edge_source
+    ev = parse_edge_source(source)
+    if ev is None:
+        return None
+    reg = _Registry(workspace)
+    info = reg.docs.get(ev.doc_id)
+    if not info or not info.get("stored") or not Path(info["stored"]).is_file():
+        return None
+    cfg = workspace.config() if workspace.exists else SgragConfig()
+    stored = Path(info["stored"])
+    key = (str(stored), stored.stat().st_mtime_ns, cfg.extract.chunk_chars, cfg.extract.chunk_overlap)
+    if key not in _CHUNK_CACHE:
+        loaded = load_documents([stored], cfg.limits)
+        if not loaded.documents:
+            return None
+        doc = loaded.documents[0]
+        offsets: dict[str, int] = {}
+        for c in chunk_document(doc, cfg.extract.chunk_chars, cfg.extract.chunk_overlap):
+            page_start = sum(len(p) + 2 for p in doc.pages[:c.page])
+            offsets[c.chunk_id.split(":", 1)[1]] = page_start + doc.pages[c.page].find(c.text, c.start)
+        if len(_CHUNK_CACHE) > 64:
+            _CHUNK_CACHE.clear()
+        _CHUNK_CACHE[key] = (doc, offsets)
+    doc, offsets = _CHUNK_CACHE[key]
+    base = offsets.get(ev.chunk_id.split(":", 1)[1]) if ":" in ev.chunk_id else None
+    if base is None or base < 0:
+        return None
+    text = doc.text
+    start, end = base + ev.start, min(base + ev.end, len(text))
+    fs, fe = (base + ev.fact_start, base + ev.fact_end) if ev.fact_start >= 0 else (-1, -1)
+    page = int(ev.chunk_id.split(":p", 1)[1].split(":", 1)[0]) if ":p" in ev.chunk_id else 0
+    return Passage(ev.doc_id, info.get("title", ""), str(stored), text[start:end], start, end, fs, fe, ev.how,
+                   ev.confidence, page)

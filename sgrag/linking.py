@@ -311,7 +311,7 @@ class Linker:
         short = {label for label in graph.nodes_by_label if _is_short_name(label)}
         for key, nodes in graph.nodes_by_folded_label.items():
             label = graph.labels[nodes[0]]
-            aliases = _auto_aliases(label) if rules.on(AUTO_ALIASES) else []
+            aliases = (_auto_aliases(label) if rules.on(AUTO_ALIASES) else []) + [a for v in nodes for a in graph.aliases.get(v, ())]
             for suffix, rule in lex.label_suffixes.items() if rules.on(SUFFIX_ALIASES) else ():
                 if label.endswith(suffix) and len(label) > len(suffix):
                     base = label[: -len(suffix)]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .extract import sentence_span
+from .extract import edge_confidence, sentence_span
 from .dominance import DominanceEncoder
 from .graph import KnowledgeGraph, expand_ranges
 from .index import PathIndex, PathQuery, SearchStats, query_signature
@@ -30,9 +30,25 @@ class Retrieval:
     stats: list[PathMatches]
 
 
+def _firm_slot_counts(graph: KnowledgeGraph, threshold: float) -> np.ndarray | None:
+    """Prefix counts, over the CSR slots, of edges sure enough to make a match exact (None: all are)."""
+    if threshold <= 0 or not graph.edge_sources:
+        return None
+    conf = np.ones(graph.num_edges, dtype=np.float32)
+    for e, srcs in graph.edge_sources.items():
+        conf[e] = edge_confidence(srcs)
+    firm = conf >= threshold
+    if firm.all():
+        return None
+    edges = graph.slot_edges(np.arange(int(graph.indptr[-1])))
+    return np.concatenate([[0], np.cumsum(firm[edges])])
+
+
 class Matcher:
-    def __init__(self, graph: KnowledgeGraph, indexes: dict[int, PathIndex], enc: DominanceEncoder):
+    def __init__(self, graph: KnowledgeGraph, indexes: dict[int, PathIndex], enc: DominanceEncoder,
+                 exact_edge_confidence: float = 0.0):
         self.graph, self.indexes, self.enc = graph, indexes, enc
+        self._firm_cum = _firm_slot_counts(graph, exact_edge_confidence)
         self._sigs: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
         self._keys: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}  # a path's key bounds
 
@@ -214,7 +230,8 @@ class Matcher:
         n = rows.shape[0]  # every query edge looked up in one batch
         lo, hi = g.edge_slots(rows[:, [where[u] for u, _ in qg.edges]].T.reshape(-1),
                               rows[:, [where[v] for _, v in qg.edges]].T.reshape(-1))
-        ok &= (hi > lo).reshape(len(qg.edges), n).all(axis=0)
+        firm = hi > lo if self._firm_cum is None else self._firm_cum[hi] > self._firm_cum[lo]
+        ok &= firm.reshape(len(qg.edges), n).all(axis=0)
         return ok, [(lo[i * n:(i + 1) * n], hi[i * n:(i + 1) * n]) for i in range(len(qg.edges))]
 
     def evidence(self, qu: str, qv: str, edge_ids: list[int]) -> list[MatchedEdge]:
@@ -224,9 +241,11 @@ class Matcher:
             s, t = int(g.src[e]), int(g.dst[e])
             spans = [x for x in g.edge_sources.get(e, ()) if sentence_span(x)]
             desc = g.edge_description(e)
+            conf = edge_confidence(g.edge_sources.get(e, ()))
+            spans.sort(key=lambda x: -edge_confidence([x]))  # the surest reading first
             out.append(MatchedEdge((qu, qv), g.node_ids[s], g.node_ids[t], g.labels[s], g.labels[t],
                                    g.relations[int(g.rel[e])], desc, spans[0] if spans else "",
-                                   desc if spans else ""))
+                                   desc if spans else "", conf))
         return out
 
     # ---- the whole σ+δ for one query graph ------------------------------------------------

@@ -14,16 +14,20 @@ from .types import QueryGraph, SetApart
 
 NAMED_NOT_ANSWER = register("named_not_answer", "narrowing", "An entity the question names as a condition is left "
                             "out of the exact set (never an answer to itself).")
+CLASS_NOT_ANSWER = register("class_not_answer", "narrowing", "A class node documents made (\"person\": most of its "
+                            "edges are 'is a' edges pointing at it) is left out of every answer, even when it is all "
+                            "that meets the conditions.")
 VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers) are left out when the question asks "
                       'for a thing, and things when it asks for a value ("In which year").')
 
 
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
-              notes: list[str], values: np.ndarray | None = None) -> tuple[list[SetApart], set[str]]:
+              notes: list[str], values: np.ndarray | None = None,
+              classes: np.ndarray | None = None) -> tuple[list[SetApart], set[str]]:
     """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
     returns them, each with why: named in the question as a condition itself (never an answer to it), a
     value (year, date, number) when the question asks for a thing or the reverse (``values``: per node), of
-    another kind than the answer type names ("Which *award*"), or not
+    another kind than the answer type names ("Which *award*"), a class node (``classes``: per node), or not
     joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
     word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
     nothing gives way. Also returns the weakly linked constraints a stated relation applied. The rules are
@@ -48,6 +52,12 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
              f"{int(own.sum()):,} of the entities joined to every other constraint {'is' if own.sum() == 1 else 'are'} "
              "named in the question as a condition")
         nodes, sat = nodes[~own], sat[~own]
+    if classes is not None and nodes.size and ranker.rules.on(CLASS_NOT_ANSWER):  # never gives way: a kind ("person") is not a thing of that kind
+        wrong = classes[nodes]
+        if wrong.any():
+            drop(nodes[wrong], "a class, not a thing", f"{int(wrong.sum()):,} of the entities joined to every "
+                 "constraint name a kind of thing (a class node), not a thing")
+            nodes, sat = nodes[~wrong], sat[~wrong]
     if values is not None and nodes.size > 1 and ranker.rules.on(VALUE_KIND):
         is_value = values[nodes]
         wants = asks_for_value(qg.question, qg.answer_type)

@@ -32,12 +32,13 @@ from .ingest import import_kg
 from .lexicon import Lexicon, resolve_preset
 from .linking import Linker, unknown_link_notes
 from .match import Matcher
+from .narrowing import CLASS_NOT_ANSWER
 from .narrowing import set_apart as narrow
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
 from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_words, demoted
 from .rules import switches
-from .schema import PROFILE_FILE, ProfileThresholds, SchemaProfile, learn_profile, value_nodes
+from .schema import PROFILE_FILE, class_only_nodes, ProfileThresholds, SchemaProfile, learn_profile, value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
 from .workspace import ProgressFile, Workspace
 
@@ -66,6 +67,21 @@ def _bound_query_threads(n: int, torch_runtime: bool) -> None:
             torch.set_num_threads(n)
         from threadpoolctl import threadpool_limits
         threadpool_limits(limits=n, user_api="blas")
+
+
+def _read_from_documents(answer: Answer, trace: QueryTrace, target: str) -> Answer:
+    """An answer resting on facts an extractor read says how sure it is: its confidence is scaled by
+    the least sure condition (each condition counts its surest supporting edge)."""
+    edges = next((m.edges for m in trace.matches if m.binding.get(target) == answer.node_id), ())
+    per_condition: dict[tuple[str, str], float] = {}
+    for e in edges:
+        per_condition[e.query_edge] = max(per_condition.get(e.query_edge, 0.0), e.confidence)
+    least = min(per_condition.values(), default=1.0)
+    if least >= 1.0:
+        return answer
+    return replace(answer, confidence=round(answer.confidence * least, 4),
+                   explanation=f"{answer.explanation} Read from documents: the least sure supporting fact has "
+                               f"confidence {least:.2f}.".strip())
 
 
 class Engine:
@@ -107,7 +123,7 @@ class Engine:
                                       config.query.embed_runtime)
         self._cache = EmbeddingCache(workspace.cache_dir / "embeddings", self.embedder)
         self.lexicon = Lexicon.of_workspace(workspace.path, resolve_preset(config.query.lexicon, self.graph.relations))
-        self.matcher = Matcher(self.graph, self.indexes, self.encoder)
+        self.matcher = Matcher(self.graph, self.indexes, self.encoder, config.match.exact_edge_confidence)
         self._rule_stages()
         self.examples: list[str] = read_json(workspace.path / "examples.json", []) or []
         _bound_query_threads(config.query.threads, config.query.embed_runtime == "torch")
@@ -240,7 +256,10 @@ class Engine:
         stated: set[str] = set()
         if exact:
             candidates = exact.candidates(target)
-            set_apart, stated = narrow(self.graph, self.ranker, qg, candidates, trace.notes, self.value_nodes)
+            set_apart, stated = narrow(self.graph, self.ranker, qg, candidates, trace.notes, self.value_nodes,
+                                       self.class_only)
+            if not candidates:  # every entity meeting the conditions is a kind of thing, not an answer
+                exact, trace.exact_count = None, 0
         if soft and any(n.qid not in stated for n in soft):
             trace.notes.append("Soft constraints (weakly linked; used for ranking only): " + ", ".join(
                 f"{question[n.mention.start:n.mention.end] if n.mention else n.label} -> {n.label}"  # the question's words
@@ -249,6 +268,8 @@ class Engine:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
                 candidates = best_tiers(support, mq, cfg.ranking.rank_cap)
+                for v in [v for v in candidates if self.class_only[v] and self.rules.on(CLASS_NOT_ANSWER)]:
+                    del candidates[v]  # a class node ("person") answers no "Which ..." question, partly or not
             trace.notes.append("No exact match: showing the best partial matches.")
         elif not exact:
             candidates, matches = {}, []
@@ -264,6 +285,7 @@ class Engine:
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
                                     cfg.ranking.tie_confidence, self.ranker.weights)
+            answer = _read_from_documents(answer, trace, target)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
                              set_apart=tuple(set_apart))
@@ -298,6 +320,11 @@ class Engine:
         built before profiles were stored learns it now, from the same graph."""
         return SchemaProfile.load(self.version_dir / PROFILE_FILE) or learn_profile(
             self.graph, self.lexicon.type_relations, ProfileThresholds.of(self.config.ranking))
+
+    @cached_property
+    def class_only(self) -> np.ndarray:
+        """Per node: a class node documents made ("person"): never an answer."""
+        return class_only_nodes(self.graph)
 
     @cached_property
     def value_nodes(self) -> np.ndarray:

@@ -53,6 +53,20 @@ def asks_for_value(question: str, answer_type: str) -> bool:
     return bool(words) and words[-1] in VALUE_WORDS
 
 
+def class_only_nodes(graph: KnowledgeGraph, type_relation: str = "is a") -> np.ndarray:
+    """Per node: a class node a document extractor made ("person", "song"): most edges at it are ``is a``
+    edges pointing at it (a stray "studied at the university" does not make it a thing). Such a node
+    names a kind, so it never answers "Which ..."."""
+    n = graph.num_nodes
+    rid = graph.relations.index(type_relation) if type_relation in graph.relations else -1
+    if rid < 0 or graph.num_edges == 0:
+        return np.zeros(n, dtype=bool)
+    is_type = graph.rel == rid
+    typed_in = np.bincount(graph.dst[is_type], minlength=n)
+    incident = np.bincount(graph.src, minlength=n) + np.bincount(graph.dst, minlength=n)
+    return (typed_in > 0) & (2 * typed_in >= incident)
+
+
 # ---- the schema profile: a graph's conventions, learned from its statistics at build ------------------------------
 
 PROFILE_FILE = "schema_profile.json"

@@ -127,6 +127,9 @@ class MatchedEdge:
     """Where a document said it: provenance ``<doc>:p<page>:c<chunk>@<start>-<end>`` ("" if imported)."""
     sentence: str = ""
     """The sentence it was read from (offline extraction records it; "" otherwise)."""
+    confidence: float = 1.0
+    """How sure the extractor was of this edge (its best reading; 1.0 for an imported edge).
+    ``sgrag.evidence_passage(workspace, source)`` gives the document title and the sentence's span."""
 
 
 @dataclass(frozen=True)

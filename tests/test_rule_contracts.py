@@ -183,6 +183,8 @@ CONTRACTS = {
     # ---- narrowing: who stays in the exact set ---------------------------------------------------------------
     "named_not_answer": Contract("people", "Which country is home to a comedian and to Paul Reubens?",
                                  "Who is the female comedian from the United States of America?", on_only='named in the question as a condition'),
+    "class_not_answer": Contract("documents", "Which thing is linked to both Krüger and the Soviet Union?",
+                                 "Which operation involved both Zhukov and the Soviet Union?", on_only="a class, not a thing"),
     "value_kind": Contract("plain", "In which year were both Quiet Harbour and Loud Harbour released?",
                            "Which 1977 Ukrainian film is this?", on_only='not a date or number'),
     "answer_kind": Contract("kinds", "Which award has nominated both Gorvath Rising and Teeble Days?",
@@ -242,8 +244,22 @@ def influence_graph():
     return b.build()
 
 
+def documents_graph():
+    """What a document extractor makes: people point at the class node "person" (and, by an extractor's
+    mistake, the Soviet Union does too); Barbarossa involved Krüger, Typhoon Zhukov and the Soviet Union."""
+    b = GraphBuilder()
+    for nid, label in [("b", "Barbarossa"), ("t", "Typhoon"), ("k", "Krüger"), ("z", "Zhukov"), ("s", "Soviet Union"),
+                       ("p", "person")]:
+        b.add_node(nid, label)
+    for src, dst in [("b", "k"), ("t", "z"), ("t", "s")]:
+        b.add_edge(src, dst, "involved")
+    for who in ("k", "s"):
+        b.add_edge(who, "p", "is a")
+    return b.build()
+
+
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
-          "plain": plain_graph}
+          "plain": plain_graph, "documents": documents_graph}
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,748 @@
+"""ε offline for English prose: spaCy parses -> canonical entities and relations with evidence.
+
+A whole document is parsed at once (``sgrag.nlp.english``), so "he", "the band" and a surname
+reach the entity first named in another sentence or chunk:
+
+* **Entities** are NER spans and proper-noun runs (whole names: "Marks & Spencer", "Tom
+  Jones–Smith", "J. R. R. Tolkien"), without determiners or a possessive "'s". Dates and
+  quantities become value nodes (only ever the target of an edge). One entity, one node: a
+  surname or first name, an acronym ("U.S." of "United States") or the title's short form
+  resolves to the full name first mentioned; every surface form is kept as an alias.
+* **Coreference**: he/she/his/her -> the latest person subject (else the article's subject,
+  the title entity, when it is a person); it/its and "the <class noun>" -> the entity of that
+  class (the title entity first).
+* **Relations** follow the shortest dependency path between two mentions of a sentence, one
+  shape per construction (``how``): ``svo`` subject-verb-object and prepositional objects of
+  the verb ("born in"), ``passive`` with its agent reversed ("X was founded by Y" is "Y founded
+  X"), ``copula`` ("X is the capital of Y"), ``apposition`` ("X, the capital of Y"),
+  ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
+  ("Y, X's son"), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
+  Ukraine"). Coordinated subjects and objects each get the edge; a fact about a thing the
+  subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
+  verb's past participle or lemma with its particle, noun and preposition ("born in",
+  "capital of"), the words a question uses.
+* **Classes**: "X is a Russian military leader" / "X, an American singer," give
+  ``X -[is a]-> military leader`` and ``leader``; NER persons ``is a -> person``.
+
+Each relation keeps the sentence span, the character span of the words that state it (inside
+the sentence), how it was read and a confidence (``CONFIDENCE``, lowered when an end was
+reached through coreference). Text that is not English (by script) goes to the rule-based
+``OfflineExtractor`` instead, per document.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
+from .io.documents import Chunk, Document
+from .coref import is_person_noun
+from .offline import IS_A, PERSON, OfflineExtractor, class_names
+from .textnorm import fold
+
+CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
+              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8,
+              "clause-subject": 0.5, "document": 0.3, "rules": 0.8}
+"""How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
+COREF_FACTOR = 0.85
+"""An edge one of whose ends was a pronoun, description or short name is less sure."""
+MAX_PATH = 4
+"""Most tokens on the dependency path between two mentions (ends excluded)."""
+_ENTITY_NER = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
+_VALUE_NER = {"DATE", "QUANTITY", "MONEY", "PERCENT", "CARDINAL"}
+_DETS = {"the", "a", "an", "this", "that", "these", "those"}
+_NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van", "der", "den", "da", "di", "&",
+               "-", "–", "the", "y", "upon"}
+"""Lower-case words a proper-noun run may hold between two capitalised words ("Marks and Spencer")."""
+_HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
+               "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
+               "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
+               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime"}
+"""Titles before a person's name that are no part of it."""
+_MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
+_NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
+_MODIFIER = {"amod", "nummod", "compound", "npadvmod", "nmod", "poss"}
+"""Roles of a modifier inside a noun phrase ("the *1997* film", "*American* band")."""
+_SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
+_DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*[-–—]\s*([^()]*?)\)")
+_ABBREV = re.compile(r"[^A-Za-z]")
+_NON_LATIN_SHARE = 0.5
+
+
+@dataclass
+class _Entity:
+    label: str
+    kind: str
+    """NER label ("PERSON", "ORG", ... "PROPN" for an untyped name, "VALUE" for dates and numbers)."""
+    aliases: set[str] = field(default_factory=set)
+    classes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Mention:
+    start: int
+    """Token index of the first token (document-wide)."""
+    end: int
+    entity: int
+    via: str = ""
+    """"" for a name; "pronoun", "description" or "alias" when resolved by coreference."""
+
+
+class ParseExtractor:
+    """English documents through spaCy's parser; other scripts through the rule-based extractor.
+
+    Args:
+        known_labels: labels of the existing graph, passed to the rule-based fallback.
+    """
+
+    VERSION = "spacy-v2"
+
+    def __init__(self, known_labels: Iterable[str] = ()):
+        self.rules = OfflineExtractor(known_labels)
+        from .nlp import MODEL_PACKAGE, MODEL_VERSION
+        digest = hashlib.sha256(self.rules.name.encode()).hexdigest()[:8]
+        self.name = f"{self.VERSION}:{MODEL_PACKAGE}-{MODEL_VERSION}:{digest}"
+
+    # ---- entry points ------------------------------------------------------------------------
+    def extract(self, chunk: Chunk) -> ChunkExtraction:
+        """One chunk on its own (the LLM extractor's fallback); documents use ``extract_document``."""
+        if not is_english(chunk.text):
+            return self.rules.extract(chunk)
+        found = self.extract_text(chunk.text)
+        return self._with_rules(dataclasses.replace(found, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id), chunk)
+
+    def extract_document(self, doc: Document, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
+        """Every page parsed whole; each relation is filed under the chunk holding its sentence,
+        with spans relative to that chunk's text (the provenance ``edge_source`` records)."""
+        if not is_english(doc.text[:20000]):
+            return [self.rules.extract(c) for c in chunks]
+        out: list[ChunkExtraction] = []
+        for page_no, page in enumerate(doc.pages):
+            page_chunks = [c for c in chunks if c.page == page_no]
+            if not page_chunks:
+                continue
+            title = doc.title if page_no == 0 else ""
+            ents, rels = self._extract(page, title)
+            placed = [(c, page.find(c.text, c.start)) for c in page_chunks]
+            per_chunk: dict[str, list[ExtractedRelation]] = {c.chunk_id: [] for c in page_chunks}
+            ent_chunk: dict[str, str] = {}
+            for r in rels:
+                best = max(placed, key=lambda p: _overlap(p[1], p[1] + len(p[0].text), r.start, r.end))
+                chunk, off = best
+                lo, hi = max(r.start - off, 0), min(r.end - off, len(chunk.text))
+                fs, fe = max(r.fact_start - off, lo), min(r.fact_end - off, hi)
+                per_chunk[chunk.chunk_id].append(dataclasses.replace(r, start=lo, end=hi, fact_start=fs,
+                                                                     fact_end=max(fe, fs)))
+                ent_chunk.setdefault(r.source, chunk.chunk_id)
+                ent_chunk.setdefault(r.target, chunk.chunk_id)
+            first = page_chunks[0].chunk_id
+            for c in page_chunks:
+                mine = tuple(e for e in ents if ent_chunk.get(e.label, first) == c.chunk_id)
+                out.append(self._with_rules(ChunkExtraction(c.chunk_id, c.doc_id, mine, tuple(per_chunk[c.chunk_id]),
+                                                            self.name), c))
+        return out
+
+    def extract_text(self, text: str, title: str = "") -> ChunkExtraction:
+        """Entities and relations of one text (one discourse); spans are offsets into ``text``."""
+        ents, rels = self._extract(text, title)
+        return ChunkExtraction("", "", tuple(ents), tuple(rels), self.name)
+
+    # ---- the work ----------------------------------------------------------------------------
+    def _extract(self, text: str, title: str) -> tuple[list[ExtractedEntity], list[ExtractedRelation]]:
+        from .nlp import english
+        doc = english()(text)
+        name = _title_name(title)
+        body = text.split("\n", 1)[1] if text.lstrip().startswith(title) and "\n" in text else text
+        if name and fold(name) not in fold(body):
+            name = ""  # a headline ("Sable University and its economists"), not the name of the article's subject
+        reader = _Reader(doc, name)
+        reader.read()
+        self._canonical = {k: reader.ents[i].label for k, i in reader.by_key.items()}
+        return reader.entities(), list(reader.relations.values())
+
+    def _with_rules(self, found: ChunkExtraction, chunk: Chunk) -> ChunkExtraction:
+        """The parse's findings plus what the rule-based extractor reads in the same chunk (its
+        business-prose verbs, records and role nouns), with names mapped to the parse's entities.
+        A relation both find keeps the parse's reading."""
+        canon = getattr(self, "_canonical", {})
+        rules = self.rules.extract(chunk)
+        have = {(r.source, r.relation, r.target) for r in found.relations}
+        rels = list(found.relations)
+        for r in rules.relations:
+            src, dst = canon.get(fold(r.source), r.source), canon.get(fold(r.target), r.target)
+            if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
+                continue  # "the society" left as a word: a class node, not the thing the sentence is about
+            if (src, r.relation, dst) not in have and fold(src) != fold(dst):
+                have.add((src, r.relation, dst))
+                rels.append(dataclasses.replace(r, source=src, target=dst, how="rules",
+                                                confidence=CONFIDENCE["rules"], fact_start=r.start,
+                                                fact_end=r.end))
+        labels = {e.label for e in found.entities}
+        ents = list(found.entities) + [dataclasses.replace(e, label=canon.get(fold(e.label), e.label))
+                                       for e in rules.entities if canon.get(fold(e.label), e.label) not in labels]
+        return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
+
+
+def is_english(text: str) -> bool:
+    """Whether a text is (mostly) written in Latin script: the English pipeline reads it."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return True
+    latin = sum(c.isascii() or "\u00c0" <= c <= "\u024f" for c in letters)
+    return latin / len(letters) >= _NON_LATIN_SHARE
+
+
+def _overlap(a: int, b: int, c: int, d: int) -> int:
+    return min(b, d) - max(a, c)
+
+
+def _title_name(title: str) -> str:
+    """The article's subject from its title: "Poison (band)" -> "Poison"."""
+    return re.sub(r"\s*\([^)]*\)\s*$", "", title or "").strip()
+
+
+def clean_name(text: str) -> str:
+    """A mention's text as a node label: no leading determiner, no trailing possessive or punctuation."""
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"(?:['’]s|s['’]|['’])$", lambda m: "s" if m.group().startswith("s") else "", text).strip()
+    words = text.split(" ")
+    while len(words) > 1 and words[0].lower() in _DETS:
+        words = words[1:]
+    text = " ".join(words).strip(" ,;:-–—\"“”'‘’()")
+    return text
+
+
+def _acronym(label: str) -> str:
+    """"U.S." -> "US"; "" unless the label is all capitals and dots (2-6 letters)."""
+    letters = _ABBREV.sub("", label)
+    return letters if 2 <= len(letters) <= 6 and letters.isupper() and " " not in label.strip() else ""
+
+
+def _initials(label: str) -> str:
+    return "".join(w[0] for w in label.split() if w[:1].isupper())
+
+
+class _Reader:
+    """One parsed text: mentions -> canonical entities -> classes and relations."""
+
+    def __init__(self, doc: Any, title: str):
+        self.doc, self.title, self.text = doc, title, doc.text
+        self.ents: list[_Entity] = []
+        self.by_key: dict[str, int] = {}
+        self.mentions: list[_Mention] = []
+        self.token_mention: dict[int, _Mention] = {}
+        self.relations: dict[tuple[str, str, str], ExtractedRelation] = {}
+        self.title_entity: int | None = None
+        self.people: set[int] = set()
+        """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
+        PERSON alone is not enough: it calls bands and albums persons)."""
+
+    # ---- entities ---------------------------------------------------------------------------
+    def entities(self) -> list[ExtractedEntity]:
+        used = {r.source for r in self.relations.values()} | {r.target for r in self.relations.values()}
+        out = []
+        for e in self.ents:
+            out.append(ExtractedEntity(e.label, "value" if e.kind == "VALUE" else "",
+                                       tuple(sorted(a for a in e.aliases if a != e.label))))
+        out += [ExtractedEntity(c, "class") for c in sorted(used - {e.label for e in self.ents})]
+        return out
+
+    def _entity(self, label: str, kind: str) -> int:
+        """The entity a name stands for: an earlier one it abbreviates, or a new one."""
+        key = fold(label)
+        if key in self.by_key:
+            known = self.ents[self.by_key[key]]
+            if known.kind == "PROPN" and kind not in ("PROPN", "VALUE"):
+                known.kind = kind  # the title line had no type; its first sentence does
+            return self.by_key[key]
+        idx = self._short_form(label, kind)
+        if idx is None:
+            idx = len(self.ents)
+            self.ents.append(_Entity(label, kind))
+        else:
+            self.ents[idx].aliases.add(label)
+        self.ents[idx].aliases.add(label)
+        self.by_key[key] = idx
+        return idx
+
+    def _short_form(self, label: str, kind: str) -> int | None:
+        """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
+        a surname or first name of a person, an acronym, the name without its last words."""
+        if kind == "VALUE":
+            return None
+        words = label.split()
+        acro = _acronym(label)
+        for i, e in enumerate(self.ents):
+            if e.kind == "VALUE" or len(e.label) <= len(label):
+                continue
+            ew = e.label.split()
+            if acro and _initials(e.label) == acro:
+                return i
+            if e.kind == "PERSON" and kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and len(words) < len(ew) \
+                    and all(w in ew for w in words) and words[-1][:1].isupper():
+                return i
+            if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
+                    and len(words) >= 2:
+                return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"
+        return None
+
+    def _spans(self, sent: Any) -> list[tuple[int, int, str]]:
+        """(first token, end token, kind) of the names and values of a sentence, longest first."""
+        doc = self.doc
+        spans: list[tuple[int, int, str]] = []
+        for ent in sent.ents:
+            kind = ent.label_
+            if kind in _VALUE_NER:
+                if kind == "CARDINAL" and not any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent):
+                    continue  # "two", "one": no node
+                spans += [(a, b, "VALUE") for a, b in _parts(ent, _RANGE_SEP)]
+            elif kind in _ENTITY_NER:
+                parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
+                spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
+        i = sent.start
+        while i < sent.end:  # proper-noun runs (whole names NER may cut)
+            if doc[i].pos_ != "PROPN":
+                i += 1
+                continue
+            j = i + 1
+            while j < sent.end:
+                t = doc[j]
+                if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2):
+                    j += 1
+                elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
+                        and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and":
+                    j += 1
+                elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN":
+                    j += 1
+                else:
+                    break
+            spans.append((i, j, "PROPN"))
+            i = j
+        merged: list[tuple[int, int, str]] = []
+        for s, e, kind in sorted(spans, key=lambda x: (x[0], -(x[1] - x[0]))):
+            over = [m for m in merged if s < m[1] and e > m[0]]
+            if not over:
+                merged.append((s, e, kind))
+                continue
+            m = over[0]
+            if "VALUE" in (kind, m[2]) or len(over) > 1:
+                continue
+            if "PROPN" in (kind, m[2]):  # a name NER cut short, or a run NER typed: the whole, NER's type
+                merged[merged.index(m)] = (min(s, m[0]), max(e, m[1]), kind if m[2] == "PROPN" else m[2])
+        return sorted(merged)
+
+    def _mention(self, start: int, end: int, kind: str) -> None:
+        doc = self.doc
+        while start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
+                               kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
+            start += 1
+        cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
+                    (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
+        end = cut if kind != "VALUE" else end  # "Sable University and its economists": the name only
+        if kind == "VALUE":  # "December 3, 1912 in Alhambra, California": the date only
+            end = next((t.i for t in doc[start + 1:end] if t.pos_ == "ADP" and t.lower_ in ("in", "at", "near")), end)
+        while end - start > 2 and kind in ("PERSON", "PROPN") and doc[start].text in _HONORIFICS:
+            start += 1  # "General Nikolai Yudenich" is Nikolai Yudenich
+        while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
+            end -= 1
+        if start >= end:
+            return
+        label = clean_name(doc[start:end].text)
+        if not label or not any(c.isalnum() for c in label) or (kind != "VALUE" and label.islower()):
+            return
+        if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
+            self.title_entity = self._entity(self.title, kind)
+        idx = self._entity(label, kind)
+        via = "alias" if fold(self.ents[idx].label) != fold(label) else ""
+        m = _Mention(start, end, idx, via)
+        self.mentions.append(m)
+        for t in range(start, end):
+            self.token_mention[t] = m
+
+    # ---- coreference ------------------------------------------------------------------------
+    def _resolve(self, sent: Any, last_person: int | None, last_thing: int | None) -> None:
+        """Pronouns and "the <class noun>" of a sentence -> entities (mentions with ``via``)."""
+        title = self.title_entity
+        title_person = title is not None and self.ents[title].kind == "PERSON"
+        for t in sent:
+            if t.i in self.token_mention:
+                continue
+            low = t.lower_
+            target = None
+            if t.pos_ == "PRON" or t.tag_ in ("PRP", "PRP$"):
+                if low in _MALE | _FEMALE:
+                    target = last_person if last_person is not None else (title if title_person else None)
+                    if target is not None:
+                        self.people.add(target)
+                elif low in _NEUTER | _PLURAL:
+                    target = title if title is not None and not title_person else last_thing
+                via = "pronoun"
+            elif t.pos_ == "NOUN" and t.i > 0 and self.doc[t.i - 1].lower_ in ("the", "this") and \
+                    t.dep_ not in ("compound", "amod"):
+                nouns = {t.lemma_.lower(), t.lower_}
+                if title is not None and nouns & set(self.ents[title].classes):
+                    target = title
+                else:
+                    target = next((k for k in range(len(self.ents) - 1, -1, -1)
+                                   if nouns & set(self.ents[k].classes)), None)
+                via = "description"
+            if target is not None:
+                m = _Mention(t.i, t.i + 1, target, via)
+                self.mentions.append(m)
+                self.token_mention[t.i] = m
+
+    # ---- reading ----------------------------------------------------------------------------
+    def read(self) -> None:
+        last_person = last_thing = None
+        for sent in self.doc.sents:
+            before = len(self.mentions)
+            if self.title:  # the title as written, even where NER missed or cut it
+                self._title_in(sent)
+            for s, e, kind in self._spans(sent):
+                if not any(t in self.token_mention for t in range(s, e)):
+                    self._mention(s, e, kind)
+            self._classes(sent)
+            self._resolve(sent, last_person, last_thing)
+            self._dates(sent)
+            mine = sorted(self.mentions[before:], key=lambda m: m.start)
+            self._relations(sent, mine)
+            for m in mine:
+                tok = self.doc[m.start:m.end].root
+                if tok.dep_ in _SUBJ or tok.dep_ in ("appos", "compound") and tok.head.dep_ in _SUBJ:
+                    if self.ents[m.entity].kind == "PERSON":
+                        last_person = m.entity
+                    elif self.ents[m.entity].kind != "VALUE":
+                        last_thing = m.entity
+        self._document_subject()
+        for i in sorted(self.people):
+            self._add(self.ents[i].label, IS_A, PERSON, "class", None, None)
+
+    def _document_subject(self) -> None:
+        """The article's subject (its title entity) relates to every name the article mentions
+        in a sentence about it that no clause relation reached ("mentioned with", least sure)."""
+        t = self.title_entity
+        if t is None:
+            return
+        label = self.ents[t].label
+        near = {k for r in self.relations.values() for k in (r.source, r.target)
+                if label in (r.source, r.target)}
+        by_sent: dict[int, list[_Mention]] = {}
+        for m in self.mentions:
+            by_sent.setdefault(self.doc[m.start].sent.start, []).append(m)
+        for ms in by_sent.values():
+            for m in ms:
+                e = self.ents[m.entity]
+                if m.entity != t and e.label not in near:
+                    near.add(e.label)
+                    sent = self.doc[m.start].sent
+                    self._add(label, "mentioned with", e.label, "document", self.doc[m.start:m.end], sent, m.via)
+
+    def _title_in(self, sent: Any) -> None:
+        key = fold(self.title)
+        n = len(self.title.split())
+        for t in sent:
+            if not t.text[:1].isupper() or t.i in self.token_mention:
+                continue
+            span = self.doc[t.i:min(t.i + n + 3, sent.end)]
+            for k in range(1, len(span) + 1):
+                if fold(span[:k].text) == key and not any(x in self.token_mention for x in range(t.i, t.i + k)):
+                    kind = "PERSON" if any(x.ent_type_ == "PERSON" for x in span[:k]) else "PROPN"
+                    self.title_entity = self._entity(self.title, kind)
+                    m = _Mention(t.i, t.i + k, self.title_entity)
+                    self.mentions.append(m)
+                    for x in range(t.i, t.i + k):
+                        self.token_mention[x] = m
+                    break
+
+    def _classes(self, sent: Any) -> None:
+        """"X is a Russian military leader", "X, an American singer,": X is a (military) leader."""
+        for t in sent:
+            if t.pos_ != "NOUN" or t.dep_ not in ("attr", "appos") or t.i in self.token_mention:
+                continue
+            if not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children):
+                continue
+            head = t.head if t.dep_ == "appos" else next((c for c in t.head.children if c.dep_ in _SUBJ), None)
+            m = self.token_mention.get(head.i) if head is not None else None
+            if m is None or self.ents[m.entity].kind == "VALUE":
+                continue
+            words = [c for c in t.children if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i < t.i]
+            words += [c for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ" and c.text.islower()
+                      and c.i == t.i - 1 and c.lemma_ in _CLASS_ADJ]
+            phrase = " ".join(w.lower_ for w in sorted(words + [t], key=lambda w: w.i))
+            if is_person_noun(t.lower_):
+                self.people.add(m.entity)
+            for cls in class_names(phrase):
+                self.ents[m.entity].classes.append(cls.split()[-1])
+                self._add(self.ents[m.entity].label, IS_A, cls, "class", self.doc[t.i:t.i + 1], sent,
+                          m.via)
+            for conj in t.conjuncts:  # "a singer and songwriter"
+                if conj.pos_ == "NOUN":
+                    self.ents[m.entity].classes.append(conj.lower_)
+                    self._add(self.ents[m.entity].label, IS_A, conj.lower_, "class", self.doc[conj.i:conj.i + 1],
+                              sent, m.via)
+
+    def _dates(self, sent: Any) -> None:
+        """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second."""
+        for m in [m for m in self.mentions if sent.start <= m.start < sent.end and not m.via]:
+            e = self.ents[m.entity]
+            if e.kind not in ("PERSON", "PROPN") or m.end >= sent.end:
+                continue
+            after = self.text[self.doc[m.end - 1].idx + len(self.doc[m.end - 1]):sent.end_char]
+            after = re.sub(r"^\s*\(\s*\)", "", after)
+            r = _DATE_RANGE.match(after)
+            if not r:
+                continue
+            for part, rel in ((r.group(1), "born on"), (r.group(2), "died on")):
+                part = part.strip().rstrip(",;")
+                if part and re.search(r"\d{3,4}", part):
+                    self.ents.append(_Entity(part, "VALUE", {part}))
+                    self.by_key.setdefault(fold(part), len(self.ents) - 1)
+                    target = self.ents[self.by_key[fold(part)]].label
+                    self._add(e.label, rel, target, "dates", self.doc[m.start:m.end], sent)
+                    if e.kind == "PERSON":
+                        self.people.add(m.entity)
+            return
+
+    def _relations(self, sent: Any, mentions: list[_Mention]) -> None:
+        related: set[frozenset[int]] = set()
+        for i, a in enumerate(mentions):
+            for b in mentions[i + 1:]:
+                if a.entity == b.entity:
+                    continue
+                found = self._path_relation(a, b)
+                if found is None:
+                    continue
+                src, rel, dst, how, span = found
+                related.add(frozenset((a.entity, b.entity)))
+                self._add(self.ents[src.entity].label, rel, self.ents[dst.entity].label, how, span, sent, a.via or b.via)
+        for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)"
+            if self.ents[b.entity].kind == "VALUE" and self.ents[a.entity].kind != "VALUE" and \
+                    re.fullmatch(r"\s*\(\s*", self.text[self.doc[a.end - 1].idx + len(self.doc[a.end - 1]):
+                                                      self.doc[b.start].idx]):
+                related.add(frozenset((a.entity, b.entity)))
+                self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
+                          "modifier", self.doc[a.start:b.end], sent, a.via)
+        for subj in mentions:  # the sentence's subject relates to what the rest of its clause names
+            root = self.doc[subj.start:subj.end].root
+            if root.dep_ not in ("nsubj", "nsubjpass") or root.head.dep_ not in ("ROOT", "conj") or \
+                    self.ents[subj.entity].kind == "VALUE":
+                continue
+            for b in mentions:
+                if b.entity == subj.entity or frozenset((subj.entity, b.entity)) in related:
+                    continue
+                found = self._clause_relation(root.head, b)
+                if found is not None:
+                    rel, span = found
+                    related.add(frozenset((subj.entity, b.entity)))
+                    self._add(self.ents[subj.entity].label, rel, self.ents[b.entity].label, "clause-subject",
+                              self.doc[min(root.i, span.start):max(root.i + 1, span.end)], sent, subj.via or b.via)
+
+    def _clause_relation(self, verb: Any, b: _Mention):
+        """How a clause's verb reaches a mention of it: (the verb's word and the mention's preposition, span),
+        or None when the mention belongs to another clause with a subject of its own."""
+        chain = [t for t, _ in self._chain(self.doc[b.start:b.end].root)]
+        if verb not in chain:
+            return None
+        toks = chain[:chain.index(verb) + 1]
+        if len(toks) > MAX_PATH + 2 or toks[0].dep_ in _SUBJ or toks[0].dep_ in _MODIFIER:
+            return None
+        for t in toks[1:-1]:
+            if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
+                return None
+        near = next((t for t in toks[1:] if t.pos_ in ("VERB", "AUX", "NOUN")), verb)
+        prep = next((t for t in toks if t.dep_ in ("prep", "agent", "dative")), None)
+        word = _verb(near) if near.pos_ in ("VERB", "AUX") else near.lemma_.lower()
+        if near.pos_ == "AUX" and word in ("be", "was", "is", "were", "been"):
+            word = ""
+        name = " ".join(w for w in (word, prep.lower_ if prep is not None else "") if w)
+        return (name or "related to"), self.doc[min(t.i for t in toks):max(t.i for t in toks) + 1]
+
+    # ---- dependency paths -------------------------------------------------------------------
+    def _chain(self, tok: Any) -> list[tuple[Any, str]]:
+        """``tok`` and its ancestors up to the root, each with the role it plays there; a nominal
+        conjunct stands in its head's place and role ("A and B founded C": B is a subject too)."""
+        out = [(tok, tok.dep_)]
+        t = tok
+        while t.head.i != t.i:
+            h = t.head
+            if t.dep_ == "conj" and t.pos_ not in ("VERB", "AUX") and out[-1][0].i == t.i:
+                out[-1] = (out[-1][0], h.dep_)
+            else:
+                out.append((h, h.dep_))
+            t = h
+        return out
+
+    def _path_relation(self, a: _Mention, b: _Mention):
+        """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""
+        doc = self.doc
+        ta, tb = doc[a.start:a.end].root, doc[b.start:b.end].root
+        ca, cb = self._chain(ta), self._chain(tb)
+        ids_b = {t.i: k for k, (t, _) in enumerate(cb)}
+        lca_k = next((k for k, (t, _) in enumerate(ca) if t.i in ids_b), None)
+        if lca_k is None:
+            return None
+        lca = ca[lca_k][0]
+        side_a, side_b = ca[:lca_k + 1], cb[:ids_b[lca.i] + 1]
+        inner = [t for t, _ in side_a[1:-1] + side_b[1:-1]] + ([lca] if lca.i not in (ta.i, tb.i) else [])
+        content = [t for t in inner if t.pos_ not in ("PUNCT", "DET", "CCONJ", "PART", "SPACE")]
+        if len(content) > MAX_PATH:
+            return None
+        for t in inner:
+            m = self.token_mention.get(t.i)
+            if m is not None and m not in (a, b):
+                return None  # another entity in between: the relation is with that one
+        span = doc[min(t.i for t in [ta, tb] + inner):max(t.i for t in [ta, tb] + inner) + 1]
+        if lca.i in (ta.i, tb.i):  # one end governs the other: apposition, clause, modifier
+            top, low, low_side = (a, b, side_b) if lca.i == ta.i else (b, a, side_a)
+            if len(low_side) < 2:
+                return None
+            first = low_side[-2][0]
+            toks = [t for t, _ in low_side]
+            preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
+            if first.dep_ == "appos" and first.pos_ == "NOUN" and first.i not in self.token_mention:
+                if len(low_side) == 3 and low_side[0][1] == "poss":  # "Hamnet, William Shakespeare's son"
+                    return top, f"{first.lemma_.lower()} of", low, "possessive", span
+                if not preps or any(t.pos_ == "VERB" for t in toks):
+                    return None
+                return top, _name([first], preps[-1]), low, "apposition", span
+            if first.dep_ in ("relcl", "acl") and first.pos_ == "VERB":
+                if any(t.pos_ == "VERB" for t in toks[1:-2]) or low_side[0][1] in _SUBJ:
+                    return None
+                passive = first.tag_ == "VBN" or any(c.dep_ == "nsubjpass" for c in first.children)
+                if passive and any(t.dep_ == "agent" for t in toks):
+                    return low, _verb(first), top, "clause", span
+                nouns = [t for t in toks[1:-2] if t.pos_ == "NOUN"]
+                if len(nouns) > 1:
+                    return None
+                return top, _name([first] + nouns, preps[0] if preps else None), low, "clause", span
+            if not any(t.pos_ in ("VERB", "AUX", "ADP") for t in toks) and len(content) <= 2 and \
+                    low_side[0][1] in _MODIFIER and self.ents[top.entity].kind != "VALUE":
+                return top, self._modifier_name(low, toks), low, "modifier", span  # "the 1997 film Spawn"
+            if first.dep_ == "prep" and first.lower_ in ("in", "at", "near", "of", "from") and len(content) == 1 \
+                    and self.ents[top.entity].kind != "VALUE":
+                if self.ents[low.entity].kind == "VALUE":
+                    return top, first.lower_, low, "modifier", span
+                rel = "located " + first.lower_ if first.lower_ in ("in", "at", "near") and \
+                    self.ents[low.entity].kind in ("GPE", "LOC", "FAC") else first.lower_
+                return top, rel, low, "modifier", span
+            return None
+        role_a = side_a[-2][1]
+        role_b = side_b[-2][1]
+        if lca.pos_ in ("VERB", "AUX"):
+            if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
+                return None  # "used his concept for X": X is not his
+            subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ
+            if subj_a == subj_b:
+                return None
+            (src, src_side, src_role), (dst, dst_side) = ((a, side_a, role_a), (b, side_b)) if subj_a else \
+                ((b, side_b, role_b), (a, side_a))
+            if len(src_side) > 2 and src_side[0][1] != "poss":
+                return None  # the subject of its own clause
+            toks = [t for t, _ in dst_side]
+            for t in toks[1:-1]:  # a clause with a subject of its own relates that subject, not ours
+                if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
+                    return None
+            nouns = [t for t in toks[1:-1] if t.pos_ == "NOUN"]
+            preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
+            verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
+            if verb is None:  # copula: "X is the capital of Y"
+                attr = [t for t in toks[1:-1] if t.dep_ in ("attr", "acomp")]
+                if not attr or not preps or len(nouns) > 1:
+                    return None
+                return src, _name([attr[-1]], preps[0]), dst, "copula", span
+            if src_role == "nsubjpass" and any(t.dep_ == "agent" for t in toks):
+                return dst, _verb(verb), src, "passive", span
+            nouns = [t for t in nouns if toks.index(t) < toks.index(verb)]  # "a band formed in X": not "band"
+            preps = [t for t in preps if toks.index(t) < toks.index(verb)] or preps
+            if len(nouns) > 1:
+                return None
+            if self.ents[dst.entity].kind == "VALUE" and not preps:
+                return src, _verb(verb), dst, "svo", span
+            how = "passive" if src_role == "nsubjpass" else "svo"
+            return src, _name([verb] + nouns, preps[0] if preps else None), dst, how, span
+        if lca.pos_ == "NOUN" and lca.i not in self.token_mention:
+            roles = {side_a[0][1] if len(side_a) == 2 else "", side_b[0][1] if len(side_b) == 2 else ""}
+            mods = [(m, side) for m, side in ((a, side_a), (b, side_b)) if side[0][1] in _MODIFIER]
+            if len(side_a) == 2 and len(side_b) == 2 and len(mods) == 1 and \
+                    {side_a[0][1], side_b[0][1]} - {mods[0][1][0][1]} <= {"appos", "compound"}:
+                low = mods[0][0]
+                top = b if low is a else a
+                if self.ents[top.entity].kind != "VALUE":
+                    return top, self._modifier_name(low, [lca]), low, "modifier", span
+            if roles == {"poss", "appos"}:  # "Y, X's son": a possessor and an apposition of the possessed noun
+                owner, owned = (a, b) if side_a[0][1] == "poss" else (b, a)
+                return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
+        return None
+
+    def _modifier_name(self, low: _Mention, toks: list[Any]) -> str:
+        """A modifier's relation: a year or date, where from (a nationality or place), else the noun."""
+        kind, label = self.ents[low.entity].kind, self.ents[low.entity].label
+        if kind == "VALUE":
+            return "year" if re.fullmatch(r"\d{4}", label) else "date"
+        if kind in ("NORP", "GPE", "LOC"):
+            return "from"
+        if any(t.dep_ == "poss" for t in toks[:1]) or self.doc[low.end - 1].dep_ == "poss":
+            return "of"  # "Milton's Paradise Lost"
+        nouns = [t for t in toks if t.pos_ == "NOUN"]
+        return nouns[0].lemma_.lower() if nouns else "related to"
+
+    def _add(self, src: str, rel: str, dst: str, how: str, span: Any, sent: Any, via: str = "") -> None:
+        if not src or not dst or not rel or fold(src) == fold(dst):
+            return
+        if rel != IS_A:
+            ks, kd = self.by_key.get(fold(src)), self.by_key.get(fold(dst))
+            if ks is not None and self.ents[ks].kind == "VALUE":
+                if kd is not None and self.ents[kd].kind == "VALUE":
+                    return
+                src, dst = dst, src  # values are only ever targets
+        conf = CONFIDENCE[how] * (COREF_FACTOR if via else 1.0)
+        s0, s1 = (sent.start_char, sent.end_char) if sent is not None else (-1, -1)
+        f0, f1 = (span.start_char, span.end_char) if span is not None else (s0, s1)
+        key = (src, rel, dst)
+        old = self.relations.get(key)
+        if old is None or old.confidence < conf:
+            self.relations[key] = ExtractedRelation(src, dst, rel, sent.text[:300] if sent is not None else "",
+                                                    s0, s1, how + ("+" + via if via else ""), round(conf, 3),
+                                                    max(f0, s0), min(f1, s1))
+
+
+_CLASS_ADJ = {"military", "professional", "political", "civil", "royal", "national", "municipal", "rural",
+              "urban", "public", "private", "commercial", "administrative", "residential", "fictional",
+              "former", "video", "studio", "live", "feature", "television", "animated", "musical"}
+"""Adjectives that make a kind of thing ("military leader", "studio album"), unlike "famous"."""
+
+
+_RANGE_SEP = {"and", "to", "-", "–", "—", "until", "through", "or"}
+
+
+def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:
+    """An entity span cut at separators when every part holds a capital or a digit
+    ("1926 and 1930" -> 1926, 1930; "Athens, Ohio" -> Athens, Ohio)."""
+    out, start = [], ent.start
+    for t in ent:
+        if t.lower_ in seps and t.i > start:
+            out.append((start, t.i))
+            start = t.i + 1
+    out.append((start, ent.end))
+    doc = ent.doc
+    if len(out) == 1 or not all(any(x.text[:1].isupper() or x.text[:1].isdigit() for x in doc[a:b]) for a, b in out):
+        return [(ent.start, ent.end)]
+    return out
+
+
+def _verb(tok: Any) -> str:
+    """A verb as a relation word: its past form as written ("born", "founded"), else its lemma."""
+    word = tok.lower_ if tok.tag_ in ("VBN", "VBD") else tok.lemma_.lower()
+    prt = [c.lower_ for c in tok.children if c.dep_ == "prt"]
+    return " ".join([word] + prt)
+
+
+def _name(words: list[Any], prep: Any) -> str:
+    """The relation name: verb (with particle) or noun words, then the preposition of the target."""
+    parts = [_verb(w) if w.pos_ in ("VERB", "AUX") else w.lemma_.lower() for w in words]
+    if prep is not None:
+        parts.append(prep.lower_)
+    return " ".join(parts[:4])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .ingest import Passage, delete_document, evidence_passage, import_kg, ingest, list_documents  # eager: `ingest` is also a submodule
+from .ingest import delete_document, import_kg, ingest, list_documents  # eager: `ingest` is also a submodule
 
 _EXPORTS = {
     "SgragConfig": "config", "api_key_from_env": "config",
@@ -26,13 +26,14 @@ _EXPORTS = {
     "make_llm": "llm",
     "Engine": "pipeline", "create_demo": "pipeline", "trace_json": "pipeline",
     "run_robustness": "robustness",
+    "EvidencePassage": "passages", "evidence_passage": "passages",
     "SchemaProfile": "schema",
     "rule_table": "rules",
     "Answer": "types", "Match": "types", "Progress": "types", "QueryGraph": "types", "QueryTrace": "types",
     "Workspace": "workspace", "delete_workspace": "workspace", "list_workspaces": "workspace",
 }
 
-__all__ = sorted([*_EXPORTS, "Passage", "delete_document", "evidence_passage", "import_kg", "ingest", "list_documents"])
+__all__ = sorted([*_EXPORTS, "delete_document", "import_kg", "ingest", "list_documents"])
 
 
 def __getattr__(name: str) -> Any:

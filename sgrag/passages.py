@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import SgragError
-from .extract import sentence_span, source_doc_id
+from .extract import parse_edge_source, sentence_span, source_doc_id
 from .io.documents import Document, chunk_document, load_document
 from .workspace import Workspace
 
@@ -58,7 +58,54 @@ def cite(source: str, titles: dict[str, str]) -> Citation | None:
 
 
 def locate(ws: Workspace, source: str, sentence: str = "") -> Passage | None:
-    """The page of the cited document and the sentence's place in it; None when the stored copy is gone.
+    """The page of the cited document and the sentence's place in it; None when the stored copy is gone."""
+    found = _find(ws, source, sentence)
+    if found is None:
+        return None
+    info, doc, page_no, at, length = found
+    return Passage(info.doc_id, info.title or info.doc_id, page_no, doc.pages[page_no], at, at + length if at >= 0 else -1)
+
+
+@dataclass(frozen=True)
+class EvidencePassage:
+    """Where an extracted edge was read, as a reader would check it (``evidence_passage``)."""
+    doc_id: str
+    title: str
+    """The document's title as ingested (not a chunk id)."""
+    path: str
+    """The workspace's copy of the document (opens at ``start`` for the passage)."""
+    sentence: str
+    start: int
+    """Character span of the sentence in the document's text (``Document.text``: pages joined by a blank line)."""
+    end: int
+    fact_start: int
+    """Span of the words that state the fact, inside the sentence span (-1 when not recorded)."""
+    fact_end: int
+    how: str
+    """How the extractor read it ("svo", "passive+pronoun", ...; "" when it does not say)."""
+    confidence: float
+    page: int
+
+
+def evidence_passage(ws: Workspace, source: str) -> EvidencePassage | None:
+    """The document passage behind one provenance entry of an edge (``graph.edge_sources[e]``): title,
+    sentence and its character span in the document. None for an imported edge, an entry without a
+    sentence span, or a document no longer in the workspace."""
+    ev = parse_edge_source(source)
+    found = _find(ws, source) if ev is not None else None
+    if found is None or found[3] < 0:
+        return None
+    info, doc, page_no, at, length = found
+    base = sum(len(page) + 2 for page in doc.pages[:page_no])  # Document.text joins pages by a blank line
+    start, end = base + at, base + at + length
+    shift = start - ev.start  # the fact span is recorded in the sentence's chunk, like the sentence
+    fs, fe = (shift + ev.fact_start, shift + ev.fact_end) if ev.fact_start >= 0 else (-1, -1)
+    return EvidencePassage(info.doc_id, info.title or info.doc_id, str(info.stored), doc.text[start:end], start, end,
+                           fs, fe, ev.how, ev.confidence, page_no)
+
+
+def _find(ws: Workspace, source: str, sentence: str = ""):
+    """(document info, document, page, start in the page or -1, length) of a provenance entry's sentence.
 
     The span recorded in the provenance is relative to a chunk; the chunk is found again by
     re-chunking the document with the workspace's settings. When that does not give back the
@@ -86,7 +133,7 @@ def locate(ws: Workspace, source: str, sentence: str = "") -> Passage | None:
     if at < 0 and sentence:
         at = text.find(sentence)
     length = (len(sentence) if sentence else max(0, end - start)) if at >= 0 else 0
-    return Passage(doc_id, info.title or doc_id, page_no, text, at, at + length if at >= 0 else -1)
+    return info, doc, page_no, at, length
 
 
 def _page_of(chunk_id: str, pages: int) -> int:

@@ -133,5 +133,15 @@ def click(at, label: str):
     raise AssertionError(f"no button {label!r}; have {[b.label for b in at.button]}")
 
 
+def ask(at, question: str):
+    """Type a question on the Ask page, press Ask and run: the page must render without an exception."""
+    from sgrag_app import state as K
+    at.text_input(key=K.QUESTION).input(question)
+    click(at, "Ask")
+    at.run()
+    assert_clean(at)
+    return at
+
+
 __all__ = ["APP", "XSS", "Q_DR", "Q_XSS", "built_template", "built_ws", "make_app", "run_loaded", "assert_clean", "texts",
-           "wait_job", "click", "make_workspace", "small_config", "small_graph", "os"]
+           "wait_job", "click", "ask", "make_workspace", "small_config", "small_graph", "os"]

@@ -2,7 +2,7 @@
 import json
 
 from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
-from app_support import Q_DR, Q_XSS, XSS, assert_clean, click, make_workspace, texts
+from app_support import Q_DR, Q_XSS, XSS, ask, assert_clean, click, make_workspace, texts
 from openai_stub import silent_server  # noqa: F401 (fixture)
 
 from conftest import build_workspace, kinds_graph
@@ -11,14 +11,6 @@ from sgrag import Workspace
 from sgrag_app import state as K
 from sgrag_app.asking import Asked
 from sgrag_app.render import TRACE_TABS, candidate_constraint_table, md
-
-
-def ask(at, question):
-    at.text_input(key=K.QUESTION).input(question)
-    click(at, "Ask")
-    at.run()
-    assert_clean(at)
-    return at
 
 
 def test_ask_happy_path_shows_answer_and_every_panel(built_ws, make_app):

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
-from app_support import APP, Q_DR, Q_XSS, XSS, assert_clean, click, run_loaded, small_config, texts
+from app_support import APP, Q_DR, Q_XSS, XSS, ask, assert_clean, click, run_loaded, small_config, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,14 +20,6 @@ from sgrag_app.render import passage_html
 
 DOCS = Path(__file__).resolve().parent.parent / "assets" / "docs"
 Q_HOBBITON = "Which film set is near Matamata and was built for The Fellowship of the Ring?"
-
-
-def ask(at, question):
-    at.text_input(key=K.QUESTION).input(question)
-    click(at, "Ask")
-    at.run()
-    assert_clean(at)
-    return at
 
 
 def answers(at) -> list[str]:

@@ -4,6 +4,8 @@ Every entity left out is kept with why (``SetApart``); a rule that would leave n
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .graph import KnowledgeGraph
@@ -14,6 +16,14 @@ from .types import QueryGraph, SetApart
 
 NAMED_NOT_ANSWER = register("named_not_answer", "narrowing", "An entity the question names as a condition is left "
                             "out of the exact set (never an answer to itself).")
+QUESTION_WORDS_NOT_ANSWER = register("question_words_not_answer", "narrowing", "An entity whose whole name is "
+                                     "words of the question that were not linked (\"Which *peak* ...\" answered by a "
+                                     "node named \"Peak\"; a name the linker missed) is left out of the exact set: the "
+                                     "question does not ask for its own words.")
+UNFIT_EXTRACTED = register("unfit_extracted_relation", "narrowing", "On a graph read from documents, when no edge "
+                           "joining the exact set to a condition fits the relation the question states for it (\"died "
+                           "in Warsaw\" met only by \"located in\"), nothing is proven: the exact set is emptied and the "
+                           "answer is a ranked partial match, said so (a curated graph keeps any relation).")
 CLASS_NOT_ANSWER = register("class_not_answer", "narrowing", "A class node documents made (\"person\": most of its "
                             "edges are 'is a' edges pointing at it) is left out of every answer, even when it is all "
                             "that meets the conditions.")
@@ -52,6 +62,13 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
              f"{int(own.sum()):,} of the entities joined to every other constraint {'is' if own.sum() == 1 else 'are'} "
              "named in the question as a condition")
         nodes, sat = nodes[~own], sat[~own]
+    if nodes.size and ranker.rules.on(QUESTION_WORDS_NOT_ANSWER):  # never gives way, as above
+        echo = np.array(echoes_question(g, qg, nodes.tolist()), dtype=bool)
+        if echo.any():
+            drop(nodes[echo], "the question's own words", f"{int(echo.sum()):,} of the entities joined to every "
+                 f"constraint {'is' if echo.sum() == 1 else 'are'} named by words of the question that were not "
+                 "linked as a condition, not what it asks for")
+            nodes, sat = nodes[~echo], sat[~echo]
     if classes is not None and nodes.size and ranker.rules.on(CLASS_NOT_ANSWER):  # never gives way: a kind ("person") is not a thing of that kind
         wrong = classes[nodes]
         if wrong.any():
@@ -80,6 +97,12 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
             and not any(c.mention is not None and c.mention.role == "type" for c in qg.constraints):
         notes.append(f"Nothing in the graph says which entities are a '{qg.answer_type}' (no class node nor relation "
                      "kind names it): the answer type was not checked and only ranks.")
+    if nodes.size and g.edge_sources and ranker.rules.on(UNFIT_EXTRACTED):
+        for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
+            if mask is None and nodes.size:
+                drop(nodes, f"no extracted relation fits '{phrase}'", f"No relation read from the documents fits "
+                     f"'{phrase}' for {qg.constraints[j].label}, so nothing is proven to meet it")
+                nodes, sat = nodes[:0], sat[:0]
     if nodes.size < 2:
         return out, stated
     for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not
@@ -107,3 +130,30 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     for j, word, mask in ranker.stated_relations(qg, nodes, sat):
         joined_by(j, mask, f"'{word}' names")
     return out, stated
+
+
+def echoes_question(graph: KnowledgeGraph, qg: QueryGraph, nodes: list[int]) -> list[bool]:
+    """Per node, whether its whole name is words of the question outside the conditions' mentions, or a
+    common word (no capital) anywhere in it (``QUESTION_WORDS_NOT_ANSWER``; "Sydney" inside "University of
+    Sydney" is not an echo, "university" inside "Harvard University" is)."""
+    text = list(qg.question)
+    for c in qg.constraints:
+        if c.mention is not None:
+            text[c.mention.start:c.mention.end] = "|" * (c.mention.end - c.mention.start)
+    outside, whole = _words("".join(text).replace("|", " | ")), _words(qg.question)
+    out = []
+    for v in nodes:
+        label = graph.labels[v]
+        name = [w for w in _words(label) if w != "|"]
+        out.append(_inside(name, outside) or (label == label.lower() and _inside(name, whole)))
+    return out
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+|\|", text.casefold())
+
+
+def _inside(name: list[str], question: list[str]) -> bool:
+    """Whether the words of ``name`` occur, in order and together, among the question's words."""
+    k = len(name)
+    return k > 0 and any(question[i:i + k] == name for i in range(len(question) - k + 1))

@@ -185,6 +185,10 @@ CONTRACTS = {
                                  "Who is the female comedian from the United States of America?", on_only='named in the question as a condition'),
     "class_not_answer": Contract("documents", "Which thing is linked to both Krüger and the Soviet Union?",
                                  "Which operation involved both Zhukov and the Soviet Union?", on_only="a class, not a thing"),
+    "question_words_not_answer": Contract("read", "Which thing wrote Fjord Songs?", "Which person visited Oslo?",
+                                          on_only="the question's own words"),
+    "unfit_extracted_relation": Contract("read", "Who was born in Oslo and wrote Fjord Songs?",
+                                         "Who visited Oslo and wrote Fjord Songs?", on_only="no extracted relation fits"),
     "value_kind": Contract("plain", "In which year were both Quiet Harbour and Loud Harbour released?",
                            "Which 1977 Ukrainian film is this?", on_only='not a date or number'),
     "answer_kind": Contract("kinds", "Which award has nominated both Gorvath Rising and Teeble Days?",
@@ -258,20 +262,32 @@ def documents_graph():
     return b.build()
 
 
+def read_graph():
+    """A graph read from documents (every edge has its sentence): Olaf Brenn visited Oslo and wrote Fjord Songs;
+    Ida Vell died in Oslo; "songs", a word the extractor took for a name, is joined to Fjord Songs."""
+    b = GraphBuilder()
+    for nid, label in [("ob", "Olaf Brenn"), ("iv", "Ida Vell"), ("os", "Oslo"), ("fs", "Fjord Songs"), ("so", "songs")]:
+        b.add_node(nid, label)
+    for i, (src, dst, rel) in enumerate([("ob", "os", "visited"), ("iv", "os", "died in"), ("ob", "fs", "wrote"),
+                                         ("so", "fs", "wrote")]):
+        b.add_edge(src, dst, rel, sources=(f"d{i}:p0:c0@0-40|svo|0.85|0-40",))
+    return b.build()
+
+
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
-          "plain": plain_graph, "documents": documents_graph}
+          "plain": plain_graph, "documents": documents_graph, "read": read_graph}
 
 
 @pytest.fixture(scope="module")
 def world_ws(tmp_path_factory):
-    """World name -> a built workspace (built on first use; "plain" with MiniLM, whose relation fit reads
-    phrases by meaning)."""
+    """World name -> a built workspace (built on first use; "plain" and "read" with MiniLM, whose relation fit
+    reads phrases by meaning)."""
     built = {}
 
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world == "plain":
+            if world in ("plain", "read"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

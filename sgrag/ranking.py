@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -376,16 +376,21 @@ class Ranker:
         return np.array([index.get(self.profile.reciprocal.get(name, ""), -1) for name in self.graph.relations] or [-1],
                         dtype=np.int64)
 
-    def _fit(self, vec: np.ndarray, words: set[str], texts: np.ndarray) -> np.ndarray:
+    def _fit(self, vec: np.ndarray, words: set[str], texts: np.ndarray, rels: np.ndarray | None = None) -> np.ndarray:
         """How well a phrase (embedding ``vec``, stems ``words``) fits each relation text id of ``texts`` (-1: 0):
-        half the embedding cosine, half whether they share a word."""
+        half the embedding cosine, half whether they share a word. ``rels`` (relation ids aligned with ``texts``):
+        the shared word is looked for in the relation's name instead; on a graph read from documents the text
+        is a sentence that happened to state the first such edge, whose every word would count."""
         out = np.zeros(texts.size, dtype=np.float64)
         ok = texts >= 0
         if not ok.any():
             return out
         tids = texts[ok]
         sem = np.maximum(0.0, (self.model.text_vecs[tids] @ vec).astype(np.float64))
-        lex = np.array([bool(words & self._text_stems(t)) for t in tids.tolist()], dtype=float)
+        if rels is None:
+            lex = np.array([bool(words & self._text_stems(t)) for t in tids.tolist()], dtype=float)
+        else:
+            lex = np.array([bool(words & _stems(self.graph.relations[r])) for r in rels[ok].tolist()], dtype=float)
         out[ok] = 0.5 * sem + 0.5 * lex
         return out
 
@@ -429,6 +434,7 @@ class Ranker:
         vecs = self.embed([p for _, p in wanted] + ([atype] if atype else []))
         a_words = {stem(w) for w in tokens(atype) if w not in STOPWORDS}
         text_of, back_of = self._relation_text_ids, self._reciprocal_ids
+        read = bool(g.edge_sources)  # read from documents: relation names are the parse's words, texts sentences
         for (j, phrase), vec in zip(wanted, vecs):
             eids, owner = self._edges_to_label(nodes, sat[:, j])
             if not eids.size:
@@ -441,15 +447,17 @@ class Ranker:
             tail = g.src[eids] != nodes[owner]  # the candidate is the edge's tail: read it back
             keys, inv = np.unique(rels * 2 + tail, return_inverse=True)
             r, back = keys // 2, keys % 2 == 1
-            forward = self._fit(vec, words, text_of[r])
+            named = r if read else None
+            forward = self._fit(vec, words, text_of[r], named)
             recip = back_of[r]
             via = np.where(recip >= 0, text_of[np.maximum(recip, 0)], -1)
             # no inverse stored: the phrase is read against the relation itself unless it only says where
-            backward = self._fit(vec, words, via) if content else np.zeros(r.size)
+            backward = self._fit(vec, words, via, np.maximum(recip, 0) if read else None) if content else np.zeros(r.size)
             if content:
-                backward = np.where(recip >= 0, backward, cfg.relation_fit_backward * self._fit(vec, words, text_of[r]))
+                backward = np.where(recip >= 0, backward,
+                                    cfg.relation_fit_backward * self._fit(vec, words, text_of[r], named))
             if atype:
-                backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r]))
+                backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r], named))
             fit = np.where(back, backward, forward)
             best = float(fit.max())
             if best < cfg.relation_fit_floor:
@@ -767,3 +775,10 @@ def _rounded(values: np.ndarray, digits: int) -> list[float]:
     uniq, inv = np.unique(values, return_inverse=True)
     done = [round(x, digits) for x in uniq.tolist()]
     return [done[i] for i in inv.reshape(-1).tolist()]
+
+
+@lru_cache(maxsize=65536)
+def _stems(text: str) -> frozenset[str]:
+    """The stems of a relation name, and its locative prepositions as they are (as ``Ranker._text_stems``)."""
+    toks = tokens(text)
+    return frozenset({stem(w) for w in toks} | (set(toks) & LOCATIVE))

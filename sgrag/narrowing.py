@@ -10,7 +10,7 @@ import numpy as np
 
 from .graph import KnowledgeGraph
 from .ranking import Ranker, candidate_arrays
-from .rules import register
+from .rules import RuleSwitches, register
 from .schema import asks_for_value
 from .types import QueryGraph, SetApart
 
@@ -130,6 +130,26 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     for j, word, mask in ranker.stated_relations(qg, nodes, sat):
         joined_by(j, mask, f"'{word}' names")
     return out, stated
+
+
+def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, candidates: dict[int, dict[str, int]],
+                   values: np.ndarray | None = None, classes: np.ndarray | None = None) -> None:
+    """Removes from the partial candidates what the question's words rule out as for the exact set: a class node,
+    a condition's own name, the question's own words, and a value when it asks for a thing or the reverse (that
+    one gives way when it would leave nothing)."""
+    named = {c.label for c in qg.constraints}
+    nodes = list(candidates)
+    echo = echoes_question(graph, qg, nodes) if rules.on(QUESTION_WORDS_NOT_ANSWER) else [False] * len(nodes)
+    for v, said in zip(nodes, echo):
+        if (classes is not None and classes[v] and rules.on(CLASS_NOT_ANSWER)) or said \
+                or (graph.labels[v] in named and rules.on(NAMED_NOT_ANSWER)):
+            del candidates[v]
+    if values is not None and rules.on(VALUE_KIND) and candidates:
+        wants = asks_for_value(qg.question, qg.answer_type)
+        wrong = [v for v in candidates if bool(values[v]) != wants]
+        if len(wrong) < len(candidates):
+            for v in wrong:
+                del candidates[v]
 
 
 def echoes_question(graph: KnowledgeGraph, qg: QueryGraph, nodes: list[int]) -> list[bool]:

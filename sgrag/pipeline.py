@@ -32,8 +32,7 @@ from .ingest import import_kg
 from .lexicon import Lexicon, resolve_preset
 from .linking import Linker, unknown_link_notes
 from .match import Matcher
-from .narrowing import CLASS_NOT_ANSWER
-from .narrowing import NAMED_NOT_ANSWER, QUESTION_WORDS_NOT_ANSWER, echoes_question, set_apart as narrow
+from .narrowing import narrow_partial, set_apart as narrow
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
 from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_words, demoted
@@ -268,14 +267,7 @@ class Engine:
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
                 candidates = best_tiers(support, mq, cfg.ranking.rank_cap)
-                for v in [v for v in candidates if self.class_only[v] and self.rules.on(CLASS_NOT_ANSWER)]:
-                    del candidates[v]  # a class node ("person") answers no "Which ..." question, partly or not
-                named = {c.label for c in qg.constraints} if self.rules.on(NAMED_NOT_ANSWER) else set()
-                echo = echoes_question(self.graph, qg, list(candidates)) if self.rules.on(QUESTION_WORDS_NOT_ANSWER) \
-                    else [False] * len(candidates)
-                for v, said in zip(list(candidates), echo):
-                    if said or self.graph.labels[v] in named:  # nor what the question names or says itself
-                        del candidates[v]
+                narrow_partial(self.graph, self.rules, qg, candidates, self.value_nodes, self.class_only)
             trace.notes.append("No exact match: showing the best partial matches.")
         elif not exact:
             candidates, matches = {}, []

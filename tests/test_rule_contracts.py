@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from sgrag import Engine, GraphBuilder
 from sgrag.linking import Linker
+from sgrag.narrowing import narrow_partial
 from sgrag.query import build_query_graph
 from sgrag.rules import RuleSwitches, registered
 from conftest import build_workspace, fast_config, kinds_graph, olympics_graph
@@ -368,3 +369,23 @@ def test_a_relation_read_from_documents_fits_by_its_name_not_its_sentence(world_
     trace = _engine(world_ws("read"), "").ask("Who died in Oslo and wrote Fjord Songs?")
     assert trace.answer.exact_set == () and trace.answer.text == "Olaf Brenn"
     assert any("No relation read from the documents fits" in n for n in trace.notes)
+
+
+def test_partial_answers_are_narrowed_by_the_questions_words_too(world_ws):
+    """When nothing meets every condition, the ranked partial answers still leave out a class node, a condition's
+    own name, the question's own words and a value for a thing question; the value rule gives way rather than
+    leave nothing."""
+    engine = _engine(world_ws("read"), "")
+    g, qg = engine.graph, engine.ask("Which thing wrote Fjord Songs?").query_graph
+    values, classes = np.zeros(g.num_nodes, dtype=bool), np.zeros(g.num_nodes, dtype=bool)
+    values[g.index_of["os"]], classes[g.index_of["iv"]] = True, True
+    candidates = {g.index_of[x]: {} for x in ("ob", "iv", "os", "fs", "so")}
+    narrow_partial(g, RuleSwitches(), qg, candidates, values, classes)
+    assert [g.labels[v] for v in candidates] == ["Olaf Brenn"]
+    only_value = {g.index_of["os"]: {}}
+    narrow_partial(g, RuleSwitches(), qg, only_value, values, classes)
+    assert [g.labels[v] for v in only_value] == ["Oslo"]
+    everything = {g.index_of[x]: {} for x in ("ob", "iv", "os", "fs", "so")}
+    narrow_partial(g, RuleSwitches(frozenset({"class_not_answer", "named_not_answer", "question_words_not_answer", "value_kind"})),
+                   qg, everything, values, classes)
+    assert len(everything) == 5

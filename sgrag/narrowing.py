@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 
+from .extract import parse_edge_source
 from .graph import KnowledgeGraph
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
@@ -23,7 +24,7 @@ QUESTION_WORDS_NOT_ANSWER = register("question_words_not_answer", "narrowing", "
 UNFIT_EXTRACTED = register("unfit_extracted_relation", "narrowing", "On a graph read from documents, when no edge "
                            "joining the exact set to a condition fits the relation the question states for it (\"died "
                            "in Warsaw\" met only by \"located in\"), nothing is proven: the exact set is emptied and the "
-                           "answer is a ranked partial match, said so (a curated graph keeps any relation).")
+                           "answer is a ranked partial match, said so (curated edges keep any relation).")
 CLASS_NOT_ANSWER = register("class_not_answer", "narrowing", "A class node documents made (\"person\": most of its "
                             "edges are 'is a' edges pointing at it) is left out of every answer, even when it is all "
                             "that meets the conditions.")
@@ -99,7 +100,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                      "kind names it): the answer type was not checked and only ranks.")
     if nodes.size and g.edge_sources and ranker.rules.on(UNFIT_EXTRACTED):
         for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
-            if mask is None and nodes.size:
+            if mask is None and nodes.size and _all_extracted(g, ranker._edges_to_label(nodes, sat[:, j])[0]):
                 drop(nodes, f"no extracted relation fits '{phrase}'", f"No relation read from the documents fits "
                      f"'{phrase}' for {qg.constraints[j].label}, so nothing is proven to meet it")
                 nodes, sat = nodes[:0], sat[:0]
@@ -150,6 +151,11 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
         if len(wrong) < len(candidates):
             for v in wrong:
                 del candidates[v]
+
+
+def _all_extracted(graph: KnowledgeGraph, edges: np.ndarray) -> bool:
+    """Whether every one of ``edges`` was read from a document sentence (a curated edge keeps any relation)."""
+    return all(any(parse_edge_source(x) is not None for x in graph.edge_sources.get(e, ())) for e in edges.tolist())
 
 
 def echoes_question(graph: KnowledgeGraph, qg: QueryGraph, nodes: list[int]) -> list[bool]:

@@ -161,7 +161,6 @@ class Ranker:
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
         self._relation_stems_cache: dict[int, frozenset[str]] = {}
-        self._text_stems_cache: dict[int, frozenset[str]] = {}
 
     @property
     def likelihood_min_scale(self) -> float:
@@ -396,11 +395,7 @@ class Ranker:
 
     def _text_stems(self, t: int) -> frozenset[str]:
         """The stems of relation text ``t``, and its locative prepositions as they are ("located *in*")."""
-        words = self._text_stems_cache.get(t)
-        if words is None:
-            toks = tokens(self.model.text_vocab[t])
-            words = self._text_stems_cache[t] = frozenset({stem(w) for w in toks} | (set(toks) & LOCATIVE))
-        return words
+        return _stems(self.model.text_vocab[t])
 
     def fitting_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray
                           ) -> list[tuple[int, str, np.ndarray | None]]:
@@ -779,6 +774,6 @@ def _rounded(values: np.ndarray, digits: int) -> list[float]:
 
 @lru_cache(maxsize=65536)
 def _stems(text: str) -> frozenset[str]:
-    """The stems of a relation name, and its locative prepositions as they are (as ``Ranker._text_stems``)."""
+    """The stems of a relation name or text, and its locative prepositions as they are ("located *in*")."""
     toks = tokens(text)
     return frozenset({stem(w) for w in toks} | (set(toks) & LOCATIVE))

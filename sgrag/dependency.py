@@ -98,7 +98,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v2"
+    VERSION = "spacy-v3"
 
     def __init__(self, known_labels: Iterable[str] = ()):
         self.rules = OfflineExtractor(known_labels)
@@ -296,9 +296,16 @@ class _Reader:
         for ent in sent.ents:
             kind = ent.label_
             if kind in _VALUE_NER:
-                if kind == "CARDINAL" and not any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent):
-                    continue  # "two", "one": no node
-                spans += [(a, b, "VALUE") for a, b in _parts(ent, _RANGE_SEP)]
+                if kind == "CARDINAL" and not any(_counted(t) for t in ent):
+                    continue  # "two", "one of": no node
+                start = ent.start
+                if ent[0].text in _MONTHS and start > sent.start and re.fullmatch(r"\d{1,2}", doc[start - 1].text):
+                    start -= 1  # "13 April 1941": NER often leaves the day out
+                spans += [(a, b, "VALUE") for a, b in _parts(doc[start:ent.end], _RANGE_SEP)]
+                for k, dash in ((start - 2, start - 1), (ent.end + 1, ent.end)):  # "(1941–1944)": NER may
+                    if sent.start <= k < sent.end and doc[dash].text in ("–", "—", "-") and \
+                            re.fullmatch(r"\d{3,4}", doc[k].text):  # type one end of a range only
+                        spans.append((k, k + 1, "VALUE"))
             elif kind in _ENTITY_NER:
                 parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
                 spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
@@ -344,6 +351,12 @@ class _Reader:
         end = cut if kind != "VALUE" else end  # "Sable University and its economists": the name only
         if kind == "VALUE":  # "December 3, 1912 in Alhambra, California": the date only
             end = next((t.i for t in doc[start + 1:end] if t.pos_ == "ADP" and t.lower_ in ("in", "at", "near")), end)
+            core = [t.i for t in doc[start:end] if _value_word(t)]
+            if not core:
+                return  # "the same year", "recent years": no value to keep
+            start = core[0]  # "more than 100 years later", "the early 1930s", "spring 2003": the value itself
+            while end - 1 > core[-1] and doc[end - 1].pos_ in ("ADV", "ADJ"):
+                end -= 1
         while end - start > 2 and kind in ("PERSON", "PROPN") and doc[start].text in _HONORIFICS:
             start += 1  # "General Nikolai Yudenich" is Nikolai Yudenich
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
@@ -496,7 +509,7 @@ class _Reader:
             if not r:
                 continue
             for part, rel in ((r.group(1), "born on"), (r.group(2), "died on")):
-                part = part.strip().rstrip(",;")
+                part = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
                 if part and re.search(r"\d{3,4}", part):
                     self.ents.append(_Entity(part, "VALUE", {part}))
                     self.by_key.setdefault(fold(part), len(self.ents) - 1)
@@ -716,6 +729,23 @@ _CLASS_ADJ = {"military", "professional", "political", "civil", "royal", "nation
 
 
 _RANGE_SEP = {"and", "to", "-", "–", "—", "until", "through", "or"}
+_MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"}
+_ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                  "last", "next"}
+
+
+def _counted(tok: Any) -> bool:
+    """A cardinal worth a value node: written in digits ("1,500", "12"). A bare number word ("two
+    films", "one of") counts a noun rather than naming a value; dates and quantities keep theirs
+    ("two days", "one week")."""
+    return any(ch.isdigit() for ch in tok.text) and (tok.like_num or bool(re.fullmatch(r"[\d.,]+", tok.text)))
+
+
+def _value_word(tok: Any) -> bool:
+    """A word a date or quantity's value is written with: digits, a number word, a month or era name."""
+    return any(ch.isdigit() for ch in tok.text) or (tok.like_num and tok.lower_ not in _ORDINAL_WORDS) or \
+        tok.text in _MONTHS or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
 
 
 def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:

@@ -8,9 +8,12 @@ reach the entity first named in another sentence or chunk:
   quantities become value nodes (only ever the target of an edge). One entity, one node: a
   surname or first name, an acronym ("U.S." of "United States") or the title's short form
   resolves to the full name first mentioned; every surface form is kept as an alias.
-* **Coreference**: he/she/his/her -> the latest person subject (else the article's subject,
-  the title entity, when it is a person); it/its and "the <class noun>" -> the entity of that
-  class (the title entity first).
+* **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
+  (or none known yet), it/its never a person or a nationality, they/their only a group (an
+  organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
+  before it, then the article's subject (the title entity, else the first sentence's subject),
+  then the latest subject of the two sentences before; two such subjects, or none, leave the
+  pronoun unresolved. "the <class noun>" -> the entity of that class (the title entity first).
 * **Relations** follow the shortest dependency path between two mentions of a sentence, one
   shape per construction (``how``): ``svo`` subject-verb-object and prepositional objects of
   the verb ("born in"), ``passive`` with its agent reversed ("X was founded by Y" is "Y founded
@@ -39,7 +42,7 @@ from typing import Any, Iterable, Sequence
 
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
-from .coref import is_person_noun
+from .coref import is_person_noun, name_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold
 
@@ -49,6 +52,8 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 COREF_FACTOR = 0.85
 """An edge one of whose ends was a pronoun, description or short name is less sure."""
+PRONOUN_REACH = 2
+"""Sentences back that a pronoun reaches for a subject when the article's subject does not fit."""
 MAX_PATH = 4
 """Most tokens on the dependency path between two mentions (ends excluded)."""
 _ENTITY_NER = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
@@ -64,6 +69,11 @@ _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lie
 """Titles before a person's name that are no part of it."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
+_GROUP_NOUNS = {"band", "group", "team", "family", "duo", "trio", "club", "company", "dynasty", "party", "people"}
+"""Class nouns of things "they" may stand for (besides organisations and plural names)."""
+_AGENT_ENDINGS = ("er", "or", "ist", "ast", "ian", "ant", "ent", "man", "woman", "ess")
+"""Endings of class nouns for people ("footballer", "broadcaster", "leader"): with NER's PERSON,
+enough to call the entity a person; a class "palace" or "song" is not."""
 _MODIFIER = {"amod", "nummod", "compound", "npadvmod", "nmod", "poss"}
 """Roles of a modifier inside a noun phrase ("the *1997* film", "*American* band")."""
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
@@ -236,6 +246,9 @@ class _Reader:
         self.token_mention: dict[int, _Mention] = {}
         self.relations: dict[tuple[str, str, str], ExtractedRelation] = {}
         self.title_entity: int | None = None
+        self.gender: dict[int, str] = {}
+        """"m" or "f" once a he/she has resolved to the entity."""
+        self._sent_starts: list[int] | None = None
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
@@ -376,22 +389,22 @@ class _Reader:
             self.token_mention[t] = m
 
     # ---- coreference ------------------------------------------------------------------------
-    def _resolve(self, sent: Any, last_person: int | None, last_thing: int | None) -> None:
-        """Pronouns and "the <class noun>" of a sentence -> entities (mentions with ``via``)."""
+    def _resolve(self, sent: Any) -> None:
+        """Pronouns and "the <class noun>" of a sentence -> entities (mentions with ``via``); a
+        pronoun no entity agrees with, or that two could equally mean, stays unresolved."""
         title = self.title_entity
-        title_person = title is not None and self.ents[title].kind == "PERSON"
         for t in sent:
             if t.i in self.token_mention:
                 continue
             low = t.lower_
             target = None
             if t.pos_ == "PRON" or t.tag_ in ("PRP", "PRP$"):
-                if low in _MALE | _FEMALE:
-                    target = last_person if last_person is not None else (title if title_person else None)
-                    if target is not None:
-                        self.people.add(target)
-                elif low in _NEUTER | _PLURAL:
-                    target = title if title is not None and not title_person else last_thing
+                agree = "m" if low in _MALE else "f" if low in _FEMALE else "n" if low in _NEUTER else \
+                    "p" if low in _PLURAL else ""
+                target = self._antecedent(t, agree) if agree else None
+                if target is not None and agree in ("m", "f"):
+                    self.people.add(target)
+                    self.gender.setdefault(target, agree)
                 via = "pronoun"
             elif t.pos_ == "NOUN" and t.i > 0 and self.doc[t.i - 1].lower_ in ("the", "this") and \
                     t.dep_ not in ("compound", "amod"):
@@ -407,9 +420,62 @@ class _Reader:
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
 
+    def _antecedent(self, tok: Any, agree: str) -> int | None:
+        """Who a pronoun means, by salience among the entities that agree with it ("m"/"f": a person of
+        that gender or none known; "n": a thing; "p": a group): the subject of its own sentence before it
+        ("Piazzolla augmented his quintet"; for "it" only as a possessor: "X bought it" is not X), then
+        the article's subject (its title entity, else the first sentence's subject), then the latest
+        subject of the previous ``PRONOUN_REACH`` sentences."""
+        sent = tok.sent
+        here = [m for m in self.mentions if sent.start <= m.start < tok.i and self._subject(m)
+                and self._agrees(m.entity, agree)]
+        if here and (agree in ("m", "f") or tok.dep_ == "poss"):
+            return here[-1].entity
+        topic = self.title_entity if self.title_entity is not None else \
+            next((m.entity for m in self.mentions if not m.via and self._subject(m)), None)
+        if topic is not None and self._agrees(topic, agree):
+            return topic
+        starts = [s.start for s in self.doc.sents] if self._sent_starts is None else self._sent_starts
+        self._sent_starts = starts
+        k = next(i for i in range(len(starts) - 1, -1, -1) if starts[i] <= sent.start)
+        reach = starts[max(k - PRONOUN_REACH, 0)]
+        before = [m for m in self.mentions if reach <= m.start < sent.start and self._subject(m)
+                  and self._agrees(m.entity, agree)]
+        if not before:
+            return None
+        latest = self.doc[before[-1].start].sent.start
+        last = {m.entity for m in before if self.doc[m.start].sent.start == latest}
+        return last.pop() if len(last) == 1 else None  # two subjects of that sentence: either could be meant
+
+    def _subject(self, m: _Mention) -> bool:
+        tok = self.doc[m.start:m.end].root
+        return tok.dep_ in _SUBJ or tok.dep_ in ("appos", "compound", "conj") and tok.head.dep_ in _SUBJ
+
+    def _person(self, k: int) -> bool:
+        """Whether an entity is a person: a he/she, a person noun or "born" said so, or NER calls it one
+        and neither its classes ("a palace", "a song") nor its name ("... Records") say otherwise."""
+        e = self.ents[k]
+        if k in self.people:
+            return True
+        if e.kind != "PERSON" or name_kind(e.label) is False:
+            return False
+        return not e.classes or any(is_person_noun(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
+
+    def _agrees(self, k: int, agree: str) -> bool:
+        e = self.ents[k]
+        if e.kind == "VALUE":
+            return False
+        if agree in ("m", "f"):
+            return self._person(k) and self.gender.get(k, agree) == agree
+        if self._person(k) or e.kind == "NORP":  # "it" is never a person nor "American"
+            return False
+        if agree == "n":
+            return True
+        return e.kind == "ORG" or bool(set(e.classes) & _GROUP_NOUNS) or \
+            bool(re.search(r"[^s]s$", e.label)) and e.kind not in ("GPE", "LOC", "FAC")  # "the Sneaker Pimps"
+
     # ---- reading ----------------------------------------------------------------------------
     def read(self) -> None:
-        last_person = last_thing = None
         for sent in self.doc.sents:
             before = len(self.mentions)
             if self.title:  # the title as written, even where NER missed or cut it
@@ -418,17 +484,10 @@ class _Reader:
                 if not any(t in self.token_mention for t in range(s, e)):
                     self._mention(s, e, kind)
             self._classes(sent)
-            self._resolve(sent, last_person, last_thing)
+            self._resolve(sent)
             self._dates(sent)
             mine = sorted(self.mentions[before:], key=lambda m: m.start)
             self._relations(sent, mine)
-            for m in mine:
-                tok = self.doc[m.start:m.end].root
-                if tok.dep_ in _SUBJ or tok.dep_ in ("appos", "compound") and tok.head.dep_ in _SUBJ:
-                    if self.ents[m.entity].kind == "PERSON":
-                        last_person = m.entity
-                    elif self.ents[m.entity].kind != "VALUE":
-                        last_thing = m.entity
         self._document_subject()
         for i in sorted(self.people):
             self._add(self.ents[i].label, IS_A, PERSON, "class", None, None)

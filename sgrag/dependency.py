@@ -11,9 +11,9 @@ reach the entity first named in another sentence or chunk:
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
   (or none known yet), it/its never a person or a nationality, they/their only a group (an
   organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
-  before it, then the article's subject (the title entity, else the first sentence's subject),
-  then the latest subject of the two sentences before; two such subjects, or none, leave the
-  pronoun unresolved. "the <class noun>" -> the entity of that class (the title entity first).
+  before it, then the article's subject (the title entity, or a longer form of the title as the
+  first subject), then the latest subject of the two sentences before; two subjects of that
+  sentence, or none that agrees, leave the pronoun unresolved. "the <class noun>" -> the entity of that class (the title entity first).
 * **Relations** follow the shortest dependency path between two mentions of a sentence, one
   shape per construction (``how``): ``svo`` subject-verb-object and prepositional objects of
   the verb ("born in"), ``passive`` with its agent reversed ("X was founded by Y" is "Y founded
@@ -169,6 +169,7 @@ class ParseExtractor:
         if name and fold(name) not in fold(body):
             name = ""  # a headline ("Sable University and its economists"), not the name of the article's subject
         reader = _Reader(doc, name)
+        reader.headline = _title_name(title)
         reader.read()
         self._canonical = {k: reader.ents[i].label for k, i in reader.by_key.items()}
         return reader.entities(), list(reader.relations.values())
@@ -249,6 +250,8 @@ class _Reader:
         self.gender: dict[int, str] = {}
         """"m" or "f" once a he/she has resolved to the entity."""
         self._sent_starts: list[int] | None = None
+        self.headline = ""
+        """The title as given, even when the text does not write it so (``title`` is then "")."""
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
@@ -424,15 +427,14 @@ class _Reader:
         """Who a pronoun means, by salience among the entities that agree with it ("m"/"f": a person of
         that gender or none known; "n": a thing; "p": a group): the subject of its own sentence before it
         ("Piazzolla augmented his quintet"; for "it" only as a possessor: "X bought it" is not X), then
-        the article's subject (its title entity, else the first sentence's subject), then the latest
-        subject of the previous ``PRONOUN_REACH`` sentences."""
+        the article's subject (``_topic``), then the latest subject of the previous
+        ``PRONOUN_REACH`` sentences."""
         sent = tok.sent
         here = [m for m in self.mentions if sent.start <= m.start < tok.i and self._subject(m)
                 and self._agrees(m.entity, agree)]
         if here and (agree in ("m", "f") or tok.dep_ == "poss"):
             return here[-1].entity
-        topic = self.title_entity if self.title_entity is not None else \
-            next((m.entity for m in self.mentions if not m.via and self._subject(m)), None)
+        topic = self._topic()
         if topic is not None and self._agrees(topic, agree):
             return topic
         starts = [s.start for s in self.doc.sents] if self._sent_starts is None else self._sent_starts
@@ -446,6 +448,18 @@ class _Reader:
         latest = self.doc[before[-1].start].sent.start
         last = {m.entity for m in before if self.doc[m.start].sent.start == latest}
         return last.pop() if len(last) == 1 else None  # two subjects of that sentence: either could be meant
+
+    def _topic(self) -> int | None:
+        """The article's subject: the title entity, else the text's first subject when it holds every
+        word of the title ("Alan Belford Jones AO" under "Alan Jones (radio broadcaster)"); a headline
+        naming no entity ("Northern shipping") gives none."""
+        if self.title_entity is not None:
+            return self.title_entity
+        words = set(fold(self.headline).split())
+        first = next((m.entity for m in self.mentions if not m.via and self._subject(m)), None)
+        if not words or first is None or not words <= set(fold(self.ents[first].label).split()):
+            return None
+        return first
 
     def _subject(self, m: _Mention) -> bool:
         tok = self.doc[m.start:m.end].root

@@ -129,3 +129,11 @@ def test_without_the_title_in_the_text_the_first_subject_is_the_topic(ex):
             "broadcaster. Malcolm Fraser appointed John Howard in 1975. He studied at the University of Queensland.")
     found = ex.extract_text(text, title="Alan Jones (broadcaster)")
     assert ("Alan Belford Jones", "University of Queensland") in resolved(found, "pronoun")
+
+
+def test_a_headline_is_no_topic_pronouns_follow_the_latest_subject(ex):
+    text = ("Northern shipping\n\nKestrel Lines, a shipping company, operates ships from Rotterdam. "
+            "The shipping firm Baltic Wren was founded by Pieter Hals in 1995. It is based in Gdansk.")
+    found = ex.extract_text(text, title="Northern shipping")
+    assert ("Baltic Wren", "Gdansk") in resolved(found, "pronoun")
+    assert ("Kestrel Lines", "Gdansk") not in resolved(found, "pronoun")

@@ -65,8 +65,12 @@ _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van"
 _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
                "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
                "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
-               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime"}
-"""Titles before a person's name that are no part of it."""
+               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime", "Generalfeldmarschall",
+               "Generaloberst", "Emperor", "Empress", "King", "Queen", "Prince", "Princess", "Crown", "Count",
+               "Duke", "Duchess", "Baron", "Archbishop", "Cardinal", "Rabbi", "Sheikh", "Chief", "Commander",
+               "Brigadier", "Ambassador", "Secretary", "Vice", "Inspector", "Detective", "Drummer", "Guitarist",
+               "Bassist", "Singer", "Vocalist", "Producer", "Director"}
+"""Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
 _GROUP_NOUNS = {"band", "group", "team", "family", "duo", "trio", "club", "company", "dynasty", "party", "people"}
@@ -325,6 +329,8 @@ class _Reader:
             elif kind in _ENTITY_NER:
                 parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
                 spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
+        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent)]
+        typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
             if doc[i].pos_ != "PROPN":
@@ -340,11 +346,17 @@ class _Reader:
                     j += 1
                 elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN":
                     j += 1
+                elif re.fullmatch(r"\d{1,3}", t.text) and not (j + 1 < sent.end and doc[j + 1].lower_ in
+                                                                ("to", "-", "–", "—", ":", "and", "or")):
+                    # "Billboard Hot 100", "Falcon 9", "Xbox 360"; not a score ("Great Britain 11 to 1")
+                    j += 1
+                    break
                 else:
                     break
-            spans.append((i, j, "PROPN"))
+            if len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
+                spans.append((i, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             i = j
-        merged: list[tuple[int, int, str]] = []
+        merged: list[tuple[int, int, str]] = list(quoted)  # a quoted title is whole, whatever NER cut in it
         for s, e, kind in sorted(spans, key=lambda x: (x[0], -(x[1] - x[0]))):
             over = [m for m in merged if s < m[1] and e > m[0]]
             if not over:
@@ -364,7 +376,7 @@ class _Reader:
             start += 1
         cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
                     (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
-        end = cut if kind != "VALUE" else end  # "Sable University and its economists": the name only
+        end = cut if kind not in ("VALUE", "WORK_OF_ART") else end  # "Sable University and its economists"
         if kind == "VALUE":  # "December 3, 1912 in Alhambra, California": the date only
             end = next((t.i for t in doc[start + 1:end] if t.pos_ == "ADP" and t.lower_ in ("in", "at", "near")), end)
             core = [t.i for t in doc[start:end] if _value_word(t)]
@@ -373,8 +385,10 @@ class _Reader:
             start = core[0]  # "more than 100 years later", "the early 1930s", "spring 2003": the value itself
             while end - 1 > core[-1] and doc[end - 1].pos_ in ("ADV", "ADJ"):
                 end -= 1
-        while end - start > 2 and kind in ("PERSON", "PROPN") and doc[start].text in _HONORIFICS:
-            start += 1  # "General Nikolai Yudenich" is Nikolai Yudenich
+        if kind in ("PERSON", "PROPN"):  # "General Nikolai Yudenich", "Confederate General J. Johnston Pettigrew",
+            titles = [t.i for t in doc[start:max(start, min(start + 4, end - 2))]  # "prince Li Mao": the name
+                      if t.text in _HONORIFICS or t.is_lower and t.lower_ not in _NAME_INNER]  # after the title
+            start = titles[-1] + 1 if titles else start
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
         if start >= end:
@@ -584,8 +598,9 @@ class _Reader:
             for part, rel in ((r.group(1), "born on"), (r.group(2), "died on")):
                 part = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
                 if part and re.search(r"\d{3,4}", part):
-                    self.ents.append(_Entity(part, "VALUE", {part}))
-                    self.by_key.setdefault(fold(part), len(self.ents) - 1)
+                    if fold(part) not in self.by_key:  # one node per date, however often it is read
+                        self.ents.append(_Entity(part, "VALUE", {part}))
+                        self.by_key[fold(part)] = len(self.ents) - 1
                     target = self.ents[self.by_key[fold(part)]].label
                     self._add(e.label, rel, target, "dates", self.doc[m.start:m.end], sent)
                     if e.kind == "PERSON":
@@ -833,6 +848,28 @@ def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:
     doc = ent.doc
     if len(out) == 1 or not all(any(x.text[:1].isupper() or x.text[:1].isdigit() for x in doc[a:b]) for a, b in out):
         return [(ent.start, ent.end)]
+    return out
+
+
+_QUOTES = {'"', "“", "”"}
+
+
+def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
+    """Titles of works written in quotes ("I Don't Need No Doctor", "Willie and the Hand Jive"):
+    1-10 words starting with a capital, at least half of them capitalised (a quoted sentence is not
+    a title), no sentence break inside."""
+    marks = [t.i for t in sent if t.text in _QUOTES]
+    out = []
+    for a, b in zip(marks[::2], marks[1::2]):
+        inner = [t for t in sent.doc[a + 1:b] if t.is_alpha]
+        if not inner or len(inner) > 10 or not sent.doc[a + 1].text[:1].isupper():
+            continue
+        if sum(t.text[:1].isupper() for t in inner) * 2 < len(inner) and len(inner) > 3:
+            continue
+        if any(t.text in (".", ";", ":") for t in sent.doc[a + 1:b - 1]):
+            continue
+        end = b - 1 if sent.doc[b - 1].text == "," else b  # "Reason," with the comma inside the quotes
+        out.append((a + 1, end))
     return out
 
 

@@ -137,3 +137,32 @@ def test_a_headline_is_no_topic_pronouns_follow_the_latest_subject(ex):
     found = ex.extract_text(text, title="Northern shipping")
     assert ("Baltic Wren", "Gdansk") in resolved(found, "pronoun")
     assert ("Kestrel Lines", "Gdansk") not in resolved(found, "pronoun")
+
+
+# ---- names ------------------------------------------------------------------------------------
+def names(found):
+    return {e.label for e in found.entities if e.description not in ("value", "class")}
+
+
+def test_titles_before_a_name_are_no_part_of_it(ex):
+    found = ex.extract_text("The park is named for Confederate General J. Johnston Pettigrew. It was built by "
+                            "U.S. President Franklin D. Roosevelt. Xuanzong loved prince Li Mao's wife.")
+    labels = names(found)
+    assert {"J. Johnston Pettigrew", "Franklin D. Roosevelt", "Li Mao"} <= labels
+    assert not any(x.startswith(("Confederate General", "U.S. President", "prince")) for x in labels)
+
+
+def test_names_ending_in_a_number_keep_it_but_scores_do_not(ex):
+    found = ex.extract_text("The song peaked at number 5 on the Billboard Hot 100. SpaceX flew the Falcon 9 "
+                            "from Florida. The U.S. team defeated Great Britain 11 to 1.")
+    labels = names(found)
+    assert {"Billboard Hot 100", "Falcon 9", "Great Britain"} <= labels
+    assert "Great Britain 11" not in labels
+
+
+def test_titles_of_works_in_quotes_are_whole(ex):
+    found = ex.extract_text('The album includes "I Don\'t Need No Doctor" and "Willie and the Hand Jive". '
+                            'He sang "I need all the love I can get" on stage.')
+    labels = names(found)
+    assert {"I Don't Need No Doctor", "Willie and the Hand Jive"} <= labels
+    assert not any(x.startswith("I need all") for x in labels)  # a quoted line is not a title

@@ -47,9 +47,12 @@ from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
-              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8,
+              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85,
+              "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "document": 0.3, "rules": 0.8}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
+INFERRED_FACTOR = 0.9
+"""A containment read through a chain of places ("A in B, B in C": A in C) is a little less sure per step."""
 COREF_FACTOR = 0.85
 """An edge one of whose ends was a pronoun, description or short name is less sure."""
 PRONOUN_REACH = 2
@@ -81,6 +84,29 @@ enough to call the entity a person; a class "palace" or "song" is not."""
 _MODIFIER = {"amod", "nummod", "compound", "npadvmod", "nmod", "poss"}
 """Roles of a modifier inside a noun phrase ("the *1997* film", "*American* band")."""
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
+_PLACE = {"GPE", "LOC"}
+"""Kinds that contain other things: the right-hand names of "Oslo, Norway"."""
+_LOCATED = {"GPE", "LOC", "FAC", "ORG", "PROPN"}
+_CHAINED = _PLACE | {"PROPN", "PERSON"}
+"""Kinds inside a place chain: NER calls some regions persons ("Andhra Pradesh")."""
+"""Kinds that can be located in a place ("Stanford University, California")."""
+_CHAIN_GAP = re.compile(r"^(?:\s+[a-z]+){0,2}\s*,\s*$")
+"""Between two names of a place chain: a comma, after at most two lower-case words ("Gollaprolu mandal, ...")."""
+LOCATED_IN = "located in"
+_COOCCURRING = {frozenset(p) for p in (("GPE", "ORG"), ("NORP", "PERSON"), ("NORP", "ORG"), ("GPE", "LOC"),
+                                         ("PERSON", "WORK_OF_ART"))}
+"""Kinds of names that, named in one sentence, are mostly related even where the parse finds no
+relation (a place and an organisation, a nationality and a person, a person and a work)."""
+_DOCUMENT_PLACED = {"GPE", "LOC", "FAC", "ORG"}
+"""Kinds the document's outermost place contains when the text says no more."""
+_LIFECYCLE = re.compile(r"\b(?:born|birth|die[sd]?|death|found(?:ed|s)?|establish\w*|form(?:ed|s)?|creat\w*|"
+                        r"releas\w*|publish\w*|issu\w*|debut\w*|premier\w*|originat\w*|launch\w*|incorporat\w*|"
+                        r"dissolv\w*|abolish\w*|start\w*|began|begun|end(?:ed|s)?|built|open(?:ed|s)?|clos(?:ed|es)|"
+                        r"inaugurat\w*|complet\w*|sign(?:ed|s)?|held|hold|took place|occur\w*|happen\w*|air(?:ed|s)?|"
+                        r"broadcast|year|date|related to)\b")
+"""Relations that date a thing itself (its start, end, publication, or an event's taking place). Any other verb dates an
+event the thing took part in ("appointed on 30 May 2016", "listed in 1985"): a time of that
+event, not a fact about the thing, so no edge to the date."""
 _DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*[-–—]\s*([^()]*?)\)")
 _ABBREV = re.compile(r"[^A-Za-z]")
 _NON_LATIN_SHARE = 0.5
@@ -184,12 +210,16 @@ class ParseExtractor:
         A relation both find keeps the parse's reading."""
         canon = getattr(self, "_canonical", {})
         rules = self.rules.extract(chunk)
+        values = {fold(e.label) for e in found.entities if e.description == "value"} | \
+            {fold(e.label) for e in rules.entities if re.fullmatch(r"\d[\d,.]*", e.label)}
         have = {(r.source, r.relation, r.target) for r in found.relations}
         rels = list(found.relations)
         for r in rules.relations:
             src, dst = canon.get(fold(r.source), r.source), canon.get(fold(r.target), r.target)
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
+            if values & {fold(src), fold(dst)} and not dates_thing(r.relation, "rules"):
+                continue
             if (src, r.relation, dst) not in have and fold(src) != fold(dst):
                 have.add((src, r.relation, dst))
                 rels.append(dataclasses.replace(r, source=src, target=dst, how="rules",
@@ -199,6 +229,13 @@ class ParseExtractor:
         ents = list(found.entities) + [dataclasses.replace(e, label=canon.get(fold(e.label), e.label))
                                        for e in rules.entities if canon.get(fold(e.label), e.label) not in labels]
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
+
+
+def dates_thing(relation: str, how: str) -> bool:
+    """Whether an edge to a date or number says something of its source (see ``_LIFECYCLE``);
+    a number read as a modifier or in brackets ("the 1997 film", "Spawn (1997)") does, and so
+    does a date of a sentence about the article's subject (the weak "mentioned with")."""
+    return how in ("dates", "modifier", "document") or bool(_LIFECYCLE.search(relation))
 
 
 def is_english(text: str) -> bool:
@@ -516,6 +553,8 @@ class _Reader:
             self._dates(sent)
             mine = sorted(self.mentions[before:], key=lambda m: m.start)
             self._relations(sent, mine)
+        self._contained()
+        self._document_place()
         self._document_subject()
         for i in sorted(self.people):
             self._add(self.ents[i].label, IS_A, PERSON, "class", None, None)
@@ -532,9 +571,13 @@ class _Reader:
         by_sent: dict[int, list[_Mention]] = {}
         for m in self.mentions:
             by_sent.setdefault(self.doc[m.start].sent.start, []).append(m)
+        person = self.ents[t].kind == "PERSON" or t in self.people  # a life's dates are its own events
         for ms in by_sent.values():
+            about = any(m.entity == t for m in ms) and not person
             for m in ms:
                 e = self.ents[m.entity]
+                if e.kind == "VALUE" and not about:
+                    continue  # a date of a sentence about something else (or in a life) dates an event
                 if m.entity != t and e.label not in near:
                     near.add(e.label)
                     sent = self.doc[m.start].sent
@@ -626,6 +669,15 @@ class _Reader:
                 related.add(frozenset((a.entity, b.entity)))
                 self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
                           "modifier", self.doc[a.start:b.end], sent, a.via)
+        self._place_chains(sent, mentions)
+        for i, a in enumerate(mentions):  # the weakest reading: named together
+            for b in mentions[i + 1:]:
+                ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
+                if frozenset((ka, kb)) in _COOCCURRING and frozenset((a.entity, b.entity)) not in related \
+                        and not a.via and not b.via:
+                    related.add(frozenset((a.entity, b.entity)))
+                    self._add(self.ents[a.entity].label, "mentioned with", self.ents[b.entity].label, "sentence",
+                              self.doc[a.start:b.end], sent, a.via or b.via)
         for subj in mentions:  # the sentence's subject relates to what the rest of its clause names
             root = self.doc[subj.start:subj.end].root
             if root.dep_ not in ("nsubj", "nsubjpass") or root.head.dep_ not in ("ROOT", "conj") or \
@@ -706,6 +758,8 @@ class _Reader:
             if first.dep_ == "appos" and first.pos_ == "NOUN" and first.i not in self.token_mention:
                 if len(low_side) == 3 and low_side[0][1] == "poss":  # "Hamnet, William Shakespeare's son"
                     return top, f"{first.lemma_.lower()} of", low, "possessive", span
+                if len(low_side) == 3 and self._nationality(low, low_side[0][1]):  # "X, an American singer,"
+                    return top, "from", low, "nationality", span
                 if not preps or any(t.pos_ == "VERB" for t in toks):
                     return None
                 return top, _name([first], preps[-1]), low, "apposition", span
@@ -751,6 +805,8 @@ class _Reader:
             verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
             if verb is None:  # copula: "X is the capital of Y"
                 attr = [t for t in toks[1:-1] if t.dep_ in ("attr", "acomp")]
+                if attr and len(toks) == 3 and self._nationality(dst, dst_side[0][1]):
+                    return src, "from", dst, "nationality", span  # "X is a German video game developer"
                 if not attr or not preps or len(nouns) > 1:
                     return None
                 return src, _name([attr[-1]], preps[0]), dst, "copula", span
@@ -778,6 +834,76 @@ class _Reader:
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
         return None
 
+    def _nationality(self, m: _Mention, role: str) -> bool:
+        """A nationality or country modifying the class noun said of a name ("a *German* developer")."""
+        return role in ("amod", "compound") and self.ents[m.entity].kind in ("NORP", "GPE")
+
+    def _place_chains(self, sent: Any, mentions: list[_Mention]) -> None:
+        """"in Gollaprolu mandal, East Godavari district, Andhra Pradesh, India": each name is located
+        in the next. A list of places ("France, Switzerland and Italy") is no chain."""
+        chain: list[_Mention] = []
+        for m in [m for m in mentions if not m.via] + [None]:
+            if m is not None and chain and self.ents[m.entity].kind in _CHAINED and self._comma_between(chain[-1], m):
+                chain.append(m)
+                continue
+            while chain and self.ents[chain[-1].entity].kind not in _PLACE:
+                chain.pop()  # a chain ends in a place
+            if len(chain) >= 2 and not re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",
+                                                self.text[self.doc[chain[-1].end - 1].idx +
+                                                          len(self.doc[chain[-1].end - 1]):sent.end_char]):
+                for x, y in zip(chain, chain[1:]):
+                    self._add(self.ents[x.entity].label, LOCATED_IN, self.ents[y.entity].label, "place-chain",
+                              self.doc[x.start:y.end], sent)
+            chain = [m] if m is not None and self.ents[m.entity].kind in _LOCATED else []
+
+    def _comma_between(self, x: _Mention, y: _Mention) -> bool:
+        gap = self.doc[x.end:y.start]
+        return bool(_CHAIN_GAP.match(self.text[self.doc[x.end - 1].idx + len(self.doc[x.end - 1]):self.doc[y.start].idx])) \
+            and all(t.is_punct or t.pos_ == "NOUN" for t in gap)
+
+    def _contained(self) -> None:
+        """What is in a place is in every place that contains it: "X, born in La Crosse" and "La
+        Crosse, Wisconsin" give "X born in Wisconsin" (the same relation, a step less sure)."""
+        inside: dict[str, list[ExtractedRelation]] = {}
+        for r in self.relations.values():
+            if r.relation == LOCATED_IN:
+                inside.setdefault(r.source, []).append(r)
+        for _ in range(3):
+            added = False
+            for r in list(self.relations.values()):
+                if not (r.relation == "in" or r.relation.endswith(" in")) or r.how.startswith("document"):
+                    continue
+                for up in inside.get(r.target, ()):
+                    key = (r.source, r.relation, up.target)
+                    conf = round(min(r.confidence, up.confidence) * INFERRED_FACTOR, 3)
+                    if up.target == r.source or (key in self.relations and self.relations[key].confidence >= conf):
+                        continue
+                    new = dataclasses.replace(r, target=up.target, how="contained", confidence=conf)
+                    self.relations[key] = new
+                    if r.relation == LOCATED_IN:
+                        inside.setdefault(r.source, []).append(new)
+                    added = True
+            if not added:
+                break
+
+    def _document_place(self) -> None:
+        """Where a text places things in one outermost place ("..., Andhra Pradesh, India"), the
+        other places it names without saying where are taken to be in it too (least sure: the
+        text may name a place abroad)."""
+        located = [r for r in self.relations.values() if r.relation == LOCATED_IN]
+        inner = {r.source for r in located}
+        tops = {r.target for r in located} - inner
+        if len(tops) != 1:
+            return
+        top = next(iter(tops))
+        for m in self.mentions:
+            e = self.ents[m.entity]
+            if m.via or e.kind not in _DOCUMENT_PLACED or e.label in inner or e.label == top:
+                continue
+            inner.add(e.label)
+            sent = self.doc[m.start].sent
+            self._add(e.label, LOCATED_IN, top, "document-place", self.doc[m.start:m.end], sent)
+
     def _modifier_name(self, low: _Mention, toks: list[Any]) -> str:
         """A modifier's relation: a year or date, where from (a nationality or place), else the noun."""
         kind, label = self.ents[low.entity].kind, self.ents[low.entity].label
@@ -798,7 +924,9 @@ class _Reader:
             if ks is not None and self.ents[ks].kind == "VALUE":
                 if kd is not None and self.ents[kd].kind == "VALUE":
                     return
-                src, dst = dst, src  # values are only ever targets
+                src, dst, kd = dst, src, ks  # values are only ever targets
+            if kd is not None and self.ents[kd].kind == "VALUE" and not dates_thing(rel, how):
+                return
         conf = CONFIDENCE[how] * (COREF_FACTOR if via else 1.0)
         s0, s1 = (sent.start_char, sent.end_char) if sent is not None else (-1, -1)
         f0, f1 = (span.start_char, span.end_char) if span is not None else (s0, s1)

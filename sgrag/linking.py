@@ -71,6 +71,10 @@ _NAME_SPAN = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'�
 _NAMED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-]*)(?:\s+(?:of|the|and|de|von|van|du|la|le|for)?\s*[A-Z0-9][\w'’.&-]*)*)")  # one word or more
 
 
+# A capitalised article mid-question starts a title written in sentence case ("De groote boulevards", "La vida
+# breve"): its lowercase words up to the clause's end belong to the name.
+_TITLE_ARTICLES = frozenset({"de", "het", "la", "le", "les", "el", "il", "lo", "los", "las", "der", "die", "das"})
+_LOWER_RUN = re.compile(r"(?:\s+[a-zà-ÿ][\w'’-]*)+(?=\s*(?:[?.!,;:]|$))")
 _S_NOUNS = frozenset({"series", "species"})  # nouns that end like a verb ("Which Pokémon *series*")
 
 
@@ -432,6 +436,10 @@ class Linker:
             if s == 0 or (s < a_end and e > a_start) or any(s < c.end and c.start < e for c in mentions):
                 continue
             text = re.sub(r"['’]s?$", "", text)  # "Common's": the name is "Common"
+            if fold(text) in _TITLE_ARTICLES:  # "made *De groote boulevards*?": a title in sentence case
+                rest = _LOWER_RUN.match(question, e)
+                if rest and rest.end() > e and not any(e < c.end and c.start < rest.end() for c in mentions):
+                    text = question[s:rest.end()]
             if fold(text) in STOPWORDS or len(fold(text)) < 3:
                 continue
             out.append(text)

@@ -276,7 +276,7 @@ class Engine:
             if soft:
                 self.matcher.add_soft_support(candidates, soft)
             # rank() returns the whole top tier: with exact matches, the whole exact set
-            ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5)
+            ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5, partial=not exact)
             if exact:  # evidence only for the matches the trace keeps
                 matches = exact.matches([r.node_id for r in ranked], cfg.match.max_matches)
             order = {r.node_id: i for i, r in enumerate(ranked)}
@@ -359,7 +359,7 @@ class Engine:
         _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
         members = {self.graph.index_of[r.node_id] for r in a.exact_set} | {self.graph.index_of[x.node_id] for x in a.set_apart}
         outside = best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, self.config.ranking.rank_cap)
-        return self.ranker.rank(qg, outside, limit)[:limit]
+        return self.ranker.rank(qg, outside, limit, partial=True)[:limit]
 
     def one_hop_context(self, qg, limit: int = 60) -> str:
         """The paper's fallback answer context (``answer.one_hop_context``)."""

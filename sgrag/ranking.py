@@ -55,6 +55,9 @@ FEATURE_RULES = {
     "likelihood": register("likelihood", "ranking", "Ranks first the candidates from whose facts the question's "
                            "constraints are likeliest drawn (edges to them / star size)."),
 }
+PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph read from documents, how many conditions "
+                               "a partial match meets counts among its evidence (coverage) instead of first: one more "
+                               "condition met through a co-occurrence or a misread pronoun says less than the rest.")
 IN_EDGE_DISCOUNT = register("in_edge_discount", "ranking", "In a graph that keeps directions, an edge the candidate "
                             "is only the tail of counts little (questions state facts *about* their answer).")
 ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind than the answer type names ("Which '
@@ -152,7 +155,9 @@ class Ranker:
         self.cfg, self.rules = cfg or RankingConfig(), rules
         self.profile = profile or learn_profile(graph, thresholds=ProfileThresholds.of(self.cfg))
         # the weight of each feature, 0 for one switched off
-        self.weights = {f: self.cfg.weights[f] if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
+        # a graph read from documents ranks with the weights fitted on one, unless the workspace fitted its own
+        fitted = self.cfg.document_weights if self._read and self.cfg.weights == WEIGHTS else self.cfg.weights
+        self.weights = {f: fitted.get(f, WEIGHTS[f]) if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._untyped = tuple(untyped_namespaces)
         self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()
@@ -393,6 +398,16 @@ class Ranker:
         out[ok] = 0.5 * sem + 0.5 * lex
         return out
 
+    @property
+    def _read(self) -> bool:
+        """Whether edges were read from documents: relation names are the parse's words ("flows into") and an
+        edge's text is the sentence that first stated it."""
+        return bool(self.graph.edge_sources)
+
+    def _name_vecs(self, rels: np.ndarray) -> np.ndarray:
+        """The embeddings of relation names (kept in memory by the query embedder's cache)."""
+        return self.embed([self.graph.relations[r] for r in rels.tolist()]).reshape(rels.size, -1)
+
     def _text_stems(self, t: int) -> frozenset[str]:
         """The stems of relation text ``t``, and its locative prepositions as they are ("located *in*")."""
         return _stems(self.model.text_vocab[t])
@@ -449,8 +464,10 @@ class Ranker:
             # no inverse stored: the phrase is read against the relation itself unless it only says where
             backward = self._fit(vec, words, via, np.maximum(recip, 0) if read else None) if content else np.zeros(r.size)
             if content:
-                backward = np.where(recip >= 0, backward,
-                                    cfg.relation_fit_backward * self._fit(vec, words, text_of[r], named))
+                direct = self._fit(vec, words, text_of[r], named)
+                backward = np.where(recip >= 0, backward, cfg.relation_fit_backward * direct)
+                if said[-1] == "by":  # "founded by X": X's own "founded" edge to the answer states it
+                    backward = np.maximum(backward, direct)
             if atype:
                 backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r], named))
             fit = np.where(back, backward, forward)
@@ -600,8 +617,10 @@ class Ranker:
         out[rows] = np.maximum(0.0, best)
         return out
 
-    def _columns(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> dict[str, np.ndarray]:
-        """The features of candidates ``nodes``; ``sat[i, j]``: node bound to constraint j (-1: none)."""
+    def _columns(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray, flat: bool = False) -> dict[str, np.ndarray]:
+        """The features of candidates ``nodes``; ``sat[i, j]``: node bound to constraint j (-1: none). ``flat``: the
+        partial matches of a graph read from documents, whose coverage counts the firm constraints only (a class
+        word that gave way counts in "soft", not twice)."""
         g, m = self.graph, self.model
         cons = qg.constraints
         n = nodes.size
@@ -635,9 +654,15 @@ class Ranker:
             phrase = phrases.get(c.qid)
             if phrase:  # the constraint's phrase vs the relation texts of its edges (best edge)
                 words = {singular(w) for w in tokens(phrase) if len(w) > 2 and w not in STOPWORDS}
-                tids, tinv = np.unique(m.edge_text[eids], return_inverse=True)
-                sem = (m.text_vecs[tids] @ vecs[j + 1]).astype(np.float64)
-                lex = np.array([len(words & self._text_words(t)) / len(words) if words else 0.0 for t in tids.tolist()])
+                if self._read:  # an edge's text is its sentence: read the relation's name instead
+                    tids, tinv = np.unique(g.rel[eids], return_inverse=True)
+                    sem = (self._name_vecs(tids) @ vecs[j + 1]).astype(np.float64)
+                    said = [self._relation_words(r) for r in tids.tolist()]
+                else:
+                    tids, tinv = np.unique(m.edge_text[eids], return_inverse=True)
+                    sem = (m.text_vecs[tids] @ vecs[j + 1]).astype(np.float64)
+                    said = [self._text_words(t) for t in tids.tolist()]
+                lex = np.array([len(words & w) / len(words) if words else 0.0 for w in said])
                 pairs, best = _segment_max((0.5 * np.maximum(0.0, sem) + 0.5 * lex)[tinv.reshape(-1)], owner)
                 rel_sum[rows[pairs]] += best
                 rel_n[rows[pairs]] += 1
@@ -647,6 +672,10 @@ class Ranker:
         # likelier to come from a small star than from a hub's (P(q|x) ~ 1/C(star, k)).
         prior = 1.0 - self._log_deg[nodes] / lmax if lmax else np.zeros(n)
         likelihood = 1.0 + (log_mult - k * self._log_star[nodes]) / (k * max(lmax, self.likelihood_min_scale))
+        if flat and len(soft_cols) < len(cons):  # the soft constraints count in "soft" only
+            firm = [j for j in range(len(cons)) if j not in soft_cols]
+            coverage = sum(np.where(has[:, j], cons[j].confidence, 0.0) for j in firm)
+            total_conf = sum(cons[j].confidence for j in firm)
         return {"coverage": coverage / total_conf,
                 "soft": has[:, soft_cols].sum(axis=1) / len(soft_cols) if soft_cols else np.ones(n),
                 "type": self._type_scores(type_vec, type_words, nodes),
@@ -670,13 +699,16 @@ class Ranker:
         cols = {name: col.tolist() for name, col in self._columns(qg, nodes, sat).items()}
         return {v: {name: cols[name][i] for name in FEATURES} for i, v in enumerate(nodes.tolist())}
 
-    def rank(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], limit: int) -> list[RankedAnswer]:
-        """``candidates``: UNK node -> {constraint qid: bound graph node}.
+    def rank(self, qg: QueryGraph, candidates: dict[int, dict[str, int]], limit: int,
+             partial: bool = False) -> list[RankedAnswer]:
+        """``candidates``: UNK node -> {constraint qid: bound graph node}; ``partial``: none meets every condition.
 
         Candidates satisfying more of the firmly linked (hard) constraints always come first,
         so a partial match never loses to one satisfying fewer; the weighted evidence orders
         the rest. Returns the whole top tier (every candidate with the best firm coverage, the
         exact set), then lower tiers up to ``limit`` answers in all; only those are scored.
+        Partial matches on a graph read from documents are one tier (``partial_by_evidence``): the
+        best ``limit`` by their weighted evidence, conditions met among it.
         """
         if not candidates:
             return []
@@ -684,13 +716,14 @@ class Ranker:
         cons = qg.constraints
         nodes, sat = candidate_arrays(qg, candidates)
         tier = np.zeros(nodes.size, dtype=np.float64)
+        flat = partial and self._read and self.rules.on(PARTIAL_BY_EVIDENCE)
         for j, c in enumerate(cons):
-            if c.confidence >= self.soft_below:
+            if c.confidence >= self.soft_below and not flat:
                 tier = tier + np.where(sat[:, j] >= 0, c.confidence, 0.0)
         tier = np.array(_rounded(tier, 6))
         levels = np.unique(tier)[::-1]
         take = tier == levels[0]
-        top = count = int(take.sum())
+        top = count = int(take.sum()) if not flat else min(nodes.size, limit)
         for level in levels[1:]:
             if count >= limit:
                 break
@@ -699,7 +732,7 @@ class Ranker:
             count += int(more.sum())
         idx = np.flatnonzero(take)
         nodes, sat, tier = nodes[idx], sat[idx], tier[idx]
-        cols = self._columns(qg, nodes, sat)
+        cols = self._columns(qg, nodes, sat, flat)
         score = np.zeros(nodes.size, dtype=np.float64)
         for name in FEATURES:
             score = score + self.weights[name] * cols[name]

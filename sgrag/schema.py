@@ -20,9 +20,19 @@ from .textnorm import singular, tokens
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_ORDINAL = r"(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|" \
+           r"twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|" \
+           r"twenty-first)"
+_SPAN = r"(?-i:years?|months?|weeks?|days?|hours?|decades?|centuries)"  # lowercase: "Six Days" is a title
+_AGO = r"(?-i:old|later|earlier|ago)"
+_NUMBER_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|many|few)"
+_DATE = rf"(?:(?:\d{{1,2}} )?{_MONTH}(?: \d{{1,2}},?)? \d{{3,4}}|\d{{1,2}} {_MONTH}|{_MONTH} \d{{1,2}}|\d{{3,4}})"
 _VALUE = re.compile(
     rf"(?:(?:the )?\d{{1,4}}s"  # "1990s", "the 1930s"
-    rf"|(?:\d{{1,2}} )?{_MONTH}(?: \d{{1,2}},?)? \d{{3,4}}"  # "21 February 1992", "February 21, 1992", "May 1990"
+    rf"|{_DATE}(?: ?[–—-] ?{_DATE})?"  # "21 February 1992", "February 21, 1992", "May 1990", "1 October", "1826–1900"
+    rf"|{_MONTH}|(?:spring|summer|autumn|fall|winter) \d{{4}}"  # "November", "spring 1990"
+    rf"|(?:the )?{_ORDINAL}[- ](?-i:century)"  # "nineteenth-century", "the 19th century" (not "Third Century")
+    rf"|\d+ {_SPAN}(?: {_AGO})?|{_NUMBER_WORD} {_SPAN} {_AGO}"  # "12 years old", "two years later"
     rf"|\d{{4}}-\d{{2}}(?:-\d{{2}})?"  # ISO dates
     rf"|[+-]?\d[\d,.]*(?: ?(?:%|percent|million|billion|thousand|km|kilometres|kilometers|miles|m|metres|meters|"
     rf"feet|ft|kg|tonnes|hectares|acres|people|inhabitants))?)",  # "1990", "3.5 million", "42 km"

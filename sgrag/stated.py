@@ -27,9 +27,13 @@ def relation_phrases(question: str, mentions: list[Mention], a_end: int, rules: 
 
 
 def stated_words(qg: QueryGraph, rules: RuleSwitches = ALL_ON) -> dict[str, tuple[str, str]]:
-    """Per constraint, (text before it, words after it) that state its relation (``_stated``)."""
+    """Per constraint, (text before it, words after it) that state its relation (``_stated``); the words of a name
+    the graph lacks ("made *De groote boulevards*") name a thing, not a relation."""
     ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
-    stated = _stated(qg.question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2], rules)
+    question = qg.question
+    for name in qg.unlinked:
+        question = question.replace(name, " " * len(name))
+    stated = _stated(question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2], rules)
     return {n.qid: s for n, s in zip(ordered, stated)}
 
 

@@ -26,6 +26,15 @@ def test_a_name_the_graph_lacks_is_reported_not_dropped(olympics_engine):
     assert trace.query_graph.unlinked == ("Atlantis",)
 
 
+def test_a_title_in_sentence_case_the_graph_lacks_is_reported_whole(olympics_engine):
+    """"De groote boulevards": a capitalised article starts a title whose other words are lowercase; the whole title
+    is reported as not found, not dropped as a two-letter word."""
+    trace = olympics_engine.ask("Which country won medals at the 2012 Summer Olympics and inspired De groote boulevards?")
+    assert trace.query_graph.unlinked == ("De groote boulevards",)
+    assert _statuses(trace)["De groote boulevards"] == "not_found"
+    assert "every condition" not in trace.answer.headline
+
+
 def test_every_condition_only_when_all_are_used(olympics_engine):
     trace = olympics_engine.ask("Which country is a Republic, a member of the United Nations and won medals at the "
                                 "2008 Summer Olympics and the 2012 Summer Olympics?")

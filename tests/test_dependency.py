@@ -62,6 +62,39 @@ def test_possessive_names_the_possessed_not_the_owner(ex):
     assert rel(found, "Hamnet Shakespeare", "William Shakespeare") == {"son of"}
 
 
+def test_place_chain_each_name_in_the_next_and_transitively(ex):
+    found = ex.extract_text("Durgada is a rural village in Gollaprolu mandal, East Godavari district, Andhra Pradesh, "
+                            "India. Mira Rao was born in Gollaprolu.")
+    assert rel(found, "Gollaprolu", "East Godavari") == {"located in"}
+    assert rel(found, "East Godavari", "Andhra Pradesh") == {"located in"}
+    assert "located in" in rel(found, "Gollaprolu", "India")  # read through the chain, a step less sure
+    assert "born in" in rel(found, "Mira Rao", "India")  # born in a place of India is born in India
+    chained = [r for r in found.relations if r.how == "contained"]
+    direct = {(r.source, r.relation, r.target): r.confidence for r in found.relations if r.how != "contained"}
+    assert chained and all(r.confidence < max(direct.values()) for r in chained)
+
+
+def test_a_list_of_places_is_no_chain(ex):
+    found = ex.extract_text("The Vauban linked Brussels with France, Switzerland and Italy.")
+    for a in ("France", "Switzerland", "Italy"):
+        for b in ("France", "Switzerland", "Italy"):
+            assert "located in" not in rel(found, a, b)
+
+
+def test_nationality_of_the_class_said_of_a_name(ex):
+    found = ex.extract_text("Bigpoint GmbH is a German video game developer. Ola Nordmann, a Norwegian painter, "
+                            "lived in Oslo.")
+    assert rel(found, "Bigpoint GmbH", "German") == {"from"}
+    assert rel(found, "Ola Nordmann", "Norwegian") == {"from"}
+
+
+def test_a_date_of_an_event_is_not_a_fact_of_the_thing(ex):
+    found = ex.extract_text("Gareth Naven was born on 4 May 1980. On 30 May 2016, Gareth Naven was appointed as "
+                            "coach of Melbourne Victory.")
+    assert rel(found, "Gareth Naven", "4 May 1980")
+    assert not rel(found, "Gareth Naven", "30 May 2016")
+
+
 def test_dates_and_numbers_are_values_only_ever_pointed_at(ex):
     found = ex.extract_text("Orlov (July 15, 1895 - July 28, 1938) was a Soviet admiral. "
                             "He joined the Baltic Fleet in 1916.")

@@ -133,6 +133,19 @@ def test_numbers_and_years_are_values(n, unit):
     assert is_value_label(f"{n:,}{unit}") and is_value_label(f"{n}{unit}")
 
 
+@pytest.mark.parametrize("label", ["November", "1 October", "nineteenth-century", "the 19th century", "12 years old",
+                                   "two years later", "14 October 1826–3 November 1900", "1826–1900", "spring 1990"])
+def test_months_centuries_ages_and_date_ranges_are_values(label):
+    """What documents leave as nodes of their own ("he died in November", "a nineteenth-century society") never
+    answers "Which house ..."."""
+    assert is_value_label(label)
+
+
+@pytest.mark.parametrize("label", ["Third Century", "Two Years Later", "Six Days", "A Day", "Mayfair", "1985 World Cup"])
+def test_titles_that_read_like_spans_of_time_are_names(label):
+    assert not is_value_label(label)
+
+
 @given(st.from_regex(r"[A-Z][a-z]{3,10}( [A-Z][a-z]{3,10}){0,3}( [0-9]{1,3})?", fullmatch=True))
 def test_names_are_not_values(name):
     assume(not is_value_label(name.rsplit(" ", 1)[0]))  # "March 12" style month-day prefixes are dates

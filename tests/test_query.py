@@ -429,6 +429,18 @@ def test_stated_words_run_over_weak_words_and_coordinations():
     assert got["Melodica"] == got["Drum"] == "contributed to tracks featuring the"
 
 
+def test_a_name_the_graph_lacks_states_no_relation():
+    """"worked in Paris, made De groote boulevards": the title the graph lacks is reported as unlinked, and its
+    words ("boulevards") do not count as words stating how Paris is related."""
+    lk = _star_linker("X", "Paris")
+    q = "Which painter who worked in Paris made De groote boulevards?"
+    qg = build_query_graph(q, *lk.link(q), unlinked=tuple(lk.unlinked(q, lk.link(q)[0])))
+    assert qg.unlinked == ("De groote boulevards",)
+    near = stated_words(qg)
+    paris = next(n.qid for n in qg.constraints if n.label == "Paris")
+    assert "boulevards" not in " ".join(near[paris]) and near[paris][1].strip() == "made"
+
+
 def test_a_lowercase_article_and_noun_is_the_noun_and_the_shipped_demonyms_cover_small_countries():
     """"tracks featuring the piano" is the instrument, not the film The Piano; "Hungarian" is Hungary
     (weakly, as every demonym)."""

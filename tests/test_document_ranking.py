@@ -1,0 +1,83 @@
+"""Answering on graphs read from documents: partial matches ranked by their evidence, relation names read as
+the relation (not the sentence that stated it), and "founded by X" read as X's own "founded" edge."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from sgrag import Engine, GraphBuilder
+from sgrag.config import RankingConfig
+from sgrag.ranking import Ranker
+from conftest import build_workspace, fast_config
+from test_rule_contracts import partial_read_graph
+
+
+def _read(edges):
+    """A graph whose every edge was read from a sentence: (head, tail, relation, how|confidence[, sentence])."""
+    b = GraphBuilder()
+    for head, tail, rel, how, *said in edges:
+        for label in (head, tail):
+            b.add_node(label.lower(), label)
+        sentence = said[0] if said else f"{head} {rel} {tail}."
+        b.add_edge(head.lower(), tail.lower(), rel, sentence,
+                   sources=(f"d:{head}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
+    return b.build()
+
+
+def founders_graph():
+    """Two founders' companies also name their founder ("company"), so the schema profile takes "company" for
+    "founded" read back; Eva Moe founded Sol Mills, which names no founder."""
+    return _read([("Ann Holt", "Vik Pianos", "founded", "svo|0.85", "Ann Holt set up Vik Pianos in a barn."), ("Vik Pianos", "Ann Holt", "company", "svo|0.85"),
+                  ("Per Dal", "Lund Works", "founded", "svo|0.85"), ("Lund Works", "Per Dal", "company", "svo|0.85"),
+                  ("Eva Moe", "Sol Mills", "founded", "svo|0.85"), ("Sol Mills", "Bergen", "based in", "svo|0.85")])
+
+
+@pytest.fixture(scope="module")
+def engines(tmp_path_factory):
+    cfg = fast_config()
+    cfg.embed.backend = "minilm"
+    out = {}
+    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph)):
+        path = tmp_path_factory.mktemp(name) / "ws"
+        build_workspace(path, graph(), cfg)
+        out[name] = Engine.open(path)
+    return out
+
+
+def test_a_partial_match_with_a_stated_relation_beats_one_only_mentioned_beside_more_names(engines):
+    """Nothing meets "founded by Ann Holt" and "based in Oslo": Vik Pianos, which a sentence says Ann Holt founded,
+    is the answer, not Lund Works, merely mentioned beside both names; and the answer says it is partial."""
+    a = engines["partial"].ask("Which firm was founded by Ann Holt and is based in Oslo?").answer
+    assert a.text == "Vik Pianos" and not a.exact and a.exact_set == ()
+    assert [r.label for r in a.ranked] == ["Vik Pianos", "Lund Works"]
+    assert a.relaxed == ("Oslo",) and 0 < a.confidence < 1
+
+
+def test_a_graph_read_from_documents_ranks_with_the_weights_fitted_on_one(engines):
+    """A document graph ranks with ``document_weights`` unless the workspace set its own ``weights``."""
+    engine = engines["partial"]
+    assert engine.ranker.weights == RankingConfig().document_weights
+    custom = {**RankingConfig().weights, "prior": 9.0}
+    mine = Ranker(engine.graph, engine.evidence, engine.ranker.embed, cfg=replace(engine.config.ranking, weights=custom))
+    assert mine.weights == custom
+
+
+def test_founded_by_reads_the_founders_own_edge(engines):
+    """"founded by Eva Moe" is met by Eva Moe -[founded]-> Sol Mills even where the graph stores another relation
+    ("company") the other way round for other founders: Sol Mills is the exact answer."""
+    trace = engines["founders"].ask("Which company was founded by Eva Moe?")
+    assert [r.label for r in trace.answer.exact_set] == ["Sol Mills"]
+    assert not any("fits" in n for n in trace.notes)
+
+
+def test_the_relation_feature_reads_the_relation_name_not_the_sentence(engines):
+    """The "relation" feature of a candidate on a document graph is how well the question's phrase fits the name
+    of the joining relation: "founded" fits "founded by" better than "company" does, whatever the sentences say."""
+    engine = engines["founders"]
+    g, ranker = engine.graph, engine.ranker
+    qg = engine.ask("Which company was founded by Ann Holt?").query_graph
+    holt = next(c.qid for c in qg.constraints if c.label == "Ann Holt")
+    vik = g.index_of["vik pianos"]
+    feats = ranker.features(qg, {vik: {holt: g.index_of["ann holt"]}})[vik]
+    assert feats["relation"] > 0.5

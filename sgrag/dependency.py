@@ -310,6 +310,12 @@ class _Reader:
     def _entity(self, label: str, kind: str) -> int:
         """The entity a name stands for: an earlier one it abbreviates, or a new one."""
         key = fold(label)
+        if key in self.by_key and fold(self.ents[self.by_key[key]].label) != key and kind != "VALUE":
+            later = self._short_form(label, kind)  # a short form read before its person was named:
+            if later is not None and self.ents[later].label.split()[-len(label.split()):] == label.split():
+                self.ents[self.by_key[key]].aliases.discard(label)  # "Burns" is Mr. Burns once he is named
+                self.by_key[key] = later
+                self.ents[later].aliases.add(label)
         if key in self.by_key:
             known = self.ents[self.by_key[key]]
             if known.kind == "PROPN" and kind not in ("PROPN", "VALUE"):
@@ -332,14 +338,20 @@ class _Reader:
             return None
         words = label.split()
         acro = _acronym(label)
+        if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
+            people = [(i, e.label.split()) for i, e in enumerate(self.ents)
+                      if e.kind == "PERSON" and len(e.label.split()) > len(words)]
+            for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
+                if ew[-len(words):] == words:
+                    return i
+            for i, ew in people:  # then a first name ("Ann" is Ann Savoy)
+                if ew[:len(words)] == words:
+                    return i
         for i, e in enumerate(self.ents):
             if e.kind == "VALUE" or len(e.label) <= len(label):
                 continue
             ew = e.label.split()
             if acro and _initials(e.label) == acro:
-                return i
-            if e.kind == "PERSON" and kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and len(words) < len(ew) \
-                    and all(w in ew for w in words) and words[-1][:1].isupper():
                 return i
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
                     and len(words) >= 2:
@@ -452,7 +464,7 @@ class _Reader:
                 continue
             low = t.lower_
             target = None
-            if t.pos_ == "PRON" or t.tag_ in ("PRP", "PRP$"):
+            if (t.pos_ == "PRON" or t.tag_ in ("PRP", "PRP$")) and t.text in (low, low.capitalize()):  # not "ITS"
                 agree = "m" if low in _MALE else "f" if low in _FEMALE else "n" if low in _NEUTER else \
                     "p" if low in _PLURAL else ""
                 target = self._antecedent(t, agree) if agree else None
@@ -478,16 +490,24 @@ class _Reader:
         """Who a pronoun means, by salience among the entities that agree with it ("m"/"f": a person of
         that gender or none known; "n": a thing; "p": a group): the subject of its own sentence before it
         ("Piazzolla augmented his quintet"; for "it" only as a possessor: "X bought it" is not X), then
-        the article's subject (``_topic``), then the latest subject of the previous
-        ``PRONOUN_REACH`` sentences."""
+        the article's subject (``_topic``), then the latest subject of the previous ``PRONOUN_REACH``
+        sentences. For he/she a person already known to be of that gender goes first ("Xuanzong planted
+        trees around her palace": Consort Mei's). Unsure means unresolved: two subjects of one sentence,
+        or a latest subject from before while the pronoun's own sentence names another that agrees."""
         sent = tok.sent
-        here = [m for m in self.mentions if sent.start <= m.start < tok.i and self._subject(m)
+        here = [m.entity for m in self.mentions if sent.start <= m.start < tok.i and self._subject(m)
                 and self._agrees(m.entity, agree)]
+        ranked: list[int] = []
         if here and (agree in ("m", "f") or tok.dep_ == "poss"):
-            return here[-1].entity
+            ranked.append(here[-1])
         topic = self._topic()
         if topic is not None and self._agrees(topic, agree):
-            return topic
+            ranked.append(topic)
+        if agree in ("m", "f"):
+            known = [k for k in ranked if self.gender.get(k) == agree]
+            ranked = known[:1] + [k for k in ranked if k not in known[:1]]
+        if ranked:
+            return ranked[0]
         starts = [s.start for s in self.doc.sents] if self._sent_starts is None else self._sent_starts
         self._sent_starts = starts
         k = next(i for i in range(len(starts) - 1, -1, -1) if starts[i] <= sent.start)
@@ -498,7 +518,12 @@ class _Reader:
             return None
         latest = self.doc[before[-1].start].sent.start
         last = {m.entity for m in before if self.doc[m.start].sent.start == latest}
-        return last.pop() if len(last) == 1 else None  # two subjects of that sentence: either could be meant
+        if len(last) != 1:
+            return None  # two subjects of that sentence: either could be meant
+        found = last.pop()
+        rivals = {m.entity for m in self.mentions if sent.start <= m.start < tok.i and m.entity != found
+                  and self._agrees(m.entity, agree)}
+        return None if rivals else found
 
     def _topic(self) -> int | None:
         """The article's subject: the title entity, else the text's first subject when it holds every

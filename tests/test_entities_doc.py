@@ -166,3 +166,42 @@ def test_titles_of_works_in_quotes_are_whole(ex):
     labels = names(found)
     assert {"I Don't Need No Doctor", "Willie and the Hand Jive"} <= labels
     assert not any(x.startswith("I need all") for x in labels)  # a quoted line is not a title
+
+
+def test_a_person_known_to_be_a_she_goes_before_an_unknown_subject(ex):
+    text = ("Consort Mei\n\nConsort Mei was a concubine of Emperor Xuanzong. She loved plum blossoms. "
+            "Xuanzong planted plum trees around her palace in Chang'an.")
+    found = ex.extract_text(text, title="Consort Mei")
+    labels = {e.label for e in found.entities}
+    xuanzong = next(x for x in labels if "Xuanzong" in x)
+    assert not any(xuanzong == pair[0] and "palace" in pair[1] for pair in resolved(found, "pronoun"))
+    assert ("Consort Mei", "plum blossoms") not in resolved(found, "pronoun")  # a noun, not an entity
+
+
+def test_an_earlier_subject_yields_when_the_sentence_names_a_rival():
+    from sgrag.dependency import _Reader
+    from sgrag.nlp import english
+    text = ("Yuriy Lutsenko\n\nYuriy Lutsenko is a Ukrainian politician. The Ministry of Internal Affairs "
+            "investigated him. He led the Bloc of Petro Poroshenko party and its faction in Kiev.")
+    reader = _Reader(english()(text), "Yuriy Lutsenko")
+    reader.read()
+    its = {reader.ents[m.entity].label for m in reader.mentions if reader.doc[m.start].lower_ == "its"}
+    assert "Ministry of Internal Affairs" not in its  # the party was named in between
+
+
+def test_a_surname_is_the_person_whose_name_ends_with_it(ex):
+    text = ("Burns Verkaufen der Kraftwerk\n\nBurns Verkaufen der Kraftwerk is an episode of The Simpsons. "
+            "In the episode, Mr. Burns sells his power plant. Later, Burns buys it back from Germany.")
+    found = ex.extract_text(text, title="Burns Verkaufen der Kraftwerk")
+    episode = next(e for e in found.entities if e.label == "Burns Verkaufen der Kraftwerk")
+    assert "Burns" not in episode.aliases
+    assert ("Burns Verkaufen der Kraftwerk", "is a", "person") not in \
+        {(r.source, r.relation, r.target) for r in found.relations}
+
+
+def test_an_acronym_in_capitals_is_no_pronoun():
+    from sgrag.dependency import _Reader
+    from sgrag.nlp import english
+    reader = _Reader(english()("SpaceX planned the ITS launch vehicle. The ITS tanker would refuel it in orbit."), "")
+    reader.read()
+    assert {reader.doc[m.start].text for m in reader.mentions if m.via == "pronoun"} <= {"it"}

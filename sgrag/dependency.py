@@ -103,6 +103,8 @@ _LIFECYCLE = re.compile(r"\b(?:born|birth|die[sd]?|death|found(?:ed|s)?|establis
 """Relations that date a thing itself (its start, end, publication, or an event's taking place). Any other verb dates an
 event the thing took part in ("appointed on 30 May 2016", "listed in 1985"): a time of that
 event, not a fact about the thing, so no edge to the date."""
+_BORN = re.compile(r"^\s*\((?:[^()]*?[;,]\s*)?born\s+([^()]*?)\)")
+"""A life's bracket that gives only the birth: "X (; born 14 December 1964 in Kyiv)"."""
 _DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*[-–—]\s*([^()]*?)\)")
 _ABBREV = re.compile(r"[^A-Za-z]")
 _NON_LATIN_SHARE = 0.5
@@ -375,7 +377,8 @@ class _Reader:
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and":
                     j += 1
-                elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN":
+                elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
+                        and doc[j + 1].ent_type_ not in _VALUE_NER:  # not "Ohio–December 3, 1912"
                     j += 1
                 else:
                     break
@@ -614,26 +617,41 @@ class _Reader:
                               sent, m.via)
 
     def _dates(self, sent: Any) -> None:
-        """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second."""
+        """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second; a place
+        after either ("September 5, 1893 in Zhitomir") is where."""
         for m in [m for m in self.mentions if sent.start <= m.start < sent.end and not m.via]:
             e = self.ents[m.entity]
             if e.kind not in ("PERSON", "PROPN") or m.end >= sent.end:
                 continue
-            after = self.text[self.doc[m.end - 1].idx + len(self.doc[m.end - 1]):sent.end_char]
-            after = re.sub(r"^\s*\(\s*\)", "", after)
+            base = self.doc[m.end - 1].idx + len(self.doc[m.end - 1])
+            after = self.text[base:sent.end_char]
+            empty = re.match(r"^\s*\(\s*\)", after)
+            if empty:
+                base, after = base + empty.end(), after[empty.end():]
             r = _DATE_RANGE.match(after)
-            if not r:
-                continue
-            for part, rel in ((r.group(1), "born on"), (r.group(2), "died on")):
-                part = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
-                if part and re.search(r"\d{3,4}", part):
-                    self.ents.append(_Entity(part, "VALUE", {part}))
-                    self.by_key.setdefault(fold(part), len(self.ents) - 1)
-                    target = self.ents[self.by_key[fold(part)]].label
-                    self._add(e.label, rel, target, "dates", self.doc[m.start:m.end], sent)
+            b = None if r else _BORN.match(after)
+            parts = [(r, 1, "born"), (r, 2, "died")] if r else [(b, 1, "born")] if b else []
+            for found, group, verb in parts:
+                part = found.group(group)
+                date = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
+                if date and re.search(r"\d{3,4}", date):
+                    self.ents.append(_Entity(date, "VALUE", {date}))
+                    self.by_key.setdefault(fold(date), len(self.ents) - 1)
+                    target = self.ents[self.by_key[fold(date)]].label
+                    self._add(e.label, f"{verb} on", target, "dates", self.doc[m.start:m.end], sent)
                     if e.kind == "PERSON":
                         self.people.add(m.entity)
-            return
+                where = re.search(r"\b(?:in|at|near)\s", part)
+                if where is None:
+                    continue
+                lo, hi = base + found.start(group) + where.end(), base + found.end(group)
+                place = next((x for x in sorted(self.mentions, key=lambda x: x.start) if not x.via and
+                              lo <= self.doc[x.start].idx < hi and self.ents[x.entity].kind in _CHAINED | {"FAC"}), None)
+                if place is not None:  # "(November 8, 1833 in Cardington, Ohio – ...)"
+                    self._add(e.label, f"{verb} in", self.ents[place.entity].label, "dates",
+                              self.doc[m.start:place.end], sent)
+            if parts:
+                return
 
     def _relations(self, sent: Any, mentions: list[_Mention]) -> None:
         related: set[frozenset[int]] = set()

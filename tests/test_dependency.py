@@ -74,6 +74,18 @@ def test_place_chain_each_name_in_the_next_and_transitively(ex):
     assert chained and all(r.confidence < max(direct.values()) for r in chained)
 
 
+def test_life_bracket_gives_dates_and_places(ex):
+    found = ex.extract_text("Alice Bunker Stockham (November 8, 1833 in Cardington, Ohio–December 3, 1912 in Alhambra, "
+                            "California) was an obstetrician. Michael Claassens (born 28 October 1982 in Kroonstad) "
+                            "is a rugby player.")
+    assert "born in" in rel(found, "Alice Bunker Stockham", "Cardington")
+    assert "died in" in rel(found, "Alice Bunker Stockham", "Alhambra")
+    assert "born in" in rel(found, "Alice Bunker Stockham", "Ohio")  # not a node "Ohio–December"
+    assert rel(found, "Alice Bunker Stockham", "December 3, 1912") == {"died on"}
+    assert "born in" in rel(found, "Michael Claassens", "Kroonstad")
+    assert rel(found, "Michael Claassens", "28 October 1982") == {"born on"}
+
+
 def test_a_list_of_places_is_no_chain(ex):
     found = ex.extract_text("The Vauban linked Brussels with France, Switzerland and Italy.")
     for a in ("France", "Switzerland", "Italy"):

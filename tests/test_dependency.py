@@ -83,7 +83,7 @@ def test_life_bracket_gives_dates_and_places(ex):
     assert "born in" in rel(found, "Alice Bunker Stockham", "Ohio")  # not a node "Ohio–December"
     assert rel(found, "Alice Bunker Stockham", "December 3, 1912") == {"died on"}
     assert "born in" in rel(found, "Michael Claassens", "Kroonstad")
-    assert rel(found, "Michael Claassens", "28 October 1982") == {"born on"}
+    assert "born on" in rel(found, "Michael Claassens", "28 October 1982")
 
 
 def test_a_list_of_places_is_no_chain(ex):

@@ -68,7 +68,9 @@ _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van"
 _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
                "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
                "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
-               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime"}
+               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime", "Count", "Countess",
+               "Baron", "Baroness", "Duke", "Duchess", "Earl", "Viscount", "Marquis", "Emperor", "Empress", "King",
+               "Queen", "Prince", "Princess", "Crown"}
 """Titles before a person's name that are no part of it."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
@@ -194,7 +196,7 @@ class ParseExtractor:
         doc = english()(text)
         name = _title_name(title)
         body = text.split("\n", 1)[1] if text.lstrip().startswith(title) and "\n" in text else text
-        if name and fold(name) not in fold(body):
+        if name and fold(name) not in fold(body) and not _named_in_full(name, body):
             name = ""  # a headline ("Sable University and its economists"), not the name of the article's subject
         reader = _Reader(doc, name)
         reader.headline = _title_name(title)
@@ -236,6 +238,15 @@ def dates_thing(relation: str, how: str) -> bool:
     return how in ("dates", "modifier", "document") or bool(_LIFECYCLE.search(relation))
 
 
+def _named_in_full(name: str, body: str) -> bool:
+    """Whether the body names the title's subject in full: its words in order with at most two
+    more between ("Gary Allan Anderson" for "Gary Anderson")."""
+    words = [re.escape(w) for w in fold(name).split()]
+    if len(words) < 2:
+        return False
+    return re.search(r"\b" + r"(?:\s+\S+){0,2}?\s+".join(words) + r"\b", fold(body)) is not None
+
+
 def is_english(text: str) -> bool:
     """Whether a text is (mostly) written in Latin script: the English pipeline reads it."""
     letters = [c for c in text if c.isalpha()]
@@ -254,12 +265,13 @@ def _title_name(title: str) -> str:
     return re.sub(r"\s*\([^)]*\)\s*$", "", title or "").strip()
 
 
-def clean_name(text: str) -> str:
-    """A mention's text as a node label: no leading determiner, no trailing possessive or punctuation."""
+def clean_name(text: str, keep_article: bool = False) -> str:
+    """A mention's text as a node label: no leading determiner (unless written as part of the name,
+    "the film The Showdown"), no trailing possessive or punctuation."""
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"(?:['’]s|s['’]|['’])$", lambda m: "s" if m.group().startswith("s") else "", text).strip()
     words = text.split(" ")
-    while len(words) > 1 and words[0].lower() in _DETS:
+    while not keep_article and len(words) > 1 and words[0].lower() in _DETS:
         words = words[1:]
     text = " ".join(words).strip(" ,;:-–—\"“”'‘’()")
     return text
@@ -308,12 +320,17 @@ class _Reader:
     def _entity(self, label: str, kind: str) -> int:
         """The entity a name stands for: an earlier one it abbreviates, or a new one."""
         key = fold(label)
+        bare = key[4:] if key.startswith("the ") else "the " + key
+        if key not in self.by_key and bare in self.by_key:
+            key = bare  # "The Showdown" and "Showdown": one entity
         if key in self.by_key:
             known = self.ents[self.by_key[key]]
             if known.kind == "PROPN" and kind not in ("PROPN", "VALUE"):
                 known.kind = kind  # the title line had no type; its first sentence does
             return self.by_key[key]
-        idx = self._short_form(label, kind)
+        idx = self._full_title_name(label, kind)
+        if idx is None:
+            idx = self._short_form(label, kind)
         if idx is None:
             idx = len(self.ents)
             self.ents.append(_Entity(label, kind))
@@ -322,6 +339,23 @@ class _Reader:
         self.ents[idx].aliases.add(label)
         self.by_key[key] = idx
         return idx
+
+    def _full_title_name(self, label: str, kind: str) -> int | None:
+        """The article's subject named in full ("Gary Allan Anderson" under the title "Gary Anderson"):
+        the title entity, now labelled with the full name (the title stays an alias) unless an edge
+        already carries its label."""
+        t = self.title_entity
+        if t is None or kind not in ("PERSON", "PROPN") or self.ents[t].kind not in ("PERSON", "PROPN"):
+            return None
+        short, full = self.ents[t].label.split(), label.split()
+        it = iter(full)
+        if len(full) <= len(short) or not all(w in it for w in short) or full[0] != short[0]:
+            return None
+        old = self.ents[t].label
+        if not any(old in (r.source, r.target) for r in self.relations.values()):
+            self.ents[t].aliases.add(old)
+            self.ents[t].label = label
+        return t
 
     def _short_form(self, label: str, kind: str) -> int | None:
         """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
@@ -399,8 +433,9 @@ class _Reader:
 
     def _mention(self, start: int, end: int, kind: str) -> None:
         doc = self.doc
-        while start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
-                               kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
+        article = doc[start].text == "The" and not doc[start].is_sent_start and kind != "VALUE" and end - start > 1
+        while not article and start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
+                                               kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
             start += 1
         cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
                     (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
@@ -419,7 +454,7 @@ class _Reader:
             end -= 1
         if start >= end:
             return
-        label = clean_name(doc[start:end].text)
+        label = clean_name(doc[start:end].text, keep_article=article)
         if not label or not any(c.isalnum() for c in label) or (kind != "VALUE" and label.islower()):
             return
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):

@@ -277,6 +277,13 @@ def clean_name(text: str, keep_article: bool = False) -> str:
     return text
 
 
+def _personal_name(label: str) -> bool:
+    """Whether a label reads like a person's name: 2-4 capitalised words, no digits, no connector
+    ("Georg Riedel", "Joh Keun-shik"; not "Bank of America")."""
+    words = label.split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and not any(c.isdigit() for c in w) for w in words)
+
+
 def _acronym(label: str) -> str:
     """"U.S." -> "US"; "" unless the label is all capitals and dots (2-6 letters)."""
     letters = _ABBREV.sub("", label)
@@ -352,6 +359,8 @@ class _Reader:
         if len(full) <= len(short) or not all(w in it for w in short) or full[0] != short[0]:
             return None
         old = self.ents[t].label
+        if self.ents[t].kind == "PROPN":
+            self.ents[t].kind = kind  # the title line had no type; the full name has
         if not any(old in (r.source, r.target) for r in self.relations.values()):
             self.ents[t].aliases.add(old)
             self.ents[t].label = label
@@ -364,6 +373,10 @@ class _Reader:
             return None
         words = label.split()
         acro = _acronym(label)
+        t = self.title_entity
+        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN") and _personal_name(self.ents[t].label) \
+                and label in (self.ents[t].label.split()[0], self.ents[t].label.split()[-1]):
+            return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik
         for i, e in enumerate(self.ents):
             if e.kind == "VALUE" or len(e.label) <= len(label):
                 continue

@@ -94,6 +94,9 @@ def test_the_subject_named_in_full_under_a_short_title(ex):
     assert [e.label for e in people] == ["Gary Allan Anderson"]  # one node, the full name
     assert {"Gary Anderson", "Anderson"} <= set(people[0].aliases)
     assert rel(found, "Gary Allan Anderson", "Minnesota Vikings") == {"played for"}
+    riedel = ex.extract_text("Georg Riedel\n\nGeorg Riedel is a Swedish composer. Riedel migrated to Sweden.", "Georg Riedel")
+    assert "Riedel" not in {e.label for e in riedel.entities}  # the surname is the article's subject
+    assert rel(riedel, "Georg Riedel", "Sweden")
 
 
 def test_titles_of_rank_are_no_part_of_a_name_and_a_written_article_is(ex):

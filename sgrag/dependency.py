@@ -68,11 +68,12 @@ _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van"
 _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
                "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
                "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
-               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime", "Generalfeldmarschall",
-               "Generaloberst", "Emperor", "Empress", "King", "Queen", "Prince", "Princess", "Crown", "Count",
-               "Duke", "Duchess", "Baron", "Archbishop", "Cardinal", "Rabbi", "Sheikh", "Chief", "Commander",
-               "Brigadier", "Ambassador", "Secretary", "Vice", "Inspector", "Detective", "Drummer", "Guitarist",
-               "Bassist", "Singer", "Vocalist", "Producer", "Director"}
+               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime", "Count", "Countess",
+               "Baron", "Baroness", "Duke", "Duchess", "Earl", "Viscount", "Marquis", "Emperor", "Empress", "King",
+               "Queen", "Prince", "Princess", "Crown", "Generalfeldmarschall", "Generaloberst", "Archbishop",
+               "Cardinal", "Rabbi", "Sheikh", "Chief", "Commander", "Brigadier", "Ambassador", "Secretary", "Vice",
+               "Inspector", "Detective", "Drummer", "Guitarist", "Bassist", "Singer", "Vocalist", "Producer",
+               "Director"}
 """Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
@@ -107,6 +108,8 @@ _LIFECYCLE = re.compile(r"\b(?:born|birth|die[sd]?|death|found(?:ed|s)?|establis
 """Relations that date a thing itself (its start, end, publication, or an event's taking place). Any other verb dates an
 event the thing took part in ("appointed on 30 May 2016", "listed in 1985"): a time of that
 event, not a fact about the thing, so no edge to the date."""
+_BORN = re.compile(r"^\s*\((?:[^()]*?[;,]\s*)?born\s+([^()]*?)\)")
+"""A life's bracket that gives only the birth: "X (; born 14 December 1964 in Kyiv)"."""
 _DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*[-–—]\s*([^()]*?)\)")
 _ABBREV = re.compile(r"[^A-Za-z]")
 _NON_LATIN_SHARE = 0.5
@@ -196,7 +199,7 @@ class ParseExtractor:
         doc = english()(text)
         name = _title_name(title)
         body = text.split("\n", 1)[1] if text.lstrip().startswith(title) and "\n" in text else text
-        if name and fold(name) not in fold(body):
+        if name and fold(name) not in fold(body) and not _named_in_full(name, body):
             name = ""  # a headline ("Sable University and its economists"), not the name of the article's subject
         reader = _Reader(doc, name)
         reader.headline = _title_name(title)
@@ -238,6 +241,15 @@ def dates_thing(relation: str, how: str) -> bool:
     return how in ("dates", "modifier", "document") or bool(_LIFECYCLE.search(relation))
 
 
+def _named_in_full(name: str, body: str) -> bool:
+    """Whether the body names the title's subject in full: its words in order with at most two
+    more between ("Gary Allan Anderson" for "Gary Anderson")."""
+    words = [re.escape(w) for w in fold(name).split()]
+    if len(words) < 2:
+        return False
+    return re.search(r"\b" + r"(?:\s+\S+){0,2}?\s+".join(words) + r"\b", fold(body)) is not None
+
+
 def is_english(text: str) -> bool:
     """Whether a text is (mostly) written in Latin script: the English pipeline reads it."""
     letters = [c for c in text if c.isalpha()]
@@ -256,15 +268,23 @@ def _title_name(title: str) -> str:
     return re.sub(r"\s*\([^)]*\)\s*$", "", title or "").strip()
 
 
-def clean_name(text: str) -> str:
-    """A mention's text as a node label: no leading determiner, no trailing possessive or punctuation."""
+def clean_name(text: str, keep_article: bool = False) -> str:
+    """A mention's text as a node label: no leading determiner (unless written as part of the name,
+    "the film The Showdown"), no trailing possessive or punctuation."""
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"(?:['’]s|s['’]|['’])$", lambda m: "s" if m.group().startswith("s") else "", text).strip()
     words = text.split(" ")
-    while len(words) > 1 and words[0].lower() in _DETS:
+    while not keep_article and len(words) > 1 and words[0].lower() in _DETS:
         words = words[1:]
     text = " ".join(words).strip(" ,;:-–—\"“”'‘’()")
     return text
+
+
+def _personal_name(label: str) -> bool:
+    """Whether a label reads like a person's name: 2-4 capitalised words, no digits, no connector
+    ("Georg Riedel", "Joh Keun-shik"; not "Bank of America")."""
+    words = label.split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and not any(c.isdigit() for c in w) for w in words)
 
 
 def _acronym(label: str) -> str:
@@ -310,6 +330,9 @@ class _Reader:
     def _entity(self, label: str, kind: str) -> int:
         """The entity a name stands for: an earlier one it abbreviates, or a new one."""
         key = fold(label)
+        bare = key[4:] if key.startswith("the ") else "the " + key
+        if key not in self.by_key and bare in self.by_key:
+            key = bare  # "The Showdown" and "Showdown": one entity
         if key in self.by_key and fold(self.ents[self.by_key[key]].label) != key and kind != "VALUE":
             later = self._short_form(label, kind)  # a short form read before its person was named:
             if later is not None and self.ents[later].label.split()[-len(label.split()):] == label.split():
@@ -321,7 +344,9 @@ class _Reader:
             if known.kind == "PROPN" and kind not in ("PROPN", "VALUE"):
                 known.kind = kind  # the title line had no type; its first sentence does
             return self.by_key[key]
-        idx = self._short_form(label, kind)
+        idx = self._full_title_name(label, kind)
+        if idx is None:
+            idx = self._short_form(label, kind)
         if idx is None:
             idx = len(self.ents)
             self.ents.append(_Entity(label, kind))
@@ -331,6 +356,25 @@ class _Reader:
         self.by_key[key] = idx
         return idx
 
+    def _full_title_name(self, label: str, kind: str) -> int | None:
+        """The article's subject named in full ("Gary Allan Anderson" under the title "Gary Anderson"):
+        the title entity, now labelled with the full name (the title stays an alias) unless an edge
+        already carries its label."""
+        t = self.title_entity
+        if t is None or kind not in ("PERSON", "PROPN") or self.ents[t].kind not in ("PERSON", "PROPN"):
+            return None
+        short, full = self.ents[t].label.split(), label.split()
+        it = iter(full)
+        if len(full) <= len(short) or not all(w in it for w in short) or full[0] != short[0]:
+            return None
+        old = self.ents[t].label
+        if self.ents[t].kind == "PROPN":
+            self.ents[t].kind = kind  # the title line had no type; the full name has
+        if not any(old in (r.source, r.target) for r in self.relations.values()):
+            self.ents[t].aliases.add(old)
+            self.ents[t].label = label
+        return t
+
     def _short_form(self, label: str, kind: str) -> int | None:
         """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
         a surname or first name of a person, an acronym, the name without its last words."""
@@ -338,6 +382,10 @@ class _Reader:
             return None
         words = label.split()
         acro = _acronym(label)
+        t = self.title_entity
+        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN") and _personal_name(self.ents[t].label) \
+                and label in (self.ents[t].label.split()[0], self.ents[t].label.split()[-1]):
+            return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
             people = [(i, e.label.split()) for i, e in enumerate(self.ents)
                       if e.kind == "PERSON" and len(e.label.split()) > len(words)]
@@ -393,7 +441,8 @@ class _Reader:
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and":
                     j += 1
-                elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN":
+                elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
+                        and doc[j + 1].ent_type_ not in _VALUE_NER:  # not "Ohio–December 3, 1912"
                     j += 1
                 elif re.fullmatch(r"\d{1,3}", t.text) and not (j + 1 < sent.end and doc[j + 1].lower_ in
                                                                 ("to", "-", "–", "—", ":", "and", "or")):
@@ -420,8 +469,9 @@ class _Reader:
 
     def _mention(self, start: int, end: int, kind: str) -> None:
         doc = self.doc
-        while start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
-                               kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
+        article = doc[start].text == "The" and not doc[start].is_sent_start and kind != "VALUE" and end - start > 1
+        while not article and start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
+                                               kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
             start += 1
         cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
                     (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
@@ -442,7 +492,7 @@ class _Reader:
             end -= 1
         if start >= end:
             return
-        label = clean_name(doc[start:end].text)
+        label = clean_name(doc[start:end].text, keep_article=article)
         if not label or not any(c.isalnum() for c in label) or (kind != "VALUE" and label.islower()):
             return
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
@@ -653,27 +703,42 @@ class _Reader:
                               sent, m.via)
 
     def _dates(self, sent: Any) -> None:
-        """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second."""
+        """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second; a place
+        after either ("September 5, 1893 in Zhitomir") is where."""
         for m in [m for m in self.mentions if sent.start <= m.start < sent.end and not m.via]:
             e = self.ents[m.entity]
             if e.kind not in ("PERSON", "PROPN") or m.end >= sent.end:
                 continue
-            after = self.text[self.doc[m.end - 1].idx + len(self.doc[m.end - 1]):sent.end_char]
-            after = re.sub(r"^\s*\(\s*\)", "", after)
+            base = self.doc[m.end - 1].idx + len(self.doc[m.end - 1])
+            after = self.text[base:sent.end_char]
+            empty = re.match(r"^\s*\(\s*\)", after)
+            if empty:
+                base, after = base + empty.end(), after[empty.end():]
             r = _DATE_RANGE.match(after)
-            if not r:
-                continue
-            for part, rel in ((r.group(1), "born on"), (r.group(2), "died on")):
-                part = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
-                if part and re.search(r"\d{3,4}", part):
-                    if fold(part) not in self.by_key:  # one node per date, however often it is read
-                        self.ents.append(_Entity(part, "VALUE", {part}))
-                        self.by_key[fold(part)] = len(self.ents) - 1
-                    target = self.ents[self.by_key[fold(part)]].label
-                    self._add(e.label, rel, target, "dates", self.doc[m.start:m.end], sent)
+            b = None if r else _BORN.match(after)
+            parts = [(r, 1, "born"), (r, 2, "died")] if r else [(b, 1, "born")] if b else []
+            for found, group, verb in parts:
+                part = found.group(group)
+                date = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
+                if date and re.search(r"\d{3,4}", date):
+                    if fold(date) not in self.by_key:  # one node per date, however often it is read
+                        self.ents.append(_Entity(date, "VALUE", {date}))
+                        self.by_key[fold(date)] = len(self.ents) - 1
+                    target = self.ents[self.by_key[fold(date)]].label
+                    self._add(e.label, f"{verb} on", target, "dates", self.doc[m.start:m.end], sent)
                     if e.kind == "PERSON":
                         self.people.add(m.entity)
-            return
+                where = re.search(r"\b(?:in|at|near)\s", part)
+                if where is None:
+                    continue
+                lo, hi = base + found.start(group) + where.end(), base + found.end(group)
+                place = next((x for x in sorted(self.mentions, key=lambda x: x.start) if not x.via and
+                              lo <= self.doc[x.start].idx < hi and self.ents[x.entity].kind in _CHAINED | {"FAC"}), None)
+                if place is not None:  # "(November 8, 1833 in Cardington, Ohio – ...)"
+                    self._add(e.label, f"{verb} in", self.ents[place.entity].label, "dates",
+                              self.doc[m.start:place.end], sent)
+            if parts:
+                return
 
     def _relations(self, sent: Any, mentions: list[_Mention]) -> None:
         related: set[frozenset[int]] = set()

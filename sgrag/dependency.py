@@ -482,7 +482,8 @@ class _Reader:
             if not core:
                 return  # "the same year", "recent years": no value to keep
             start = core[0]  # "more than 100 years later", "the early 1930s", "spring 2003": the value itself
-            while end - 1 > core[-1] and doc[end - 1].pos_ in ("ADV", "ADJ"):
+            while end - 1 > core[-1] and (doc[end - 1].pos_ in ("ADV", "ADJ", "PUNCT") or doc[end - 1].lower_ in
+                                          _AFTER_VALUE):
                 end -= 1
         if kind in ("PERSON", "PROPN"):  # "General Nikolai Yudenich", "Confederate General J. Johnston Pettigrew",
             titles = [t.i for t in doc[start:max(start, min(start + 4, end - 2))]  # "prince Li Mao": the name
@@ -1037,6 +1038,8 @@ _CLASS_ADJ = {"military", "professional", "political", "civil", "royal", "nation
 _RANGE_SEP = {"and", "to", "-", "–", "—", "until", "through", "or"}
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December"}
+_AFTER_VALUE = {"later", "earlier", "ago", "old", "long", "before", "after"}
+"""Words after a value that place it in time, whatever the tagger calls them ("two days later")."""
 _ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
                   "last", "next"}
 

@@ -404,6 +404,11 @@ class Ranker:
         edge's text is the sentence that first stated it."""
         return bool(self.graph.edge_sources)
 
+    @property
+    def partial_by_evidence(self) -> bool:
+        """Whether partial matches are ranked by their evidence, conditions met among it (``partial_by_evidence``)."""
+        return self._read and self.rules.on(PARTIAL_BY_EVIDENCE)
+
     def _name_vecs(self, rels: np.ndarray) -> np.ndarray:
         """The embeddings of relation names (kept in memory by the query embedder's cache)."""
         return self.embed([self.graph.relations[r] for r in rels.tolist()]).reshape(rels.size, -1)
@@ -716,7 +721,7 @@ class Ranker:
         cons = qg.constraints
         nodes, sat = candidate_arrays(qg, candidates)
         tier = np.zeros(nodes.size, dtype=np.float64)
-        flat = partial and self._read and self.rules.on(PARTIAL_BY_EVIDENCE)
+        flat = partial and self.partial_by_evidence
         for j, c in enumerate(cons):
             if c.confidence >= self.soft_below and not flat:
                 tier = tier + np.where(sat[:, j] >= 0, c.confidence, 0.0)

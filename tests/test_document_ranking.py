@@ -3,12 +3,14 @@ the relation (not the sentence that stated it), and "founded by X" read as X's o
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
 from sgrag import Engine, GraphBuilder
 from sgrag.config import RankingConfig
 from sgrag.ranking import Ranker
+from sgrag.relax import best_tiers
 from conftest import build_workspace, fast_config
 from test_rule_contracts import partial_read_graph
 
@@ -81,3 +83,14 @@ def test_the_relation_feature_reads_the_relation_name_not_the_sentence(engines):
     vik = g.index_of["vik pianos"]
     feats = ranker.features(qg, {vik: {holt: g.index_of["ann holt"]}})[vik]
     assert feats["relation"] > 0.5
+
+
+def test_partial_candidates_of_every_coverage_tier_stay_where_coverage_is_only_evidence():
+    """Two best coverage tiers are kept where meeting more conditions ranks first; all (up to the cap, best
+    coverage first) where it is one piece of evidence, or a candidate meeting one condition by the stated relation
+    would never be ranked."""
+    qg = SimpleNamespace(constraints=[SimpleNamespace(qid=q, confidence=1.0) for q in ("q1", "q2", "q3")])
+    support = {1: {"q1": 9, "q2": 9, "q3": 9}, 2: {"q1": 9, "q2": 9}, 3: {"q1": 9}, 4: {"q2": 9}}
+    assert set(best_tiers(support, qg, 100)) == {1, 2}
+    assert list(best_tiers(support, qg, 100, None)) == [1, 2, 3, 4]
+    assert list(best_tiers(support, qg, 3, None)) == [1, 2, 3]

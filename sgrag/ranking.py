@@ -24,7 +24,7 @@ from .config import RankingConfig
 from .graph import KnowledgeGraph, expand_ranges
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
-from .schema import ProfileThresholds, SchemaProfile, learn_profile, one_way_relations
+from .schema import ProfileThresholds, SchemaProfile, is_value_label, learn_profile, one_way_relations
 from .stated import stated_words
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, RankedAnswer
@@ -441,7 +441,9 @@ class Ranker:
         for j, c in enumerate(qg.constraints):
             if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
                 said = [w for w in tokens(near[c.qid][0]) if w not in FILLER]
-                if {w for w in said if w not in STOPWORDS} or set(said) & LOCATIVE:
+                content = {w for w in said if w not in STOPWORDS}
+                # "in 2019" says when, not where: a value's preposition alone fits any relation to it
+                if content or (set(said) & LOCATIVE and not is_value_label(c.label)):
                     wanted.append((j, " ".join(said)))
         if not wanted:
             return []

@@ -35,12 +35,23 @@ def founders_graph():
                   ("Eva Moe", "Sol Mills", "founded", "svo|0.85"), ("Sol Mills", "Bergen", "based in", "svo|0.85")])
 
 
+def acquired_graph():
+    """Halvard Group acquired Nuvola Labs in 2019 (the year read as "year acquired", no "in"); Ostra Mills is merely
+    in Lisbon, the city Nuvola Labs is based in."""
+    return _read([("Halvard Group", "Nuvola Labs", "acquired", "passive|0.85"),
+                  ("Nuvola Labs", "2019", "year acquired", "rules|0.8"),
+                  ("Halvard Group", "Ostra Mills", "acquired", "svo|0.85"),
+                  ("Ostra Mills", "2019", "mentioned with", "svo|0.85"),
+                  ("Nuvola Labs", "Lisbon", "based in", "svo|0.85"),
+                  ("Ostra Mills", "Lisbon", "visited", "svo|0.85")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
     cfg.embed.backend = "minilm"
     out = {}
-    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph)):
+    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -94,3 +105,13 @@ def test_partial_candidates_of_every_coverage_tier_stay_where_coverage_is_only_e
     assert set(best_tiers(support, qg, 100)) == {1, 2}
     assert list(best_tiers(support, qg, 100, None)) == [1, 2, 3, 4]
     assert list(best_tiers(support, qg, 3, None)) == [1, 2, 3]
+
+
+def test_in_a_year_says_when_not_where(engines):
+    """"acquired by Halvard Group in 2019": the "in" before a year fits any relation to it ("year acquired"), so Nuvola
+    Labs is exact; "in Lisbon" before a place still asks for a relation that says where."""
+    engine = engines["acquired"]
+    trace = engine.ask("Which company was acquired by Halvard Group in 2019?")
+    assert sorted(r.label for r in trace.answer.exact_set) == ["Nuvola Labs", "Ostra Mills"]
+    trace = engine.ask("Which company was acquired by Halvard Group and is in Lisbon?")
+    assert [r.label for r in trace.answer.exact_set] == ["Nuvola Labs"]

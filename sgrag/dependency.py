@@ -8,9 +8,12 @@ reach the entity first named in another sentence or chunk:
   quantities become value nodes (only ever the target of an edge). One entity, one node: a
   surname or first name, an acronym ("U.S." of "United States") or the title's short form
   resolves to the full name first mentioned; every surface form is kept as an alias.
-* **Coreference**: he/she/his/her -> the latest person subject (else the article's subject,
-  the title entity, when it is a person); it/its and "the <class noun>" -> the entity of that
-  class (the title entity first).
+* **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
+  (or none known yet), it/its never a person or a nationality, they/their only a group (an
+  organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
+  before it, then the article's subject (the title entity, or a longer form of the title as the
+  first subject), then the latest subject of the two sentences before; two subjects of that
+  sentence, or none that agrees, leave the pronoun unresolved. "the <class noun>" -> the entity of that class (the title entity first).
 * **Relations** follow the shortest dependency path between two mentions of a sentence, one
   shape per construction (``how``): ``svo`` subject-verb-object and prepositional objects of
   the verb ("born in"), ``passive`` with its agent reversed ("X was founded by Y" is "Y founded
@@ -39,7 +42,7 @@ from typing import Any, Iterable, Sequence
 
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
-from .coref import is_person_noun
+from .coref import is_person_noun, name_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold
 
@@ -52,6 +55,8 @@ INFERRED_FACTOR = 0.9
 """A containment read through a chain of places ("A in B, B in C": A in C) is a little less sure per step."""
 COREF_FACTOR = 0.85
 """An edge one of whose ends was a pronoun, description or short name is less sure."""
+PRONOUN_REACH = 2
+"""Sentences back that a pronoun reaches for a subject when the article's subject does not fit."""
 MAX_PATH = 4
 """Most tokens on the dependency path between two mentions (ends excluded)."""
 _ENTITY_NER = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
@@ -63,10 +68,17 @@ _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van"
 _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
                "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
                "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
-               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime"}
+               "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime", "Count", "Countess",
+               "Baron", "Baroness", "Duke", "Duchess", "Earl", "Viscount", "Marquis", "Emperor", "Empress", "King",
+               "Queen", "Prince", "Princess", "Crown"}
 """Titles before a person's name that are no part of it."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
+_GROUP_NOUNS = {"band", "group", "team", "family", "duo", "trio", "club", "company", "dynasty", "party", "people"}
+"""Class nouns of things "they" may stand for (besides organisations and plural names)."""
+_AGENT_ENDINGS = ("er", "or", "ist", "ast", "ian", "ant", "ent", "man", "woman", "ess")
+"""Endings of class nouns for people ("footballer", "broadcaster", "leader"): with NER's PERSON,
+enough to call the entity a person; a class "palace" or "song" is not."""
 _MODIFIER = {"amod", "nummod", "compound", "npadvmod", "nmod", "poss"}
 """Roles of a modifier inside a noun phrase ("the *1997* film", "*American* band")."""
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
@@ -93,6 +105,8 @@ _LIFECYCLE = re.compile(r"\b(?:born|birth|die[sd]?|death|found(?:ed|s)?|establis
 """Relations that date a thing itself (its start, end, publication, or an event's taking place). Any other verb dates an
 event the thing took part in ("appointed on 30 May 2016", "listed in 1985"): a time of that
 event, not a fact about the thing, so no edge to the date."""
+_BORN = re.compile(r"^\s*\((?:[^()]*?[;,]\s*)?born\s+([^()]*?)\)")
+"""A life's bracket that gives only the birth: "X (; born 14 December 1964 in Kyiv)"."""
 _DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*[-–—]\s*([^()]*?)\)")
 _ABBREV = re.compile(r"[^A-Za-z]")
 _NON_LATIN_SHARE = 0.5
@@ -124,7 +138,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v2"
+    VERSION = "spacy-v3"
 
     def __init__(self, known_labels: Iterable[str] = ()):
         self.rules = OfflineExtractor(known_labels)
@@ -182,9 +196,10 @@ class ParseExtractor:
         doc = english()(text)
         name = _title_name(title)
         body = text.split("\n", 1)[1] if text.lstrip().startswith(title) and "\n" in text else text
-        if name and fold(name) not in fold(body):
+        if name and fold(name) not in fold(body) and not _named_in_full(name, body):
             name = ""  # a headline ("Sable University and its economists"), not the name of the article's subject
         reader = _Reader(doc, name)
+        reader.headline = _title_name(title)
         reader.read()
         self._canonical = {k: reader.ents[i].label for k, i in reader.by_key.items()}
         return reader.entities(), list(reader.relations.values())
@@ -223,6 +238,15 @@ def dates_thing(relation: str, how: str) -> bool:
     return how in ("dates", "modifier", "document") or bool(_LIFECYCLE.search(relation))
 
 
+def _named_in_full(name: str, body: str) -> bool:
+    """Whether the body names the title's subject in full: its words in order with at most two
+    more between ("Gary Allan Anderson" for "Gary Anderson")."""
+    words = [re.escape(w) for w in fold(name).split()]
+    if len(words) < 2:
+        return False
+    return re.search(r"\b" + r"(?:\s+\S+){0,2}?\s+".join(words) + r"\b", fold(body)) is not None
+
+
 def is_english(text: str) -> bool:
     """Whether a text is (mostly) written in Latin script: the English pipeline reads it."""
     letters = [c for c in text if c.isalpha()]
@@ -241,12 +265,13 @@ def _title_name(title: str) -> str:
     return re.sub(r"\s*\([^)]*\)\s*$", "", title or "").strip()
 
 
-def clean_name(text: str) -> str:
-    """A mention's text as a node label: no leading determiner, no trailing possessive or punctuation."""
+def clean_name(text: str, keep_article: bool = False) -> str:
+    """A mention's text as a node label: no leading determiner (unless written as part of the name,
+    "the film The Showdown"), no trailing possessive or punctuation."""
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"(?:['’]s|s['’]|['’])$", lambda m: "s" if m.group().startswith("s") else "", text).strip()
     words = text.split(" ")
-    while len(words) > 1 and words[0].lower() in _DETS:
+    while not keep_article and len(words) > 1 and words[0].lower() in _DETS:
         words = words[1:]
     text = " ".join(words).strip(" ,;:-–—\"“”'‘’()")
     return text
@@ -273,6 +298,11 @@ class _Reader:
         self.token_mention: dict[int, _Mention] = {}
         self.relations: dict[tuple[str, str, str], ExtractedRelation] = {}
         self.title_entity: int | None = None
+        self.gender: dict[int, str] = {}
+        """"m" or "f" once a he/she has resolved to the entity."""
+        self._sent_starts: list[int] | None = None
+        self.headline = ""
+        """The title as given, even when the text does not write it so (``title`` is then "")."""
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
@@ -290,12 +320,17 @@ class _Reader:
     def _entity(self, label: str, kind: str) -> int:
         """The entity a name stands for: an earlier one it abbreviates, or a new one."""
         key = fold(label)
+        bare = key[4:] if key.startswith("the ") else "the " + key
+        if key not in self.by_key and bare in self.by_key:
+            key = bare  # "The Showdown" and "Showdown": one entity
         if key in self.by_key:
             known = self.ents[self.by_key[key]]
             if known.kind == "PROPN" and kind not in ("PROPN", "VALUE"):
                 known.kind = kind  # the title line had no type; its first sentence does
             return self.by_key[key]
-        idx = self._short_form(label, kind)
+        idx = self._full_title_name(label, kind)
+        if idx is None:
+            idx = self._short_form(label, kind)
         if idx is None:
             idx = len(self.ents)
             self.ents.append(_Entity(label, kind))
@@ -304,6 +339,23 @@ class _Reader:
         self.ents[idx].aliases.add(label)
         self.by_key[key] = idx
         return idx
+
+    def _full_title_name(self, label: str, kind: str) -> int | None:
+        """The article's subject named in full ("Gary Allan Anderson" under the title "Gary Anderson"):
+        the title entity, now labelled with the full name (the title stays an alias) unless an edge
+        already carries its label."""
+        t = self.title_entity
+        if t is None or kind not in ("PERSON", "PROPN") or self.ents[t].kind not in ("PERSON", "PROPN"):
+            return None
+        short, full = self.ents[t].label.split(), label.split()
+        it = iter(full)
+        if len(full) <= len(short) or not all(w in it for w in short) or full[0] != short[0]:
+            return None
+        old = self.ents[t].label
+        if not any(old in (r.source, r.target) for r in self.relations.values()):
+            self.ents[t].aliases.add(old)
+            self.ents[t].label = label
+        return t
 
     def _short_form(self, label: str, kind: str) -> int | None:
         """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
@@ -333,9 +385,16 @@ class _Reader:
         for ent in sent.ents:
             kind = ent.label_
             if kind in _VALUE_NER:
-                if kind == "CARDINAL" and not any(t.like_num and any(ch.isdigit() for ch in t.text) for t in ent):
-                    continue  # "two", "one": no node
-                spans += [(a, b, "VALUE") for a, b in _parts(ent, _RANGE_SEP)]
+                if kind == "CARDINAL" and not any(_counted(t) for t in ent):
+                    continue  # "two", "one of": no node
+                start = ent.start
+                if ent[0].text in _MONTHS and start > sent.start and re.fullmatch(r"\d{1,2}", doc[start - 1].text):
+                    start -= 1  # "13 April 1941": NER often leaves the day out
+                spans += [(a, b, "VALUE") for a, b in _parts(doc[start:ent.end], _RANGE_SEP)]
+                for k, dash in ((start - 2, start - 1), (ent.end + 1, ent.end)):  # "(1941–1944)": NER may
+                    if sent.start <= k < sent.end and doc[dash].text in ("–", "—", "-") and \
+                            re.fullmatch(r"\d{3,4}", doc[k].text):  # type one end of a range only
+                        spans.append((k, k + 1, "VALUE"))
             elif kind in _ENTITY_NER:
                 parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
                 spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
@@ -352,7 +411,8 @@ class _Reader:
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and":
                     j += 1
-                elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN":
+                elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
+                        and doc[j + 1].ent_type_ not in _VALUE_NER:  # not "Ohio–December 3, 1912"
                     j += 1
                 else:
                     break
@@ -373,21 +433,28 @@ class _Reader:
 
     def _mention(self, start: int, end: int, kind: str) -> None:
         doc = self.doc
-        while start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
-                               kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
+        article = doc[start].text == "The" and not doc[start].is_sent_start and kind != "VALUE" and end - start > 1
+        while not article and start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
+                                               kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
             start += 1
         cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
                     (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
         end = cut if kind != "VALUE" else end  # "Sable University and its economists": the name only
         if kind == "VALUE":  # "December 3, 1912 in Alhambra, California": the date only
             end = next((t.i for t in doc[start + 1:end] if t.pos_ == "ADP" and t.lower_ in ("in", "at", "near")), end)
+            core = [t.i for t in doc[start:end] if _value_word(t)]
+            if not core:
+                return  # "the same year", "recent years": no value to keep
+            start = core[0]  # "more than 100 years later", "the early 1930s", "spring 2003": the value itself
+            while end - 1 > core[-1] and doc[end - 1].pos_ in ("ADV", "ADJ"):
+                end -= 1
         while end - start > 2 and kind in ("PERSON", "PROPN") and doc[start].text in _HONORIFICS:
             start += 1  # "General Nikolai Yudenich" is Nikolai Yudenich
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
         if start >= end:
             return
-        label = clean_name(doc[start:end].text)
+        label = clean_name(doc[start:end].text, keep_article=article)
         if not label or not any(c.isalnum() for c in label) or (kind != "VALUE" and label.islower()):
             return
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
@@ -400,22 +467,22 @@ class _Reader:
             self.token_mention[t] = m
 
     # ---- coreference ------------------------------------------------------------------------
-    def _resolve(self, sent: Any, last_person: int | None, last_thing: int | None) -> None:
-        """Pronouns and "the <class noun>" of a sentence -> entities (mentions with ``via``)."""
+    def _resolve(self, sent: Any) -> None:
+        """Pronouns and "the <class noun>" of a sentence -> entities (mentions with ``via``); a
+        pronoun no entity agrees with, or that two could equally mean, stays unresolved."""
         title = self.title_entity
-        title_person = title is not None and self.ents[title].kind == "PERSON"
         for t in sent:
             if t.i in self.token_mention:
                 continue
             low = t.lower_
             target = None
             if t.pos_ == "PRON" or t.tag_ in ("PRP", "PRP$"):
-                if low in _MALE | _FEMALE:
-                    target = last_person if last_person is not None else (title if title_person else None)
-                    if target is not None:
-                        self.people.add(target)
-                elif low in _NEUTER | _PLURAL:
-                    target = title if title is not None and not title_person else last_thing
+                agree = "m" if low in _MALE else "f" if low in _FEMALE else "n" if low in _NEUTER else \
+                    "p" if low in _PLURAL else ""
+                target = self._antecedent(t, agree) if agree else None
+                if target is not None and agree in ("m", "f"):
+                    self.people.add(target)
+                    self.gender.setdefault(target, agree)
                 via = "pronoun"
             elif t.pos_ == "NOUN" and t.i > 0 and self.doc[t.i - 1].lower_ in ("the", "this") and \
                     t.dep_ not in ("compound", "amod"):
@@ -431,9 +498,73 @@ class _Reader:
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
 
+    def _antecedent(self, tok: Any, agree: str) -> int | None:
+        """Who a pronoun means, by salience among the entities that agree with it ("m"/"f": a person of
+        that gender or none known; "n": a thing; "p": a group): the subject of its own sentence before it
+        ("Piazzolla augmented his quintet"; for "it" only as a possessor: "X bought it" is not X), then
+        the article's subject (``_topic``), then the latest subject of the previous
+        ``PRONOUN_REACH`` sentences."""
+        sent = tok.sent
+        here = [m for m in self.mentions if sent.start <= m.start < tok.i and self._subject(m)
+                and self._agrees(m.entity, agree)]
+        if here and (agree in ("m", "f") or tok.dep_ == "poss"):
+            return here[-1].entity
+        topic = self._topic()
+        if topic is not None and self._agrees(topic, agree):
+            return topic
+        starts = [s.start for s in self.doc.sents] if self._sent_starts is None else self._sent_starts
+        self._sent_starts = starts
+        k = next(i for i in range(len(starts) - 1, -1, -1) if starts[i] <= sent.start)
+        reach = starts[max(k - PRONOUN_REACH, 0)]
+        before = [m for m in self.mentions if reach <= m.start < sent.start and self._subject(m)
+                  and self._agrees(m.entity, agree)]
+        if not before:
+            return None
+        latest = self.doc[before[-1].start].sent.start
+        last = {m.entity for m in before if self.doc[m.start].sent.start == latest}
+        return last.pop() if len(last) == 1 else None  # two subjects of that sentence: either could be meant
+
+    def _topic(self) -> int | None:
+        """The article's subject: the title entity, else the text's first subject when it holds every
+        word of the title ("Alan Belford Jones AO" under "Alan Jones (radio broadcaster)"); a headline
+        naming no entity ("Northern shipping") gives none."""
+        if self.title_entity is not None:
+            return self.title_entity
+        words = set(fold(self.headline).split())
+        first = next((m.entity for m in self.mentions if not m.via and self._subject(m)), None)
+        if not words or first is None or not words <= set(fold(self.ents[first].label).split()):
+            return None
+        return first
+
+    def _subject(self, m: _Mention) -> bool:
+        tok = self.doc[m.start:m.end].root
+        return tok.dep_ in _SUBJ or tok.dep_ in ("appos", "compound", "conj") and tok.head.dep_ in _SUBJ
+
+    def _person(self, k: int) -> bool:
+        """Whether an entity is a person: a he/she, a person noun or "born" said so, or NER calls it one
+        and neither its classes ("a palace", "a song") nor its name ("... Records") say otherwise."""
+        e = self.ents[k]
+        if k in self.people:
+            return True
+        if e.kind != "PERSON" or name_kind(e.label) is False:
+            return False
+        return not e.classes or any(is_person_noun(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
+
+    def _agrees(self, k: int, agree: str) -> bool:
+        e = self.ents[k]
+        if e.kind == "VALUE":
+            return False
+        if agree in ("m", "f"):
+            return self._person(k) and self.gender.get(k, agree) == agree
+        if self._person(k) or e.kind == "NORP":  # "it" is never a person nor "American"
+            return False
+        if agree == "n":
+            return True
+        return e.kind == "ORG" or bool(set(e.classes) & _GROUP_NOUNS) or \
+            bool(re.search(r"[^s]s$", e.label)) and e.kind not in ("GPE", "LOC", "FAC")  # "the Sneaker Pimps"
+
     # ---- reading ----------------------------------------------------------------------------
     def read(self) -> None:
-        last_person = last_thing = None
         for sent in self.doc.sents:
             before = len(self.mentions)
             if self.title:  # the title as written, even where NER missed or cut it
@@ -442,17 +573,10 @@ class _Reader:
                 if not any(t in self.token_mention for t in range(s, e)):
                     self._mention(s, e, kind)
             self._classes(sent)
-            self._resolve(sent, last_person, last_thing)
+            self._resolve(sent)
             self._dates(sent)
             mine = sorted(self.mentions[before:], key=lambda m: m.start)
             self._relations(sent, mine)
-            for m in mine:
-                tok = self.doc[m.start:m.end].root
-                if tok.dep_ in _SUBJ or tok.dep_ in ("appos", "compound") and tok.head.dep_ in _SUBJ:
-                    if self.ents[m.entity].kind == "PERSON":
-                        last_person = m.entity
-                    elif self.ents[m.entity].kind != "VALUE":
-                        last_thing = m.entity
         self._contained()
         self._document_place()
         self._document_subject()
@@ -528,26 +652,41 @@ class _Reader:
                               sent, m.via)
 
     def _dates(self, sent: Any) -> None:
-        """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second."""
+        """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second; a place
+        after either ("September 5, 1893 in Zhitomir") is where."""
         for m in [m for m in self.mentions if sent.start <= m.start < sent.end and not m.via]:
             e = self.ents[m.entity]
             if e.kind not in ("PERSON", "PROPN") or m.end >= sent.end:
                 continue
-            after = self.text[self.doc[m.end - 1].idx + len(self.doc[m.end - 1]):sent.end_char]
-            after = re.sub(r"^\s*\(\s*\)", "", after)
+            base = self.doc[m.end - 1].idx + len(self.doc[m.end - 1])
+            after = self.text[base:sent.end_char]
+            empty = re.match(r"^\s*\(\s*\)", after)
+            if empty:
+                base, after = base + empty.end(), after[empty.end():]
             r = _DATE_RANGE.match(after)
-            if not r:
-                continue
-            for part, rel in ((r.group(1), "born on"), (r.group(2), "died on")):
-                part = part.strip().rstrip(",;")
-                if part and re.search(r"\d{3,4}", part):
-                    self.ents.append(_Entity(part, "VALUE", {part}))
-                    self.by_key.setdefault(fold(part), len(self.ents) - 1)
-                    target = self.ents[self.by_key[fold(part)]].label
-                    self._add(e.label, rel, target, "dates", self.doc[m.start:m.end], sent)
+            b = None if r else _BORN.match(after)
+            parts = [(r, 1, "born"), (r, 2, "died")] if r else [(b, 1, "born")] if b else []
+            for found, group, verb in parts:
+                part = found.group(group)
+                date = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
+                if date and re.search(r"\d{3,4}", date):
+                    self.ents.append(_Entity(date, "VALUE", {date}))
+                    self.by_key.setdefault(fold(date), len(self.ents) - 1)
+                    target = self.ents[self.by_key[fold(date)]].label
+                    self._add(e.label, f"{verb} on", target, "dates", self.doc[m.start:m.end], sent)
                     if e.kind == "PERSON":
                         self.people.add(m.entity)
-            return
+                where = re.search(r"\b(?:in|at|near)\s", part)
+                if where is None:
+                    continue
+                lo, hi = base + found.start(group) + where.end(), base + found.end(group)
+                place = next((x for x in sorted(self.mentions, key=lambda x: x.start) if not x.via and
+                              lo <= self.doc[x.start].idx < hi and self.ents[x.entity].kind in _CHAINED | {"FAC"}), None)
+                if place is not None:  # "(November 8, 1833 in Cardington, Ohio – ...)"
+                    self._add(e.label, f"{verb} in", self.ents[place.entity].label, "dates",
+                              self.doc[m.start:place.end], sent)
+            if parts:
+                return
 
     def _relations(self, sent: Any, mentions: list[_Mention]) -> None:
         related: set[frozenset[int]] = set()
@@ -844,6 +983,23 @@ _CLASS_ADJ = {"military", "professional", "political", "civil", "royal", "nation
 
 
 _RANGE_SEP = {"and", "to", "-", "–", "—", "until", "through", "or"}
+_MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"}
+_ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+                  "last", "next"}
+
+
+def _counted(tok: Any) -> bool:
+    """A cardinal worth a value node: written in digits ("1,500", "12"). A bare number word ("two
+    films", "one of") counts a noun rather than naming a value; dates and quantities keep theirs
+    ("two days", "one week")."""
+    return any(ch.isdigit() for ch in tok.text) and (tok.like_num or bool(re.fullmatch(r"[\d.,]+", tok.text)))
+
+
+def _value_word(tok: Any) -> bool:
+    """A word a date or quantity's value is written with: digits, a number word, a month or era name."""
+    return any(ch.isdigit() for ch in tok.text) or (tok.like_num and tok.lower_ not in _ORDINAL_WORDS) or \
+        tok.text in _MONTHS or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
 
 
 def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:

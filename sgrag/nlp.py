@@ -27,6 +27,10 @@ PARAGRAPHS = "sgrag_paragraphs"
 """A component that starts a sentence after a line break: a title or heading line is no part of
 the next sentence (the parser would otherwise glue "Title\n\nTitle was ..." into one)."""
 
+NUMBER_DASH = r"(?<=[0-9])[–—](?=[0-9])"
+"""An en or em dash between digits splits a token: "1812–1870" is two years (the model's own rules
+split only the hyphen), so each becomes a value node and the range's ends are both found."""
+
 _lock = threading.Lock()
 _loaded: Any = None
 
@@ -96,5 +100,7 @@ def english() -> Any:
             if not Language.has_factory(PARAGRAPHS):
                 Language.component(PARAGRAPHS, func=_paragraphs)
             nlp.add_pipe(PARAGRAPHS, before="parser")
+            from spacy.util import compile_infix_regex
+            nlp.tokenizer.infix_finditer = compile_infix_regex(list(nlp.Defaults.infixes) + [NUMBER_DASH]).finditer
             _loaded = nlp
         return _loaded

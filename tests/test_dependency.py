@@ -74,6 +74,36 @@ def test_place_chain_each_name_in_the_next_and_transitively(ex):
     assert chained and all(r.confidence < max(direct.values()) for r in chained)
 
 
+def test_life_bracket_gives_dates_and_places(ex):
+    found = ex.extract_text("Alice Bunker Stockham (November 8, 1833 in Cardington, Ohio–December 3, 1912 in Alhambra, "
+                            "California) was an obstetrician. Michael Claassens (born 28 October 1982 in Kroonstad) "
+                            "is a rugby player.")
+    assert "born in" in rel(found, "Alice Bunker Stockham", "Cardington")
+    assert "died in" in rel(found, "Alice Bunker Stockham", "Alhambra")
+    assert "born in" in rel(found, "Alice Bunker Stockham", "Ohio")  # not a node "Ohio–December"
+    assert rel(found, "Alice Bunker Stockham", "December 3, 1912") == {"died on"}
+    assert "born in" in rel(found, "Michael Claassens", "Kroonstad")
+    assert "born on" in rel(found, "Michael Claassens", "28 October 1982")
+
+
+def test_the_subject_named_in_full_under_a_short_title(ex):
+    text = ("Gary Anderson (placekicker)\n\nGary Allan Anderson (born 16 July 1959) is a former placekicker. "
+            "Anderson played for the Minnesota Vikings.")
+    found = ex.extract_text(text, "Gary Anderson (placekicker)")
+    people = [e for e in found.entities if "Anderson" in e.label]
+    assert [e.label for e in people] == ["Gary Allan Anderson"]  # one node, the full name
+    assert {"Gary Anderson", "Anderson"} <= set(people[0].aliases)
+    assert rel(found, "Gary Allan Anderson", "Minnesota Vikings") == {"played for"}
+
+
+def test_titles_of_rank_are_no_part_of_a_name_and_a_written_article_is(ex):
+    found = ex.extract_text("He is the son of Count Sergei Lvovich Levitsky, a photographer. "
+                            "She played in the period film The Showdown (2011). The Showdown was a success.")
+    labels = {e.label for e in found.entities}
+    assert "Sergei Lvovich Levitsky" in labels and "Count Sergei Lvovich Levitsky" not in labels
+    assert "The Showdown" in labels and "Showdown" not in labels  # one node for both mentions
+
+
 def test_a_list_of_places_is_no_chain(ex):
     found = ex.extract_text("The Vauban linked Brussels with France, Switzerland and Italy.")
     for a in ("France", "Switzerland", "Italy"):

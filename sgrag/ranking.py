@@ -24,7 +24,7 @@ from .config import RankingConfig
 from .graph import KnowledgeGraph, expand_ranges
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
-from .schema import ProfileThresholds, SchemaProfile, learn_profile, one_way_relations
+from .schema import ProfileThresholds, SchemaProfile, is_value_label, learn_profile, one_way_relations
 from .stated import stated_words
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, RankedAnswer
@@ -404,6 +404,11 @@ class Ranker:
         edge's text is the sentence that first stated it."""
         return bool(self.graph.edge_sources)
 
+    @property
+    def partial_by_evidence(self) -> bool:
+        """Whether partial matches are ranked by their evidence, conditions met among it (``partial_by_evidence``)."""
+        return self._read and self.rules.on(PARTIAL_BY_EVIDENCE)
+
     def _name_vecs(self, rels: np.ndarray) -> np.ndarray:
         """The embeddings of relation names (kept in memory by the query embedder's cache)."""
         return self.embed([self.graph.relations[r] for r in rels.tolist()]).reshape(rels.size, -1)
@@ -436,7 +441,9 @@ class Ranker:
         for j, c in enumerate(qg.constraints):
             if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
                 said = [w for w in tokens(near[c.qid][0]) if w not in FILLER]
-                if {w for w in said if w not in STOPWORDS} or set(said) & LOCATIVE:
+                content = {w for w in said if w not in STOPWORDS}
+                # "in 2019" says when, not where: a value's preposition alone fits any relation to it
+                if content or (set(said) & LOCATIVE and not is_value_label(c.label)):
                     wanted.append((j, " ".join(said)))
         if not wanted:
             return []
@@ -716,7 +723,7 @@ class Ranker:
         cons = qg.constraints
         nodes, sat = candidate_arrays(qg, candidates)
         tier = np.zeros(nodes.size, dtype=np.float64)
-        flat = partial and self._read and self.rules.on(PARTIAL_BY_EVIDENCE)
+        flat = partial and self.partial_by_evidence
         for j, c in enumerate(cons):
             if c.confidence >= self.soft_below and not flat:
                 tier = tier + np.where(sat[:, j] >= 0, c.confidence, 0.0)

@@ -181,6 +181,8 @@ CONTRACTS = {
                            "Which country contains Paris?"),
     "partial_by_evidence": Contract("partial_read", "Which firm was founded by Ann Holt and is based in Oslo?",
                                     "Who founded Vik Pianos?"),
+    "cut_names_yield": Contract("cut", "Which film directed by Sonia Boileau is set in Quebec and stars Tina Burr?",
+                                "Which film is set in Quebec?"),
     "in_edge_discount": Contract("olympics", "Which country is a member of the United Nations?",
                                  "Which country contains Paris?"),
     # ---- narrowing: who stays in the exact set ---------------------------------------------------------------
@@ -311,10 +313,27 @@ def misspelt_graph():
     return b.build()
 
 
+def cut_graph():
+    """Read from documents, where the extractor also made "Dep", cut from the film "Le Dep", and gave the cut name
+    the film's type and director; nothing stars Tina Burr."""
+    b = GraphBuilder()
+    for nid, label in [("ld", "Le Dep"), ("d", "Dep"), ("sb", "Sonia Boileau"), ("q", "Quebec"), ("f", "film"),
+                       ("tb", "Tina Burr"), ("x", "Montreal")]:
+        b.add_node(nid, label)
+    for i, (src, dst, rel, sentence, how) in enumerate([
+            ("ld", "sb", "mentioned with", "Le Dep, by Sonia Boileau.", "document|0.3"),
+            ("ld", "q", "set in", "Le Dep is set in Quebec.", "svo|0.85"),
+            ("d", "sb", "directed by", "Dep is directed by Sonia Boileau.", "passive|0.85"),
+            ("d", "f", "is a", "Dep is a film.", "class|0.9"),
+            ("tb", "x", "lives in", "Tina Burr lives in Montreal.", "svo|0.85")]):
+        b.add_edge(src, dst, rel, sentence, sources=(f"d{i}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
+    return b.build()
+
+
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
-          "misspelt": misspelt_graph}
+          "misspelt": misspelt_graph, "cut": cut_graph}
 
 
 @pytest.fixture(scope="module")
@@ -326,7 +345,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read", "misspelt"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

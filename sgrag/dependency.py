@@ -70,8 +70,11 @@ _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lie
                "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
                "Chancellor", "Premier", "Minister", "Coach", "Marshal", "Field", "Prime", "Count", "Countess",
                "Baron", "Baroness", "Duke", "Duchess", "Earl", "Viscount", "Marquis", "Emperor", "Empress", "King",
-               "Queen", "Prince", "Princess", "Crown"}
-"""Titles before a person's name that are no part of it."""
+               "Queen", "Prince", "Princess", "Crown", "Generalfeldmarschall", "Generaloberst", "Archbishop",
+               "Cardinal", "Rabbi", "Sheikh", "Chief", "Commander", "Brigadier", "Ambassador", "Secretary", "Vice",
+               "Inspector", "Detective", "Drummer", "Guitarist", "Bassist", "Singer", "Vocalist", "Producer",
+               "Director"}
+"""Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
 _GROUP_NOUNS = {"band", "group", "team", "family", "duo", "trio", "club", "company", "dynasty", "party", "people"}
@@ -277,6 +280,13 @@ def clean_name(text: str, keep_article: bool = False) -> str:
     return text
 
 
+def _personal_name(label: str) -> bool:
+    """Whether a label reads like a person's name: 2-4 capitalised words, no digits, no connector
+    ("Georg Riedel", "Joh Keun-shik"; not "Bank of America")."""
+    words = label.split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and not any(c.isdigit() for c in w) for w in words)
+
+
 def _acronym(label: str) -> str:
     """"U.S." -> "US"; "" unless the label is all capitals and dots (2-6 letters)."""
     letters = _ABBREV.sub("", label)
@@ -323,6 +333,12 @@ class _Reader:
         bare = key[4:] if key.startswith("the ") else "the " + key
         if key not in self.by_key and bare in self.by_key:
             key = bare  # "The Showdown" and "Showdown": one entity
+        if key in self.by_key and fold(self.ents[self.by_key[key]].label) != key and kind != "VALUE":
+            later = self._short_form(label, kind)  # a short form read before its person was named:
+            if later is not None and self.ents[later].label.split()[-len(label.split()):] == label.split():
+                self.ents[self.by_key[key]].aliases.discard(label)  # "Burns" is Mr. Burns once he is named
+                self.by_key[key] = later
+                self.ents[later].aliases.add(label)
         if key in self.by_key:
             known = self.ents[self.by_key[key]]
             if known.kind == "PROPN" and kind not in ("PROPN", "VALUE"):
@@ -352,6 +368,8 @@ class _Reader:
         if len(full) <= len(short) or not all(w in it for w in short) or full[0] != short[0]:
             return None
         old = self.ents[t].label
+        if self.ents[t].kind == "PROPN":
+            self.ents[t].kind = kind  # the title line had no type; the full name has
         if not any(old in (r.source, r.target) for r in self.relations.values()):
             self.ents[t].aliases.add(old)
             self.ents[t].label = label
@@ -364,14 +382,24 @@ class _Reader:
             return None
         words = label.split()
         acro = _acronym(label)
+        t = self.title_entity
+        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN") and _personal_name(self.ents[t].label) \
+                and label in (self.ents[t].label.split()[0], self.ents[t].label.split()[-1]):
+            return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik
+        if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
+            people = [(i, e.label.split()) for i, e in enumerate(self.ents)
+                      if e.kind == "PERSON" and len(e.label.split()) > len(words)]
+            for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
+                if ew[-len(words):] == words:
+                    return i
+            for i, ew in people:  # then a first name ("Ann" is Ann Savoy)
+                if ew[:len(words)] == words:
+                    return i
         for i, e in enumerate(self.ents):
             if e.kind == "VALUE" or len(e.label) <= len(label):
                 continue
             ew = e.label.split()
             if acro and _initials(e.label) == acro:
-                return i
-            if e.kind == "PERSON" and kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and len(words) < len(ew) \
-                    and all(w in ew for w in words) and words[-1][:1].isupper():
                 return i
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
                     and len(words) >= 2:
@@ -398,6 +426,8 @@ class _Reader:
             elif kind in _ENTITY_NER:
                 parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
                 spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
+        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent)]
+        typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
             if doc[i].pos_ != "PROPN":
@@ -414,11 +444,17 @@ class _Reader:
                 elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].ent_type_ not in _VALUE_NER:  # not "Ohio–December 3, 1912"
                     j += 1
+                elif re.fullmatch(r"\d{1,3}", t.text) and not (j + 1 < sent.end and doc[j + 1].lower_ in
+                                                                ("to", "-", "–", "—", ":", "and", "or")):
+                    # "Billboard Hot 100", "Falcon 9", "Xbox 360"; not a score ("Great Britain 11 to 1")
+                    j += 1
+                    break
                 else:
                     break
-            spans.append((i, j, "PROPN"))
+            if len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
+                spans.append((i, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             i = j
-        merged: list[tuple[int, int, str]] = []
+        merged: list[tuple[int, int, str]] = list(quoted)  # a quoted title is whole, whatever NER cut in it
         for s, e, kind in sorted(spans, key=lambda x: (x[0], -(x[1] - x[0]))):
             over = [m for m in merged if s < m[1] and e > m[0]]
             if not over:
@@ -429,7 +465,20 @@ class _Reader:
                 continue
             if "PROPN" in (kind, m[2]):  # a name NER cut short, or a run NER typed: the whole, NER's type
                 merged[merged.index(m)] = (min(s, m[0]), max(e, m[1]), kind if m[2] == "PROPN" else m[2])
-        return sorted(merged)
+        return self._year_names(sorted(merged))
+
+    def _year_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """"the 2004 Summer Olympics", "the 1985 World Cup": a year between "the" and a name is part
+        of the name (the edition), not a date of it."""
+        doc, out = self.doc, []
+        for k, (s, e, kind) in enumerate(spans):
+            if out and kind != "VALUE" and out[-1][1] == s and \
+                    re.fullmatch(r"\d{4}", doc[s - 1].text) and doc[s - 2].lower_ == "the" and \
+                    out[-1][0] >= s - 2 and doc[s].text[:1].isupper():
+                out.pop()
+                s -= 1
+            out.append((s, e, kind))
+        return out
 
     def _mention(self, start: int, end: int, kind: str) -> None:
         doc = self.doc
@@ -439,7 +488,7 @@ class _Reader:
             start += 1
         cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
                     (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
-        end = cut if kind != "VALUE" else end  # "Sable University and its economists": the name only
+        end = cut if kind not in ("VALUE", "WORK_OF_ART") else end  # "Sable University and its economists"
         if kind == "VALUE":  # "December 3, 1912 in Alhambra, California": the date only
             end = next((t.i for t in doc[start + 1:end] if t.pos_ == "ADP" and t.lower_ in ("in", "at", "near")), end)
             core = [t.i for t in doc[start:end] if _value_word(t)]
@@ -448,8 +497,10 @@ class _Reader:
             start = core[0]  # "more than 100 years later", "the early 1930s", "spring 2003": the value itself
             while end - 1 > core[-1] and doc[end - 1].pos_ in ("ADV", "ADJ"):
                 end -= 1
-        while end - start > 2 and kind in ("PERSON", "PROPN") and doc[start].text in _HONORIFICS:
-            start += 1  # "General Nikolai Yudenich" is Nikolai Yudenich
+        if kind in ("PERSON", "PROPN"):  # "General Nikolai Yudenich", "Confederate General J. Johnston Pettigrew",
+            titles = [t.i for t in doc[start:max(start, min(start + 4, end - 2))]  # "prince Li Mao": the name
+                      if t.text in _HONORIFICS or t.is_lower and t.lower_ not in _NAME_INNER]  # after the title
+            start = titles[-1] + 1 if titles else start
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
         if start >= end:
@@ -476,7 +527,7 @@ class _Reader:
                 continue
             low = t.lower_
             target = None
-            if t.pos_ == "PRON" or t.tag_ in ("PRP", "PRP$"):
+            if (t.pos_ == "PRON" or t.tag_ in ("PRP", "PRP$")) and t.text in (low, low.capitalize()):  # not "ITS"
                 agree = "m" if low in _MALE else "f" if low in _FEMALE else "n" if low in _NEUTER else \
                     "p" if low in _PLURAL else ""
                 target = self._antecedent(t, agree) if agree else None
@@ -502,16 +553,24 @@ class _Reader:
         """Who a pronoun means, by salience among the entities that agree with it ("m"/"f": a person of
         that gender or none known; "n": a thing; "p": a group): the subject of its own sentence before it
         ("Piazzolla augmented his quintet"; for "it" only as a possessor: "X bought it" is not X), then
-        the article's subject (``_topic``), then the latest subject of the previous
-        ``PRONOUN_REACH`` sentences."""
+        the article's subject (``_topic``), then the latest subject of the previous ``PRONOUN_REACH``
+        sentences. For he/she a person already known to be of that gender goes first ("Xuanzong planted
+        trees around her palace": Consort Mei's). Unsure means unresolved: two subjects of one sentence,
+        or a latest subject from before while the pronoun's own sentence names another that agrees."""
         sent = tok.sent
-        here = [m for m in self.mentions if sent.start <= m.start < tok.i and self._subject(m)
+        here = [m.entity for m in self.mentions if sent.start <= m.start < tok.i and self._subject(m)
                 and self._agrees(m.entity, agree)]
+        ranked: list[int] = []
         if here and (agree in ("m", "f") or tok.dep_ == "poss"):
-            return here[-1].entity
+            ranked.append(here[-1])
         topic = self._topic()
         if topic is not None and self._agrees(topic, agree):
-            return topic
+            ranked.append(topic)
+        if agree in ("m", "f"):
+            known = [k for k in ranked if self.gender.get(k) == agree]
+            ranked = known[:1] + [k for k in ranked if k not in known[:1]]
+        if ranked:
+            return ranked[0]
         starts = [s.start for s in self.doc.sents] if self._sent_starts is None else self._sent_starts
         self._sent_starts = starts
         k = next(i for i in range(len(starts) - 1, -1, -1) if starts[i] <= sent.start)
@@ -522,7 +581,12 @@ class _Reader:
             return None
         latest = self.doc[before[-1].start].sent.start
         last = {m.entity for m in before if self.doc[m.start].sent.start == latest}
-        return last.pop() if len(last) == 1 else None  # two subjects of that sentence: either could be meant
+        if len(last) != 1:
+            return None  # two subjects of that sentence: either could be meant
+        found = last.pop()
+        rivals = {m.entity for m in self.mentions if sent.start <= m.start < tok.i and m.entity != found
+                  and self._agrees(m.entity, agree)}
+        return None if rivals else found
 
     def _topic(self) -> int | None:
         """The article's subject: the title entity, else the text's first subject when it holds every
@@ -670,8 +734,9 @@ class _Reader:
                 part = found.group(group)
                 date = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
                 if date and re.search(r"\d{3,4}", date):
-                    self.ents.append(_Entity(date, "VALUE", {date}))
-                    self.by_key.setdefault(fold(date), len(self.ents) - 1)
+                    if fold(date) not in self.by_key:  # one node per date, however often it is read
+                        self.ents.append(_Entity(date, "VALUE", {date}))
+                        self.by_key[fold(date)] = len(self.ents) - 1
                     target = self.ents[self.by_key[fold(date)]].label
                     self._add(e.label, f"{verb} on", target, "dates", self.doc[m.start:m.end], sent)
                     if e.kind == "PERSON":
@@ -1014,6 +1079,28 @@ def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:
     doc = ent.doc
     if len(out) == 1 or not all(any(x.text[:1].isupper() or x.text[:1].isdigit() for x in doc[a:b]) for a, b in out):
         return [(ent.start, ent.end)]
+    return out
+
+
+_QUOTES = {'"', "“", "”"}
+
+
+def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
+    """Titles of works written in quotes ("I Don't Need No Doctor", "Willie and the Hand Jive"):
+    1-10 words starting with a capital, at least half of them capitalised (a quoted sentence is not
+    a title), no sentence break inside."""
+    marks = [t.i for t in sent if t.text in _QUOTES]
+    out = []
+    for a, b in zip(marks[::2], marks[1::2]):
+        inner = [t for t in sent.doc[a + 1:b] if t.is_alpha]
+        if not inner or len(inner) > 10 or not sent.doc[a + 1].text[:1].isupper():
+            continue
+        if sum(t.text[:1].isupper() for t in inner) * 2 < len(inner) and len(inner) > 3:
+            continue
+        if any(t.text in (".", ";", ":") for t in sent.doc[a + 1:b - 1]):
+            continue
+        end = b - 1 if sent.doc[b - 1].text == "," else b  # "Reason," with the comma inside the quotes
+        out.append((a + 1, end))
     return out
 
 

@@ -94,6 +94,9 @@ def test_the_subject_named_in_full_under_a_short_title(ex):
     assert [e.label for e in people] == ["Gary Allan Anderson"]  # one node, the full name
     assert {"Gary Anderson", "Anderson"} <= set(people[0].aliases)
     assert rel(found, "Gary Allan Anderson", "Minnesota Vikings") == {"played for"}
+    riedel = ex.extract_text("Georg Riedel\n\nGeorg Riedel is a Swedish composer. Riedel migrated to Sweden.", "Georg Riedel")
+    assert "Riedel" not in {e.label for e in riedel.entities}  # the surname is the article's subject
+    assert rel(riedel, "Georg Riedel", "Sweden")
 
 
 def test_titles_of_rank_are_no_part_of_a_name_and_a_written_article_is(ex):
@@ -102,6 +105,14 @@ def test_titles_of_rank_are_no_part_of_a_name_and_a_written_article_is(ex):
     labels = {e.label for e in found.entities}
     assert "Sergei Lvovich Levitsky" in labels and "Count Sergei Lvovich Levitsky" not in labels
     assert "The Showdown" in labels and "Showdown" not in labels  # one node for both mentions
+
+
+def test_an_edition_year_is_part_of_the_name(ex):
+    found = ex.extract_text("Spencer played in the 2004 Summer Olympics in Athens. He won the Golden Ball at the "
+                            "1985 World Cup. Spawn is the 1997 film by Mark Dippé.")
+    labels = {e.label for e in found.entities}
+    assert {"2004 Summer Olympics", "1985 World Cup"} <= labels and "Summer Olympics" not in labels
+    assert "1997" in labels  # "the 1997 film": a lower-case noun follows, the year dates it
 
 
 def test_a_list_of_places_is_no_chain(ex):

@@ -58,6 +58,9 @@ FEATURE_RULES = {
 PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph read from documents, how many conditions "
                                "a partial match meets counts among its evidence (coverage) instead of first: one more "
                                "condition met through a co-occurrence or a misread pronoun says less than the rest.")
+CUT_NAMES_YIELD = register("cut_names_yield", "ranking", 'Among partial matches ranked by their evidence, a name '
+                           'inside a longer candidate\'s name ("Dep" in "Le Dep") whose firm conditions met are a strict '
+                           'subset of the longer one\'s ranks just below it: the same thing cut short by the extractor.')
 IN_EDGE_DISCOUNT = register("in_edge_discount", "ranking", "In a graph that keeps directions, an edge the candidate "
                             "is only the tail of counts little (questions state facts *about* their answer).")
 ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind than the answer type names ("Which '
@@ -745,6 +748,10 @@ class Ranker:
             score = score + self.weights[name] * cols[name]
         labels = [g.labels[v] for v in nodes.tolist()]
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
+        if flat and self.rules.on(CUT_NAMES_YIELD):
+            firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)
+            score = _cut_names_yield(order, labels, (sat >= 0) & firm, score)
+            order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         shown = zip(*(_rounded(cols[name][order], 4) for name in FEATURES))
         missing: dict[tuple[str, ...], tuple[str, ...]] = {}
         out = []
@@ -755,6 +762,22 @@ class Ranker:
             out.append(RankedAnswer(g.node_ids[v], labels[r], score_r, have, missing[have], dict(zip(FEATURES, feats))))
         return out
 
+
+
+def _cut_names_yield(order: np.ndarray, labels: list[str], met: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """``score`` with each ranked candidate (``order``) whose name's words run inside a longer ranked name, and whose
+    conditions met (``met`` rows) are a strict subset of that one's, put just below it."""
+    words = {i: tuple(tokens(labels[i])) for i in order.tolist()}
+    out = score.copy()
+    for i in order.tolist():
+        short = words[i]
+        for j in order.tolist():
+            long = words[j]
+            if len(long) > len(short) > 0 and out[i] >= out[j] and bool((met[j] >= met[i]).all()) \
+                    and bool((met[j] > met[i]).any()) \
+                    and any(long[k:k + len(short)] == short for k in range(len(long) - len(short) + 1)):
+                out[i] = np.nextafter(out[j], -np.inf)
+    return out
 
 
 def _log1p_each(values: np.ndarray) -> np.ndarray:

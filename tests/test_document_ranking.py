@@ -10,6 +10,7 @@ import pytest
 from sgrag import Engine, GraphBuilder
 from sgrag.config import RankingConfig
 from sgrag.ranking import Ranker
+from sgrag.narrowing import one_typo_apart
 from sgrag.relax import best_tiers
 from conftest import build_workspace, fast_config
 from test_rule_contracts import partial_read_graph
@@ -115,3 +116,11 @@ def test_in_a_year_says_when_not_where(engines):
     assert sorted(r.label for r in trace.answer.exact_set) == ["Nuvola Labs", "Ostra Mills"]
     trace = engine.ask("Which company was acquired by Halvard Group and is in Lisbon?")
     assert [r.label for r in trace.answer.exact_set] == ["Nuvola Labs"]
+
+
+@pytest.mark.parametrize("a, b, same", [("Noel Nincola", "Noel Nicola", True), ("Rocky II", "Rocky III", False),
+                                        ("Mortal Kombat II", "Mortal Kombat", False), ("Michael Caine", "Michael Crane", False),
+                                        ("Lego Marvel Super Heroes 2", "Lego Marvel Super Heroes", False),
+                                        ("Noel Nicola", "Noel Nicola", False), ("Fjord 1901", "Fjord 1902", False)])
+def test_one_typo_apart_is_a_misspelling_not_a_sequel(a, b, same):
+    assert one_typo_apart(a, b) is same and one_typo_apart(b, a) is same

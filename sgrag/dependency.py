@@ -465,7 +465,20 @@ class _Reader:
                 continue
             if "PROPN" in (kind, m[2]):  # a name NER cut short, or a run NER typed: the whole, NER's type
                 merged[merged.index(m)] = (min(s, m[0]), max(e, m[1]), kind if m[2] == "PROPN" else m[2])
-        return sorted(merged)
+        return self._year_names(sorted(merged))
+
+    def _year_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """"the 2004 Summer Olympics", "the 1985 World Cup": a year between "the" and a name is part
+        of the name (the edition), not a date of it."""
+        doc, out = self.doc, []
+        for k, (s, e, kind) in enumerate(spans):
+            if out and kind != "VALUE" and out[-1][1] == s and \
+                    re.fullmatch(r"\d{4}", doc[s - 1].text) and doc[s - 2].lower_ == "the" and \
+                    out[-1][0] >= s - 2 and doc[s].text[:1].isupper():
+                out.pop()
+                s -= 1
+            out.append((s, e, kind))
+        return out
 
     def _mention(self, start: int, end: int, kind: str) -> None:
         doc = self.doc

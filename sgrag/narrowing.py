@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+from rapidfuzz.distance import Levenshtein
 
 from .extract import parse_edge_source
 from .graph import KnowledgeGraph
@@ -28,6 +29,10 @@ UNFIT_EXTRACTED = register("unfit_extracted_relation", "narrowing", "On a graph 
 CLASS_NOT_ANSWER = register("class_not_answer", "narrowing", "A class node documents made (\"person\": most of its "
                             "edges are 'is a' edges pointing at it) is left out of every answer, even when it is all "
                             "that meets the conditions.")
+MISSPELT_NAMED_NOT_ANSWER = register("misspelt_named_not_answer", "narrowing", "On a graph read from documents, a "
+                                     "partial answer named like a condition but for one typo in one longer word "
+                                     "(\"Noel Nincola\" for \"Noel Nicola\": a document's misspelling made a second "
+                                     "node) is that condition, never its answer.")
 VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers) are left out when the question asks "
                       'for a thing, and things when it asks for a value ("In which year").')
 
@@ -141,9 +146,11 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
     named = {c.label for c in qg.constraints}
     nodes = list(candidates)
     echo = echoes_question(graph, qg, nodes) if rules.on(QUESTION_WORDS_NOT_ANSWER) else [False] * len(nodes)
+    misspelt = bool(graph.edge_sources) and rules.on(MISSPELT_NAMED_NOT_ANSWER)
     for v, said in zip(nodes, echo):
         if (classes is not None and classes[v] and rules.on(CLASS_NOT_ANSWER)) or said \
-                or (graph.labels[v] in named and rules.on(NAMED_NOT_ANSWER)):
+                or (graph.labels[v] in named and rules.on(NAMED_NOT_ANSWER)) \
+                or (misspelt and any(one_typo_apart(graph.labels[v], x) for x in named)):
             del candidates[v]
     if values is not None and rules.on(VALUE_KIND) and candidates:
         wants = asks_for_value(qg.question, qg.answer_type)
@@ -151,6 +158,17 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
         if len(wrong) < len(candidates):
             for v in wrong:
                 del candidates[v]
+
+
+def one_typo_apart(a: str, b: str, min_len: int = 5) -> bool:
+    """Whether two names differ by one edit in one word of at least ``min_len`` letters in both ("Noel Nincola",
+    "Noel Nicola"), the other words the same: a misspelling, not a sequel ("Rocky II") nor another name."""
+    wa, wb = a.casefold().split(), b.casefold().split()
+    if len(wa) != len(wb) or wa == wb:
+        return False
+    diff = [(x, y) for x, y in zip(wa, wb) if x != y]
+    return len(diff) == 1 and min(map(len, diff[0])) >= min_len and Levenshtein.distance(*diff[0]) == 1 \
+        and diff[0][0].isalpha() and diff[0][1].isalpha()
 
 
 def _all_extracted(graph: KnowledgeGraph, edges: np.ndarray) -> bool:

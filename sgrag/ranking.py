@@ -24,7 +24,7 @@ from .config import RankingConfig
 from .graph import KnowledgeGraph, expand_ranges
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
-from .schema import ProfileThresholds, SchemaProfile, learn_profile, one_way_relations
+from .schema import ProfileThresholds, SchemaProfile, is_value_label, learn_profile, one_way_relations
 from .stated import stated_words
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, RankedAnswer
@@ -58,6 +58,9 @@ FEATURE_RULES = {
 PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph read from documents, how many conditions "
                                "a partial match meets counts among its evidence (coverage) instead of first: one more "
                                "condition met through a co-occurrence or a misread pronoun says less than the rest.")
+CUT_NAMES_YIELD = register("cut_names_yield", "ranking", 'Among partial matches ranked by their evidence, a name '
+                           'inside a longer candidate\'s name ("Dep" in "Le Dep") whose firm conditions met are a strict '
+                           'subset of the longer one\'s ranks just below it: the same thing cut short by the extractor.')
 IN_EDGE_DISCOUNT = register("in_edge_discount", "ranking", "In a graph that keeps directions, an edge the candidate "
                             "is only the tail of counts little (questions state facts *about* their answer).")
 ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind than the answer type names ("Which '
@@ -404,6 +407,11 @@ class Ranker:
         edge's text is the sentence that first stated it."""
         return bool(self.graph.edge_sources)
 
+    @property
+    def partial_by_evidence(self) -> bool:
+        """Whether partial matches are ranked by their evidence, conditions met among it (``partial_by_evidence``)."""
+        return self._read and self.rules.on(PARTIAL_BY_EVIDENCE)
+
     def _name_vecs(self, rels: np.ndarray) -> np.ndarray:
         """The embeddings of relation names (kept in memory by the query embedder's cache)."""
         return self.embed([self.graph.relations[r] for r in rels.tolist()]).reshape(rels.size, -1)
@@ -436,7 +444,9 @@ class Ranker:
         for j, c in enumerate(qg.constraints):
             if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
                 said = [w for w in tokens(near[c.qid][0]) if w not in FILLER]
-                if {w for w in said if w not in STOPWORDS} or set(said) & LOCATIVE:
+                content = {w for w in said if w not in STOPWORDS}
+                # "in 2019" says when, not where: a value's preposition alone fits any relation to it
+                if content or (set(said) & LOCATIVE and not is_value_label(c.label)):
                     wanted.append((j, " ".join(said)))
         if not wanted:
             return []
@@ -716,7 +726,7 @@ class Ranker:
         cons = qg.constraints
         nodes, sat = candidate_arrays(qg, candidates)
         tier = np.zeros(nodes.size, dtype=np.float64)
-        flat = partial and self._read and self.rules.on(PARTIAL_BY_EVIDENCE)
+        flat = partial and self.partial_by_evidence
         for j, c in enumerate(cons):
             if c.confidence >= self.soft_below and not flat:
                 tier = tier + np.where(sat[:, j] >= 0, c.confidence, 0.0)
@@ -738,6 +748,10 @@ class Ranker:
             score = score + self.weights[name] * cols[name]
         labels = [g.labels[v] for v in nodes.tolist()]
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
+        if flat and self.rules.on(CUT_NAMES_YIELD):
+            firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)
+            score = _cut_names_yield(order, labels, (sat >= 0) & firm, score)
+            order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         shown = zip(*(_rounded(cols[name][order], 4) for name in FEATURES))
         missing: dict[tuple[str, ...], tuple[str, ...]] = {}
         out = []
@@ -748,6 +762,22 @@ class Ranker:
             out.append(RankedAnswer(g.node_ids[v], labels[r], score_r, have, missing[have], dict(zip(FEATURES, feats))))
         return out
 
+
+
+def _cut_names_yield(order: np.ndarray, labels: list[str], met: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """``score`` with each ranked candidate (``order``) whose name's words run inside a longer ranked name, and whose
+    conditions met (``met`` rows) are a strict subset of that one's, put just below it."""
+    words = {i: tuple(tokens(labels[i])) for i in order.tolist()}
+    out = score.copy()
+    for i in order.tolist():
+        short = words[i]
+        for j in order.tolist():
+            long = words[j]
+            if len(long) > len(short) > 0 and out[i] >= out[j] and bool((met[j] >= met[i]).all()) \
+                    and bool((met[j] > met[i]).any()) \
+                    and any(long[k:k + len(short)] == short for k in range(len(long) - len(short) + 1)):
+                out[i] = np.nextafter(out[j], -np.inf)
+    return out
 
 
 def _log1p_each(values: np.ndarray) -> np.ndarray:

@@ -22,11 +22,12 @@ def demoted(qg: QueryGraph, qids: set[str], soft_below: float) -> QueryGraph:
     return replace(qg, nodes=nodes)
 
 
-def best_tiers(support: dict[int, dict[str, int]], qg, cap: int) -> dict[int, dict[str, int]]:
-    """Partial candidates in the two best coverage tiers, at most ``cap`` (hubs have thousands)."""
+def best_tiers(support: dict[int, dict[str, int]], qg, cap: int, tiers: int | None = 2) -> dict[int, dict[str, int]]:
+    """Partial candidates in the ``tiers`` best coverage tiers (None: all, where coverage is only one piece of
+    evidence), at most ``cap``, best coverage first (hubs have thousands)."""
     conf = {n.qid: n.confidence for n in qg.constraints}
     cover = {x: round(sum(conf[q] for q in sat), 6) for x, sat in support.items()}
-    tiers = sorted(set(cover.values()), reverse=True)[:2]
+    tiers = sorted(set(cover.values()), reverse=True)[:tiers]
     keep = sorted((x for x in support if cover[x] in tiers), key=lambda x: -cover[x])[:cap]
     return {x: support[x] for x in keep}
 

@@ -31,8 +31,8 @@ def stated_words(qg: QueryGraph, rules: RuleSwitches = ALL_ON) -> dict[str, tupl
     the graph lacks ("made *De groote boulevards*") name a thing, not a relation."""
     ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
     question = qg.question
-    for name in qg.unlinked:
-        question = question.replace(name, " " * len(name))
+    for name in qg.unlinked:  # each word a mark, so the count of words after a constraint stays as written
+        question = question.replace(name, re.sub(r"\S", "·", name))
     stated = _stated(question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2], rules)
     return {n.qid: s for n, s in zip(ordered, stated)}
 

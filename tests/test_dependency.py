@@ -107,6 +107,14 @@ def test_titles_of_rank_are_no_part_of_a_name_and_a_written_article_is(ex):
     assert "The Showdown" in labels and "Showdown" not in labels  # one node for both mentions
 
 
+def test_an_edition_year_is_part_of_the_name(ex):
+    found = ex.extract_text("Spencer played in the 2004 Summer Olympics in Athens. He won the Golden Ball at the "
+                            "1985 World Cup. Spawn is the 1997 film by Mark Dippé.")
+    labels = {e.label for e in found.entities}
+    assert {"2004 Summer Olympics", "1985 World Cup"} <= labels and "Summer Olympics" not in labels
+    assert "1997" in labels  # "the 1997 film": a lower-case noun follows, the year dates it
+
+
 def test_a_list_of_places_is_no_chain(ex):
     found = ex.extract_text("The Vauban linked Brussels with France, Switzerland and Italy.")
     for a in ("France", "Switzerland", "Italy"):

@@ -3,12 +3,15 @@ the relation (not the sentence that stated it), and "founded by X" read as X's o
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
 from sgrag import Engine, GraphBuilder
 from sgrag.config import RankingConfig
 from sgrag.ranking import Ranker
+from sgrag.narrowing import one_typo_apart
+from sgrag.relax import best_tiers
 from conftest import build_workspace, fast_config
 from test_rule_contracts import partial_read_graph
 
@@ -33,12 +36,23 @@ def founders_graph():
                   ("Eva Moe", "Sol Mills", "founded", "svo|0.85"), ("Sol Mills", "Bergen", "based in", "svo|0.85")])
 
 
+def acquired_graph():
+    """Halvard Group acquired Nuvola Labs in 2019 (the year read as "year acquired", no "in"); Ostra Mills is merely
+    in Lisbon, the city Nuvola Labs is based in."""
+    return _read([("Halvard Group", "Nuvola Labs", "acquired", "passive|0.85"),
+                  ("Nuvola Labs", "2019", "year acquired", "rules|0.8"),
+                  ("Halvard Group", "Ostra Mills", "acquired", "svo|0.85"),
+                  ("Ostra Mills", "2019", "mentioned with", "svo|0.85"),
+                  ("Nuvola Labs", "Lisbon", "based in", "svo|0.85"),
+                  ("Ostra Mills", "Lisbon", "visited", "svo|0.85")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
     cfg.embed.backend = "minilm"
     out = {}
-    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph)):
+    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -81,3 +95,32 @@ def test_the_relation_feature_reads_the_relation_name_not_the_sentence(engines):
     vik = g.index_of["vik pianos"]
     feats = ranker.features(qg, {vik: {holt: g.index_of["ann holt"]}})[vik]
     assert feats["relation"] > 0.5
+
+
+def test_partial_candidates_of_every_coverage_tier_stay_where_coverage_is_only_evidence():
+    """Two best coverage tiers are kept where meeting more conditions ranks first; all (up to the cap, best
+    coverage first) where it is one piece of evidence, or a candidate meeting one condition by the stated relation
+    would never be ranked."""
+    qg = SimpleNamespace(constraints=[SimpleNamespace(qid=q, confidence=1.0) for q in ("q1", "q2", "q3")])
+    support = {1: {"q1": 9, "q2": 9, "q3": 9}, 2: {"q1": 9, "q2": 9}, 3: {"q1": 9}, 4: {"q2": 9}}
+    assert set(best_tiers(support, qg, 100)) == {1, 2}
+    assert list(best_tiers(support, qg, 100, None)) == [1, 2, 3, 4]
+    assert list(best_tiers(support, qg, 3, None)) == [1, 2, 3]
+
+
+def test_in_a_year_says_when_not_where(engines):
+    """"acquired by Halvard Group in 2019": the "in" before a year fits any relation to it ("year acquired"), so Nuvola
+    Labs is exact; "in Lisbon" before a place still asks for a relation that says where."""
+    engine = engines["acquired"]
+    trace = engine.ask("Which company was acquired by Halvard Group in 2019?")
+    assert sorted(r.label for r in trace.answer.exact_set) == ["Nuvola Labs", "Ostra Mills"]
+    trace = engine.ask("Which company was acquired by Halvard Group and is in Lisbon?")
+    assert [r.label for r in trace.answer.exact_set] == ["Nuvola Labs"]
+
+
+@pytest.mark.parametrize("a, b, same", [("Noel Nincola", "Noel Nicola", True), ("Rocky II", "Rocky III", False),
+                                        ("Mortal Kombat II", "Mortal Kombat", False), ("Michael Caine", "Michael Crane", False),
+                                        ("Lego Marvel Super Heroes 2", "Lego Marvel Super Heroes", False),
+                                        ("Noel Nicola", "Noel Nicola", False), ("Fjord 1901", "Fjord 1902", False)])
+def test_one_typo_apart_is_a_misspelling_not_a_sequel(a, b, same):
+    assert one_typo_apart(a, b) is same and one_typo_apart(b, a) is same

@@ -181,6 +181,8 @@ CONTRACTS = {
                            "Which country contains Paris?"),
     "partial_by_evidence": Contract("partial_read", "Which firm was founded by Ann Holt and is based in Oslo?",
                                     "Who founded Vik Pianos?"),
+    "cut_names_yield": Contract("cut", "Which film directed by Sonia Boileau is set in Quebec and stars Tina Burr?",
+                                "Which film is set in Quebec?"),
     "in_edge_discount": Contract("olympics", "Which country is a member of the United Nations?",
                                  "Which country contains Paris?"),
     # ---- narrowing: who stays in the exact set ---------------------------------------------------------------
@@ -192,6 +194,8 @@ CONTRACTS = {
                                           on_only="the question's own words"),
     "unfit_extracted_relation": Contract("read", "Who was born in Oslo and wrote Fjord Songs?",
                                          "Who visited Oslo and wrote Fjord Songs?", on_only="no extracted relation fits"),
+    "misspelt_named_not_answer": Contract("misspelt", "Who was married to Isaac Romero and was the mother of Noel Nicola?",
+                                          "Who was the mother of Noel Nicola?"),
     "value_kind": Contract("plain", "In which year were both Quiet Harbour and Loud Harbour released?",
                            "Which 1977 Ukrainian film is this?", on_only='not a date or number'),
     "answer_kind": Contract("kinds", "Which award has nominated both Gorvath Rising and Teeble Days?",
@@ -295,9 +299,41 @@ def partial_read_graph():
     return b.build()
 
 
+def misspelt_graph():
+    """Read from documents, one of which misspells Noel Nicola as "Noel Nincola" (a second node, the son of Isaac
+    Romero there); Eva Reyes is the mother of Noel Nicola."""
+    b = GraphBuilder()
+    for nid, label in [("nn", "Noel Nicola"), ("nt", "Noel Nincola"), ("er", "Eva Reyes"), ("ir", "Isaac Romero")]:
+        b.add_node(nid, label)
+    for i, (src, dst, rel, sentence, how) in enumerate([
+            ("nt", "ir", "son of", "Noel Nincola was the son of Isaac Romero.", "svo|0.85"),
+            ("nt", "nn", "mentioned with", "Noel Nincola, or Noel Nicola, sang.", "document|0.3"),
+            ("er", "nn", "mother of", "Eva Reyes was the mother of Noel Nicola.", "svo|0.85")]):
+        b.add_edge(src, dst, rel, sentence, sources=(f"d{i}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
+    return b.build()
+
+
+def cut_graph():
+    """Read from documents, where the extractor also made "Dep", cut from the film "Le Dep", and gave the cut name
+    the film's type and director; nothing stars Tina Burr."""
+    b = GraphBuilder()
+    for nid, label in [("ld", "Le Dep"), ("d", "Dep"), ("sb", "Sonia Boileau"), ("q", "Quebec"), ("f", "film"),
+                       ("tb", "Tina Burr"), ("x", "Montreal")]:
+        b.add_node(nid, label)
+    for i, (src, dst, rel, sentence, how) in enumerate([
+            ("ld", "sb", "mentioned with", "Le Dep, by Sonia Boileau.", "document|0.3"),
+            ("ld", "q", "set in", "Le Dep is set in Quebec.", "svo|0.85"),
+            ("d", "sb", "directed by", "Dep is directed by Sonia Boileau.", "passive|0.85"),
+            ("d", "f", "is a", "Dep is a film.", "class|0.9"),
+            ("tb", "x", "lives in", "Tina Burr lives in Montreal.", "svo|0.85")]):
+        b.add_edge(src, dst, rel, sentence, sources=(f"d{i}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
+    return b.build()
+
+
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
-          "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph}
+          "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
+          "misspelt": misspelt_graph, "cut": cut_graph}
 
 
 @pytest.fixture(scope="module")
@@ -309,7 +345,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

@@ -272,7 +272,11 @@ def clean_name(text: str, keep_article: bool = False) -> str:
     """A mention's text as a node label: no leading determiner (unless written as part of the name,
     "the film The Showdown"), no trailing possessive or punctuation."""
     text = re.sub(r"\s+", " ", text).strip()
-    text = re.sub(r"(?:['’]s|s['’]|['’])$", lambda m: "s" if m.group().startswith("s") else "", text).strip()
+    while True:  # "Corp 's 's": every trailing possessive, so that a clean name stays clean
+        cut = re.sub(r"(?:['’]s|s['’]|['’])$", lambda m: "s" if m.group().startswith("s") else "", text).strip()
+        if cut == text:
+            break
+        text = cut
     words = text.split(" ")
     while not keep_article and len(words) > 1 and words[0].lower() in _DETS:
         words = words[1:]

@@ -115,6 +115,17 @@ def test_an_edition_year_is_part_of_the_name(ex):
     assert "1997" in labels  # "the 1997 film": a lower-case noun follows, the year dates it
 
 
+def test_the_article_subject_is_mentioned_with_names_of_its_lead_only(ex):
+    from sgrag.dependency import DOCUMENT_LEAD_SENTENCES
+    filler = " ".join("The weather was mild." for _ in range(DOCUMENT_LEAD_SENTENCES))
+    text = ("Nordvik Harbour\n\nNordvik Harbour is a harbour. Ships from Bergen call there. " + filler +
+            " Later sailors met Astrid Holm.")
+    found = ex.extract_text(text, "Nordvik Harbour")
+    weak = {r.target for r in found.relations if r.source == "Nordvik Harbour" and r.how.startswith("document")}
+    assert "Bergen" in weak  # named in the lead
+    assert "Astrid Holm" not in weak  # named after it: the article has moved on
+
+
 def test_a_list_of_places_is_no_chain(ex):
     found = ex.extract_text("The Vauban linked Brussels with France, Switzerland and Italy.")
     for a in ("France", "Switzerland", "Italy"):

@@ -92,9 +92,9 @@ _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
 _PLACE = {"GPE", "LOC"}
 """Kinds that contain other things: the right-hand names of "Oslo, Norway"."""
 _LOCATED = {"GPE", "LOC", "FAC", "ORG", "PROPN"}
+"""Kinds that can be located in a place ("Stanford University, California")."""
 _CHAINED = _PLACE | {"PROPN", "PERSON"}
 """Kinds inside a place chain: NER calls some regions persons ("Andhra Pradesh")."""
-"""Kinds that can be located in a place ("Stanford University, California")."""
 _CHAIN_GAP = re.compile(r"^(?:\s+[a-z]+){0,2}\s*,\s*$")
 """Between two names of a place chain: a comma, after at most two lower-case words ("Gollaprolu mandal, ...")."""
 LOCATED_IN = "located in"
@@ -318,7 +318,8 @@ class _Reader:
         self.title_entity: int | None = None
         self.gender: dict[int, str] = {}
         """"m" or "f" once a he/she has resolved to the entity."""
-        self._sent_starts: list[int] | None = None
+        self.sent_starts = [s.start for s in doc.sents]
+        """The first token of each sentence, in order."""
         self.headline = ""
         """The title as given, even when the text does not write it so (``title`` is then "")."""
         self.people: set[int] = set()
@@ -479,8 +480,8 @@ class _Reader:
         """"the 2004 Summer Olympics", "the 1985 World Cup": a year between "the" and a name is part
         of the name (the edition), not a date of it."""
         doc, out = self.doc, []
-        for k, (s, e, kind) in enumerate(spans):
-            if out and kind != "VALUE" and out[-1][1] == s and \
+        for s, e, kind in spans:
+            if out and kind != "VALUE" and out[-1][1] == s and s >= 2 and \
                     re.fullmatch(r"\d{4}", doc[s - 1].text) and doc[s - 2].lower_ == "the" and \
                     out[-1][0] >= s - 2 and doc[s].text[:1].isupper():
                 out.pop()
@@ -580,10 +581,8 @@ class _Reader:
             ranked = known[:1] + [k for k in ranked if k not in known[:1]]
         if ranked:
             return ranked[0]
-        starts = [s.start for s in self.doc.sents] if self._sent_starts is None else self._sent_starts
-        self._sent_starts = starts
-        k = next(i for i in range(len(starts) - 1, -1, -1) if starts[i] <= sent.start)
-        reach = starts[max(k - PRONOUN_REACH, 0)]
+        k = self.sent_starts.index(sent.start)
+        reach = self.sent_starts[max(k - PRONOUN_REACH, 0)]
         before = [m for m in self.mentions if reach <= m.start < sent.start and self._subject(m)
                   and self._agrees(m.entity, agree)]
         if not before:
@@ -669,7 +668,7 @@ class _Reader:
         for m in self.mentions:
             by_sent.setdefault(self.doc[m.start].sent.start, []).append(m)
         person = self.ents[t].kind == "PERSON" or t in self.people  # a life's dates are its own events
-        lead = {x.start for _, x in zip(range(DOCUMENT_LEAD_SENTENCES), self.doc.sents)}
+        lead = set(self.sent_starts[:DOCUMENT_LEAD_SENTENCES])
         for start, ms in by_sent.items():
             if start not in lead:
                 continue  # past the lead, an article's sentences are about other things
@@ -734,7 +733,7 @@ class _Reader:
             e = self.ents[m.entity]
             if e.kind not in ("PERSON", "PROPN") or m.end >= sent.end:
                 continue
-            base = self.doc[m.end - 1].idx + len(self.doc[m.end - 1])
+            base = self._end_char(m)
             after = self.text[base:sent.end_char]
             empty = re.match(r"^\s*\(\s*\)", after)
             if empty:
@@ -757,8 +756,8 @@ class _Reader:
                 if where is None:
                     continue
                 lo, hi = base + found.start(group) + where.end(), base + found.end(group)
-                place = next((x for x in sorted(self.mentions, key=lambda x: x.start) if not x.via and
-                              lo <= self.doc[x.start].idx < hi and self.ents[x.entity].kind in _CHAINED | {"FAC"}), None)
+                place = min((x for x in self.mentions if not x.via and lo <= self.doc[x.start].idx < hi
+                             and self.ents[x.entity].kind in _CHAINED | {"FAC"}), key=lambda x: x.start, default=None)
                 if place is not None:  # "(November 8, 1833 in Cardington, Ohio – ...)"
                     self._add(e.label, f"{verb} in", self.ents[place.entity].label, "dates",
                               self.doc[m.start:place.end], sent)
@@ -779,8 +778,7 @@ class _Reader:
                 self._add(self.ents[src.entity].label, rel, self.ents[dst.entity].label, how, span, sent, a.via or b.via)
         for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)"
             if self.ents[b.entity].kind == "VALUE" and self.ents[a.entity].kind != "VALUE" and \
-                    re.fullmatch(r"\s*\(\s*", self.text[self.doc[a.end - 1].idx + len(self.doc[a.end - 1]):
-                                                      self.doc[b.start].idx]):
+                    re.fullmatch(r"\s*\(\s*", self.text[self._end_char(a):self.doc[b.start].idx]):
                 related.add(frozenset((a.entity, b.entity)))
                 self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
                           "modifier", self.doc[a.start:b.end], sent, a.via)
@@ -792,7 +790,7 @@ class _Reader:
                         and not a.via and not b.via:
                     related.add(frozenset((a.entity, b.entity)))
                     self._add(self.ents[a.entity].label, "mentioned with", self.ents[b.entity].label, "sentence",
-                              self.doc[a.start:b.end], sent, a.via or b.via)
+                              self.doc[a.start:b.end], sent)
         for subj in mentions:  # the sentence's subject relates to what the rest of its clause names
             root = self.doc[subj.start:subj.end].root
             if root.dep_ not in ("nsubj", "nsubjpass") or root.head.dep_ not in ("ROOT", "conj") or \
@@ -949,6 +947,10 @@ class _Reader:
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
         return None
 
+    def _end_char(self, m: _Mention) -> int:
+        """The character offset just after a mention (where the text that follows it starts)."""
+        return self.doc[m.start:m.end].end_char
+
     def _nationality(self, m: _Mention, role: str) -> bool:
         """A nationality or country modifying the class noun said of a name ("a *German* developer")."""
         return role in ("amod", "compound") and self.ents[m.entity].kind in ("NORP", "GPE")
@@ -964,8 +966,7 @@ class _Reader:
             while chain and self.ents[chain[-1].entity].kind not in _PLACE:
                 chain.pop()  # a chain ends in a place
             if len(chain) >= 2 and not re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",
-                                                self.text[self.doc[chain[-1].end - 1].idx +
-                                                          len(self.doc[chain[-1].end - 1]):sent.end_char]):
+                                                self.text[self._end_char(chain[-1]):sent.end_char]):
                 for x, y in zip(chain, chain[1:]):
                     self._add(self.ents[x.entity].label, LOCATED_IN, self.ents[y.entity].label, "place-chain",
                               self.doc[x.start:y.end], sent)
@@ -973,7 +974,7 @@ class _Reader:
 
     def _comma_between(self, x: _Mention, y: _Mention) -> bool:
         gap = self.doc[x.end:y.start]
-        return bool(_CHAIN_GAP.match(self.text[self.doc[x.end - 1].idx + len(self.doc[x.end - 1]):self.doc[y.start].idx])) \
+        return bool(_CHAIN_GAP.match(self.text[self._end_char(x):self.doc[y.start].idx])) \
             and all(t.is_punct or t.pos_ == "NOUN" for t in gap)
 
     def _contained(self) -> None:

@@ -124,15 +124,20 @@ class RankingConfig:
     5-fold cross-validated) and the Re-DocRED dev questions (relation fit)."""
     weights: dict[str, float] = field(default_factory=lambda: {
         "coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
-        "likelihood": 14.6})
+        "likelihood": 14.6, "kind": 0.0})
     """Weight of each ranking feature (every feature lies in [0, 1]); a feature left out keeps its default."""
     document_weights: dict[str, float] = field(default_factory=lambda: {
         "coverage": 4.83, "soft": 1.26, "type": 2.67, "relation": 3.81, "relation_words": 1.74, "prior": 3.34,
-        "likelihood": 1.64})
+        "likelihood": 1.64, "kind": 1.45})
     """The weights on a graph read from documents, unless the workspace sets its own ``weights``: fitted on the
     Re-DocRED dev questions over the offline extractor's graph of its 150 documents (``bench/fit_ranker.py``,
     coverage free: 5-fold cross-validated Hit@1 of the ranked lists 0.37 -> 0.46). There a small star is no sign
     of the answer (every extracted node has few edges), and the relation's words and the answer's kind are."""
+    kind_class_min_members: int = 3
+    """A class noun of a document graph names a coarse kind (``sgrag.kinds``) once at least this many of its members
+    have one ..."""
+    kind_class_share: float = 0.8
+    """... and at least this share of them are of that kind ("singer": nearly all NER persons)."""
     in_edge_weight: float = 0.01
     """In a graph that keeps directions, how much an edge the candidate is only the tail of counts against one it
     heads (questions state facts *about* their answer)."""

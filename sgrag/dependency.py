@@ -35,6 +35,7 @@ reached through coreference). Text that is not English (by script) goes to the r
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -43,13 +44,14 @@ from typing import Any, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
+from .kinds import NER_HOW, majority_kind, named_kind, stated_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85,
               "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
-              "clause-subject": 0.5, "document": 0.3, "rules": 0.8}
+              "clause-subject": 0.5, "document": 0.3, "rules": 0.8, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 INFERRED_FACTOR = 0.9
 """A containment read through a chain of places ("A in B, B in C": A in C) is a little less sure per step."""
@@ -322,6 +324,8 @@ class _Reader:
         """The first token of each sentence, in order."""
         self.headline = ""
         """The title as given, even when the text does not write it so (``title`` is then "")."""
+        self.ner_labels: dict[int, Counter] = {}
+        """Per entity, the NER labels of its name mentions (its coarse kind is their majority)."""
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
@@ -521,6 +525,7 @@ class _Reader:
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
             self.title_entity = self._entity(self.title, kind)
         idx = self._entity(label, kind)
+        self.ner_labels.setdefault(idx, Counter())[kind] += 1
         via = "alias" if fold(self.ents[idx].label) != fold(label) else ""
         m = _Mention(start, end, idx, via)
         self.mentions.append(m)
@@ -654,6 +659,29 @@ class _Reader:
         self._document_subject()
         for i in sorted(self.people):
             self._add(self.ents[i].label, IS_A, PERSON, "class", None, None)
+        self._coarse_kinds()
+
+    def _coarse_kinds(self) -> None:
+        """Each name's coarse kind (``sgrag.kinds``): the one its stated class names ("a novel"), else the one its
+        name's head noun names ("Battle of ...", "... Ministry"), else the NER label most of its mentions carry;
+        filed as a less sure ``is a`` edge (how "ner") with the sentence of its first mention. Not for a known person (its class
+        edge says more), nor a person by NER whose classes or name say otherwise ("a song", "... Records"),
+        nor another kind for a name a person noun describes."""
+        first: dict[int, _Mention] = {}
+        for m in self.mentions:
+            if not m.via:
+                first.setdefault(m.entity, m)
+        for i, e in enumerate(self.ents):
+            ner = majority_kind(self.ner_labels.get(i, Counter()))
+            kind = stated_kind(e.classes) or named_kind(e.label, ner) or ner
+            if kind is None or i in self.people or e.kind == "VALUE" or i not in first:
+                continue
+            personal = any(is_person_noun(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
+            if kind == PERSON and (name_kind(e.label) is False or e.classes and not personal) or \
+                    kind != PERSON and any(is_person_noun(c) for c in e.classes):
+                continue
+            m = first[i]
+            self._add(e.label, IS_A, kind, NER_HOW, self.doc[m.start:m.end], self.doc[m.start].sent)
 
     def _document_subject(self) -> None:
         """The article's subject (its title entity) relates to every name its lead mentions

@@ -22,7 +22,7 @@ PRESETS = ("base", "freebase")
 LEXICON_FILE = "lexicon.json"  # a workspace's own additions
 _FREEBASE_PATH = re.compile(r"/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*")  # /domain/type/property
 _MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes", "relation_words", "verb_classes",
-         "kind_words")
+         "kind_words", "coarse_kinds")
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,10 @@ class Lexicon:
     kind_words: dict[str, str] = field(default_factory=dict)
     """Lowercase answer-type word -> the word the graph's kinds use for it ("place" -> "location", "figure" ->
     "person"): "Which place is home to ..." then keeps the locations, as "Which location" would."""
+
+    coarse_kinds: dict[str, str] = field(default_factory=dict)
+    """Lowercase class noun -> the coarse kind of thing it names ("singer" -> "person", "league" -> "organization";
+    ``sgrag.kinds.COARSE_KINDS``): which NER-typed nodes of a document graph a question's answer type asks for."""
 
     preset: str = "base"
     """The shipped preset this lexicon extends ("base", "freebase")."""
@@ -133,9 +137,10 @@ def _read(path: Path) -> dict:
     for key in _MAPS:
         if not isinstance(data.get(key, {}), dict):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be an object")
-    for word, value in (data.get("kind_words") or {}).items():
-        if value is not None and not isinstance(value, str):
-            raise InputFormatError(str(path), None, f"lexicon key 'kind_words': {word!r} must map to a string")
+    for key in ("kind_words", "coarse_kinds"):
+        for word, value in (data.get(key) or {}).items():
+            if value is not None and not isinstance(value, str):
+                raise InputFormatError(str(path), None, f"lexicon key {key!r}: {word!r} must map to a string")
     for key in ("class_words", "relation_words", "verb_classes"):
         for word, value in (data.get(key) or {}).items():
             if value is not None and (not isinstance(value, list) or not all(isinstance(x, str) for x in value)):

@@ -11,6 +11,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .extract import parse_edge_source
 from .graph import KnowledgeGraph
+from .kinds import PERSON
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
 from .schema import asks_for_value
@@ -42,7 +43,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
               classes: np.ndarray | None = None) -> tuple[list[SetApart], set[str]]:
     """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
     returns them, each with why: named in the question as a condition itself (never an answer to it), a
-    value (year, date, number) when the question asks for a thing or the reverse (``values``: per node), of
+    value (year, date, number) when the question asks for a thing or the reverse (``values``: per node), clearly
+    of another coarse kind than the answer type asks for (``COARSE_KIND``: a person for "Which *league*"), of
     another kind than the answer type names ("Which *award*"), a class node (``classes``: per node), or not
     joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
     word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
@@ -91,6 +93,17 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                  f"{n:,} of the {nodes.size:,} entities joined to every constraint "
                  + ("are not values, and the question asks for one" if wants else
                     "are values (years, dates, numbers), and the question asks for a thing"))
+            nodes, sat = nodes[~wrong], sat[~wrong]
+    if nodes.size:
+        wrong = ranker.wrong_kind(qg.answer_type, nodes)
+        asked = ranker.asked_kind(qg.answer_type)
+        # gives way when it would leave nothing, unless what is left out is a person for sure (never a "league")
+        if wrong.any() and (not wrong.all() or asked != PERSON):
+            n = int(wrong.sum())
+            asked = ("an " if asked[:1] in "aeiou" else "a ") + asked
+            drop(nodes[wrong], f"not {asked}", f"{n:,} of the {nodes.size:,} entities joined to every constraint "
+                 f"{'is' if n == 1 else 'are'} clearly not {asked} (what '{qg.answer_type}' asks for) by the "
+                 "kinds read from the documents")
             nodes, sat = nodes[~wrong], sat[~wrong]
     kind = ranker.of_answer_kind(qg.answer_type, nodes)
     if kind is not None:

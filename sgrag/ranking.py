@@ -22,6 +22,7 @@ import numpy as np
 
 from .config import RankingConfig
 from .graph import KnowledgeGraph, expand_ranges
+from .kinds import COARSE_KINDS, PERSON, NodeKinds, read_by_ner
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import ProfileThresholds, SchemaProfile, is_value_label, learn_profile, one_way_relations
@@ -54,6 +55,9 @@ FEATURE_RULES = {
     "prior": register("prior", "ranking", "Ranks specific candidates (fewer connections) before hubs."),
     "likelihood": register("likelihood", "ranking", "Ranks first the candidates from whose facts the question's "
                            "constraints are likeliest drawn (edges to them / star size)."),
+    "kind": register("kind", "ranking", 'On a graph read from documents, ranks first the candidates of the coarse kind '
+                     '(person, organization, place, work, event, product, law) the answer type asks for ("Which '
+                     '*singer*": a person), as NER and the stated classes typed them.'),
 }
 PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph read from documents, how many conditions "
                                "a partial match meets counts among its evidence (coverage) instead of first: one more "
@@ -73,6 +77,11 @@ STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a con
                            'some members\' edges to it ("*released in* Canada") keeps only those members.')
 RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s relation words count as the question '
                              'word ("died" states place_of_death).')
+COARSE_KIND = register("coarse_kind", "narrowing", 'On a graph read from documents, an entity clearly of another '
+                       'coarse kind than the answer type asks for (a person for "Which *league*", an organisation or a '
+                       'place for "Which *singer*") is left out of the exact set and ranked below the partial matches '
+                       'of the right kind. Only a person the text shows to be one is left out even when nothing else '
+                       'meets the conditions.')
 PASSIVE_DIRECTION = register("passive_direction", "narrowing", '"influenced by X": in a graph that keeps directions, '
                              "a passive _by relation counts only in its own direction.")
 
@@ -106,11 +115,12 @@ class EvidenceModel:
         vocab: dict[str, int] = {}
         pairs: set[tuple[int, int]] = set()
         typing = dict(enumerate(named_type_relations(graph, type_relations).tolist()))  # tail: what the head *is*
-        for e_rel, s, t in zip(graph.rel.tolist(), graph.src.tolist(), graph.dst.tolist()):
+        for e, (e_rel, s, t) in enumerate(zip(graph.rel.tolist(), graph.src.tolist(), graph.dst.tolist())):
             for node, phrase in ((s, heads[e_rel]), (t, tails[e_rel])):
                 if phrase:
                     pairs.add((node, vocab.setdefault(phrase, len(vocab))))
-            if typing[e_rel]:  # "Actor", "Male", "Drama": what the head node is
+            if typing[e_rel] and not read_by_ner(graph.edge_sources.get(e, ())):
+                # "Actor", "Male", "Drama": what the head node is (a coarse kind from NER ranks as ``kind``)
                 pairs.add((s, vocab.setdefault(graph.labels[t].lower(), len(vocab))))
         arr = np.array(sorted(pairs), dtype=np.int64).reshape(-1, 2)
         ptr = np.zeros(graph.num_nodes + 1, dtype=np.int64)
@@ -147,12 +157,14 @@ class Ranker:
     def __init__(self, graph: KnowledgeGraph, model: EvidenceModel, embed, soft_below: float = 0.0,
                  relation_words: dict[str, list[str]] | None = None, kind_words: dict[str, str] | None = None,
                  untyped_namespaces: tuple[str, ...] = (), cfg: RankingConfig | None = None,
-                 rules: RuleSwitches = ALL_ON, profile: SchemaProfile | None = None):
+                 rules: RuleSwitches = ALL_ON, profile: SchemaProfile | None = None,
+                 coarse_kinds: dict[str, str] | None = None):
         """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
         ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location");
         ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are;
         ``cfg``: the fitted numbers; ``rules``: which ranking and narrowing rules are on; ``profile``: the graph's
-        learned conventions (learned here when not given)."""
+        learned conventions (learned here when not given); ``coarse_kinds``: class noun -> the coarse kind it names
+        ("singer" -> "person", ``sgrag.kinds``)."""
         self.graph, self.model, self.embed = graph, model, embed
         self.soft_below = soft_below
         self.cfg, self.rules = cfg or RankingConfig(), rules
@@ -163,6 +175,7 @@ class Ranker:
         self.weights = {f: fitted.get(f, WEIGHTS[f]) if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._untyped = tuple(untyped_namespaces)
+        self._coarse_words = {singular(w.lower()): k for w, k in (coarse_kinds or {}).items() if k in COARSE_KINDS}
         self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()
                          if rules.on(RELATION_SYNONYMS)}
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
@@ -593,6 +606,40 @@ class Ranker:
         kind = holds | same
         return None if kind.all() else kind
 
+    @cached_property
+    def node_kinds(self) -> NodeKinds:
+        """Each node's coarse kind and the kinds the graph's class nouns learned (``sgrag.kinds``; none on a graph
+        not read from documents)."""
+        return NodeKinds.of_graph(self.graph, min_members=self.cfg.kind_class_min_members,
+                                  share=self.cfg.kind_class_share)
+
+    def asked_kind(self, answer_type: str) -> str | None:
+        """The coarse kind the answer type asks for on a graph read from documents (None elsewhere or unsure)."""
+        if not self._read or not answer_type:
+            return None
+        return self.node_kinds.asked_kind(answer_type, self._coarse_words)
+
+    def kind_fit(self, answer_type: str, nodes: np.ndarray) -> np.ndarray:
+        """Per node: 1 of the coarse kind the answer type asks for, 0 of another, 0.5 of none known; 0 for every
+        node when it asks for none (the ``kind`` feature)."""
+        asked = self.asked_kind(answer_type) if self.rules.on(FEATURE_RULES["kind"]) else None
+        if asked is None or not nodes.size:
+            return np.zeros(nodes.size, dtype=np.float64)
+        kind = self.node_kinds.kind[nodes]
+        return np.where(kind < 0, 0.5, (kind == COARSE_KINDS.index(asked)).astype(np.float64))
+
+    def wrong_kind(self, answer_type: str, nodes: np.ndarray) -> np.ndarray:
+        """Per node: clearly of another coarse kind than the answer type asks for (``COARSE_KIND``). Person against
+        the rest is what is sure: for "Which singer" a node NER and its name type an organisation, place, work,
+        event, product or law; for any other kind, a node the text shows to be a person (not NER alone)."""
+        asked = self.asked_kind(answer_type) if self.rules.on(COARSE_KIND) else None
+        if asked is None or not nodes.size:
+            return np.zeros(nodes.size, dtype=bool)
+        nk = self.node_kinds
+        if asked == PERSON:
+            return (nk.kind[nodes] >= 0) & (nk.kind[nodes] != COARSE_KINDS.index(PERSON))
+        return nk.sure_person[nodes].copy()
+
     def _text_words(self, t: int) -> set[str]:
         words = self._words_cache.get(t)
         if words is None:
@@ -692,7 +739,8 @@ class Ranker:
                 "relation": np.divide(rel_sum, rel_n, out=np.zeros(n), where=rel_n > 0),
                 "relation_words": np.minimum(words_hit.sum(axis=1), 10) / 10,
                 "prior": prior,
-                "likelihood": np.clip(likelihood, 0.0, 1.0)}
+                "likelihood": np.clip(likelihood, 0.0, 1.0),
+                "kind": self.kind_fit(qg.answer_type, nodes)}
 
     def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
         """Per candidate: the features ``rank`` weighs (all in [0, 1]).
@@ -747,6 +795,8 @@ class Ranker:
         for name in FEATURES:
             score = score + self.weights[name] * cols[name]
         labels = [g.labels[v] for v in nodes.tolist()]
+        if flat:  # a partial match clearly of another kind than asked comes after those of the right kind
+            tier = tier - self.wrong_kind(qg.answer_type, nodes)
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):
             firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)

@@ -1,0 +1,150 @@
+"""Coarse kinds: what sort of thing an extracted node is (a person, an organisation, a place, a work, an
+event, a product, a law), and which of them a question's answer type asks for.
+
+A document graph types few nodes through "is a" class edges ("X is a German video game developer"); spaCy's
+named-entity labels type nearly every name, if coarsely. The extractor files the majority label over a node's
+mentions as an ``is a`` edge to one of ``COARSE_KINDS`` (how "ner", less sure than a class the text states);
+the ranker reads them back (``NodeKinds``) and asks ``asked_kind`` what the answer type wants: the shipped
+lexicon's common class nouns (``coarse_kinds``), else what the graph's own class nodes are made of (a class
+noun whose members are mostly NER persons names people), else a person-noun ending. Unsure means no kind.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .coref import is_person_noun
+from .graph import KnowledgeGraph
+from .textnorm import singular, tokens
+
+PERSON, ORGANIZATION, PLACE, WORK, EVENT, PRODUCT, LAW = \
+    "person", "organization", "place", "work", "event", "product", "law"
+COARSE_KINDS = (PERSON, ORGANIZATION, PLACE, WORK, EVENT, PRODUCT, LAW)
+"""The class nodes a coarse kind is filed under (``is a`` edges, how "ner")."""
+NER_KINDS = {"PERSON": PERSON, "ORG": ORGANIZATION, "GPE": PLACE, "LOC": PLACE, "FAC": PLACE,
+             "WORK_OF_ART": WORK, "EVENT": EVENT, "PRODUCT": PRODUCT, "LAW": LAW}
+"""spaCy's entity labels -> coarse kinds (NORP and LANGUAGE name no thing of these kinds)."""
+NER_HOW = "ner"
+"""How an ``is a`` edge to a coarse kind read from NER labels is marked in its provenance."""
+NOT_ASKED = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name", "kind",
+                       "type", "other"})
+"""Answer-type words that ask for no kind ("Who is the person ...": every Who question is put so)."""
+
+
+def majority_kind(labels: Counter) -> str | None:
+    """The coarse kind most of a node's NER-labelled mentions carry (more than half), else None."""
+    votes = Counter()
+    for label, n in labels.items():
+        if label in NER_KINDS:
+            votes[NER_KINDS[label]] += n
+    if not votes:
+        return None
+    kind, n = votes.most_common(1)[0]
+    return kind if 2 * n > sum(votes.values()) else None
+
+
+def stated_kind(classes: list[str]) -> str | None:
+    """The coarse kind the classes a text states name ("a novel": work), when they agree (the shipped lexicon)."""
+    said = {base_kinds().get(singular(c.split()[-1].lower())) for c in classes if c.split()} - {None}
+    return said.pop() if len(said) == 1 else None
+
+
+def named_kind(label: str, ner: str | None) -> str | None:
+    """The coarse kind a name's head noun names: the word before "of" ("Battle of Hastings", "Bank of America"),
+    or the last of two or more words when it names an organisation, a place or an event ("First Gallagher Ministry";
+    not "Tor Books") and NER does not read the name as a person, a work or a product (band and song names borrow
+    nouns: "Dire Straits")."""
+    words = label.split()
+    if len(words) < 2:
+        return None
+    kinds = base_kinds()
+    if "of" in words[1:-1]:
+        head = words[words.index("of", 1) - 1]
+        if head[:1].isupper():
+            return kinds.get(singular(head.lower()))
+    said = kinds.get(singular(words[-1].lower())) if words[-1][:1].isupper() else None
+    return said if said in (ORGANIZATION, PLACE, EVENT) and ner not in (PERSON, WORK, PRODUCT) else None
+
+
+@lru_cache(maxsize=1)
+def base_kinds() -> dict[str, str]:
+    """The shipped lexicon's class nouns -> coarse kinds (the extractor reads names with the base preset)."""
+    from .lexicon import Lexicon
+    return {singular(w.lower()): k for w, k in Lexicon.load(preset="base").coarse_kinds.items() if k in COARSE_KINDS}
+
+
+@dataclass(frozen=True)
+class NodeKinds:
+    """Per node of a document graph: its coarse kind (index into ``COARSE_KINDS``, -1 none or conflicting) and
+    whether it is a person for sure (a stated class, a he/she or "born": not NER alone); and what each class
+    noun of the graph is made of (``learned``: class label -> coarse kind)."""
+    kind: np.ndarray
+    sure_person: np.ndarray
+    learned: dict[str, str]
+
+    @classmethod
+    def of_graph(cls, graph: KnowledgeGraph, type_relation: str = "is a", min_members: int = 3,
+                 share: float = 0.8) -> "NodeKinds":
+        """Read from ``is a`` edges to coarse kind nodes; a class whose ``min_members`` or more kinded members
+        are at least ``share`` of one kind is learned as that kind. An imported graph (no edges read from
+        documents) has no NER kinds: every node is -1."""
+        n = graph.num_nodes
+        kind = np.full(n, -1, dtype=np.int64)
+        sure = np.zeros(n, dtype=bool)
+        if not graph.edge_sources or type_relation not in graph.relations:
+            return cls(kind, sure, {})
+        rid = graph.relations.index(type_relation)
+        coarse = {k: i for i, k in enumerate(COARSE_KINDS)}
+        seen: dict[int, set[int]] = {}
+        class_edges: list[tuple[int, int]] = []
+        for e in np.flatnonzero(graph.rel == rid).tolist():
+            s, t = int(graph.src[e]), int(graph.dst[e])
+            k = coarse.get(graph.labels[t])
+            if k is None:
+                class_edges.append((s, t))
+                continue
+            if k == 0 and not read_by_ner(graph.edge_sources.get(e, ())):
+                sure[s] = True
+            seen.setdefault(s, set()).add(k)
+        for s, ks in seen.items():
+            kind[s] = 0 if sure[s] else (next(iter(ks)) if len(ks) == 1 else -1)
+        members: dict[int, Counter] = {}
+        for s, t in class_edges:
+            if kind[s] >= 0:
+                members.setdefault(t, Counter())[int(kind[s])] += 1
+        learned = {}
+        for t, votes in members.items():
+            k, m = votes.most_common(1)[0]
+            if m >= min_members and m >= share * sum(votes.values()):
+                learned[singular(graph.labels[t].lower())] = COARSE_KINDS[k]
+        return cls(kind, sure, learned)
+
+    def asked_kind(self, answer_type: str, lexicon: dict[str, str]) -> str | None:
+        """The coarse kind the answer type asks for (``asked_kind``), with this graph's learned class nouns."""
+        return asked_kind(answer_type, lexicon, self.learned)
+
+
+def asked_kind(answer_type: str, lexicon: dict[str, str], learned: dict[str, str] | None = None) -> str | None:
+    """The coarse kind an answer type asks for: its last word that names one ("film director made": director),
+    by the lexicon (lowercase singular noun -> kind), else the graph's learned class nouns, else a person-noun
+    ending ("pianist", "physician"); None when no word says (or the answer type is "person", "one": no kind)."""
+    words = [singular(w) for w in tokens(answer_type)]
+    if not words or words[-1] in NOT_ASKED:
+        return None
+    for w in reversed(words):
+        if w in NOT_ASKED:
+            return None
+        said = lexicon.get(w) or (learned or {}).get(w)
+        if said in COARSE_KINDS:
+            return said
+        if is_person_noun(w):
+            return PERSON
+    return None
+
+
+def read_by_ner(sources) -> bool:
+    """Whether every provenance entry of an edge says it was read from NER labels (none: it was not)."""
+    return bool(sources) and all(len(p := x.split("|")) > 1 and p[1].startswith(NER_HOW) for x in sources)

@@ -1,0 +1,156 @@
+"""Coarse kinds on graphs read from documents: each name's kind from NER and its stated class, the kind a question's
+answer type asks for, and answers of that kind first (a person never answers "Which league")."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sgrag import Engine, GraphBuilder
+from sgrag.kinds import COARSE_KINDS, NodeKinds, asked_kind, base_kinds, majority_kind, named_kind
+from sgrag.schema import class_only_nodes
+from conftest import build_workspace, fast_config
+
+
+def _kinds(text: str) -> dict[str, tuple[str, str]]:
+    from sgrag.dependency import ParseExtractor
+    found = ParseExtractor().extract_text(text)
+    return {r.source: (r.target, r.how) for r in found.relations if r.relation == "is a" and r.target in COARSE_KINDS}
+
+
+def test_each_name_gets_the_coarse_kind_ner_and_its_class_give():
+    """A government (ORG), a town (GPE), a writer NER calls a person and a novel its text calls one get their kinds,
+    marked as read from NER; the politician the text calls one is a person for sure (its class edge)."""
+    kinds = _kinds("Katy Gallagher is an Australian politician. The First Gallagher Ministry was the government of "
+                   "the Australian Capital Territory. The Lost Metal is a novel by Brandon Sanderson, published by "
+                   "Tor Books in New York. The Battle of Hastings was fought in 1066.")
+    assert kinds["First Gallagher Ministry"] == ("organization", "ner")
+    assert kinds["Australian Capital Territory"][0] == "place"
+    assert kinds["Lost Metal"][0] == "work"  # its stated class beats NER's ORG
+    assert kinds["Brandon Sanderson"][0] == "person"
+    assert kinds["Tor Books"][0] == "organization"
+    assert kinds["New York"][0] == "place"
+    assert kinds["Battle of Hastings"][0] == "event"
+    assert kinds["Katy Gallagher"] == ("person", "class")
+
+
+def test_a_kind_is_the_majority_of_the_mentions_and_none_on_a_tie():
+    assert majority_kind(Counter({"ORG": 3, "PERSON": 1})) == "organization"
+    assert majority_kind(Counter({"GPE": 1, "FAC": 1, "ORG": 1})) == "place"  # GPE and FAC are both places
+    assert majority_kind(Counter({"ORG": 1, "PERSON": 1})) is None
+    assert majority_kind(Counter({"PROPN": 4, "NORP": 2})) is None
+
+
+def test_a_name_s_head_noun_names_its_kind_only_where_names_mean_it():
+    assert named_kind("Bank of America", "organization") == "organization"
+    assert named_kind("Siege of Leningrad", None) == "event"
+    assert named_kind("Dire Straits", "person") is None  # a band borrowing a place noun
+    assert named_kind("Tor Books", "organization") is None  # "books" names works, not the publisher
+    assert named_kind("Lake", None) is None
+
+
+@pytest.mark.parametrize("answer_type, kind", [
+    ("singer", "person"), ("Labor politician", "person"), ("actress", "person"), ("pianist", "person"),
+    ("league", "organization"), ("publisher", "organization"), ("record label", "organization"),
+    ("chapel", "place"), ("county", "place"), ("lighthouse", "place"),
+    ("film", "work"), ("musical", "work"), ("battle", "event"), ("tournament", "event"),
+    ("person", None), ("date", None), ("year", None), ("entity", None), ("widget", None)])
+def test_the_kind_an_answer_type_asks_for(answer_type, kind):
+    assert asked_kind(answer_type, base_kinds()) == kind
+
+
+def test_a_class_noun_the_lexicon_lacks_is_learned_from_its_members():
+    """Three NER persons are "luthiers" (a class noun no lexicon lists): "Which luthier" asks for a person."""
+    b = GraphBuilder()
+    for name in ("Ana Vik", "Bo Lund", "Cy Moe"):
+        b.add_node(name, name)
+        for tail, how in (("luthier", "class"), ("person", "ner")):
+            b.add_node(tail, tail)
+            b.add_edge(name, tail, "is a", "", sources=(f"d:{name}:p0:c0@0-5|{how}|0.5|0-5",))
+    kinds = NodeKinds.of_graph(b.build())
+    assert kinds.learned == {"luthier": "person"}
+    assert asked_kind("luthier", {}, kinds.learned) == "person"
+
+
+def kinds_graph():
+    """Read from documents: the Huskies played in the Basketball League (an organisation) and beside Lou Hart (a
+    person the text says is a coach); both are joined to the Huskies and to Toronto. Nora Dahl (a person by NER)
+    and the Dahl Ministry (an organisation) both led the government; nothing is said of Canberra but where it is."""
+    b = GraphBuilder()
+    def edge(src, dst, rel, how="svo|0.85"):
+        for x in (src, dst):
+            b.add_node(x, x)
+        sentence = f"{src} {rel} {dst}."
+        b.add_edge(src, dst, rel, sentence, sources=(f"d:{src}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
+    edge("Basketball League", "Toronto Huskies", "included")
+    edge("Basketball League", "Toronto", "based in")
+    edge("Lou Hart", "Toronto Huskies", "coached")
+    edge("Lou Hart", "Toronto", "born in")
+    edge("Basketball League", "organization", "is a", "ner|0.5")
+    edge("Lou Hart", "coach", "is a", "class|0.9")
+    b.add_node("person", "person")
+    b.add_edge("Lou Hart", "person", "is a", "", sources=("d:Lou Hart:p0:c0",))  # a sure person: no how
+    edge("Nora Dahl", "government", "led")
+    edge("Dahl Ministry", "government", "led")
+    edge("Nora Dahl", "person", "is a", "ner|0.5")
+    edge("Dahl Ministry", "organization", "is a", "ner|0.5")
+    edge("Canberra", "Australia", "located in")
+    return b.build()
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    cfg = fast_config()
+    cfg.embed.backend = "minilm"
+    path = tmp_path_factory.mktemp("kinds") / "ws"
+    build_workspace(path, kinds_graph(), cfg)
+    return Engine.open(path)
+
+
+def test_a_person_is_set_apart_from_the_exact_set_when_the_question_asks_for_a_league(engine):
+    a = engine.ask("Which league included the Toronto Huskies and is based in Toronto?").answer
+    assert a.text == "Basketball League"
+    assert "Lou Hart" not in a.exact_set
+    trace = engine.ask("Which league included the Toronto Huskies and is based in Toronto?")
+    assert any("clearly not an organization" in n for n in trace.notes)
+
+
+def test_a_partial_match_of_the_asked_kind_ranks_above_one_of_another(engine):
+    """Nothing meets "led the government" and "born in Canberra": of the two partial matches, equal in all else,
+    the ministry NER calls an organisation ranks below the person, though its name sorts first."""
+    a = engine.ask("Which politician led the government and was born in Canberra?").answer
+    assert not a.exact
+    ranked = [r.label for r in a.ranked]
+    assert ranked.index("Nora Dahl") < ranked.index("Dahl Ministry")
+    kind = {r.label: r.features["kind"] for r in a.ranked}
+    assert kind["Nora Dahl"] == 1.0 and kind["Dahl Ministry"] == 0.0
+
+
+def test_a_graph_not_read_from_documents_has_no_coarse_kinds():
+    """An imported KG (no sentences) is ranked as before: no node has a kind, no answer type asks for one."""
+    b = GraphBuilder()
+    b.add_node("a", "Ann")
+    b.add_node("p", "person")
+    b.add_edge("a", "p", "is a")
+    kinds = NodeKinds.of_graph(b.build())
+    assert (kinds.kind == -1).all() and not kinds.sure_person.any() and kinds.learned == {}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Ann Holt", "Oslo Works", "Per Dal", "Vik Hall"]),
+                          st.sampled_from(COARSE_KINDS)), min_size=1, max_size=8))
+def test_a_kind_node_never_answers(pairs):
+    """However many names point at a coarse kind node, it is a class node: never a thing, so never an answer."""
+    b = GraphBuilder()
+    for name, kind in pairs:
+        b.add_node(name, name)
+        b.add_node(kind, kind)
+        b.add_edge(name, kind, "is a", "", sources=(f"d:{name}:p0:c0@0-3|ner|0.5|0-3",))
+    g = b.build()
+    classes = class_only_nodes(g)
+    for kind in {k for _, k in pairs}:
+        assert classes[g.index_of[kind]]
+    assert not any(classes[g.index_of[n]] for n, _ in pairs)
+    assert np.array_equal(NodeKinds.of_graph(g).kind[[g.index_of[k] for _, k in pairs]], [-1] * len(pairs))

@@ -114,8 +114,13 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         nodes, sat = nodes[kind], sat[kind]
     elif nodes.size > 1 and not ranker.can_check_kind(qg.answer_type) \
             and not any(c.mention is not None and c.mention.role == "type" for c in qg.constraints):
-        notes.append(f"Nothing in the graph says which entities are a '{qg.answer_type}' (no class node nor relation "
-                     "kind names it): the answer type was not checked and only ranks.")
+        coarse = ranker.asked_kind(qg.answer_type)
+        if coarse is not None:
+            notes.append(f"Nothing in the graph names the kind '{qg.answer_type}': only its coarse kind ({coarse}) was "
+                         "checked, from the kinds read from the documents; the answer type otherwise only ranks.")
+        else:
+            notes.append(f"Nothing in the graph says which entities are a '{qg.answer_type}' (no class node nor "
+                         "relation kind names it): the answer type was not checked and only ranks.")
     if nodes.size and g.edge_sources and ranker.rules.on(UNFIT_EXTRACTED):
         for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
             if mask is None and nodes.size and _all_extracted(g, ranker._edges_to_label(nodes, sat[:, j])[0]):

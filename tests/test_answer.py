@@ -134,7 +134,9 @@ def brute_features(ranker, qg, candidates):
     from sgrag.textnorm import singular
     from sgrag.linking import STOPWORDS
     from sgrag.textnorm import tokens
+    from sgrag.kinds import COARSE_KINDS
     g, m = ranker.graph, ranker.model
+    asked = ranker.asked_kind(qg.answer_type)
     cons = qg.constraints
     conf = {n.qid: n.confidence for n in cons}
     soft = {q for q, c in conf.items() if c < ranker.soft_below}
@@ -173,7 +175,9 @@ def brute_features(ranker, qg, candidates):
                   "soft": len(soft & set(sat)) / len(soft) if soft else 1.0, "type": typ,
                   "relation": sum(rel_scores) / len(rel_scores) if rel_scores else 0.0,
                   "relation_words": min(len(rel_words & qwords), 10) / 10, "prior": 1.0 - log_deg / lmax,
-                  "likelihood": min(max(1.0 + (log_mult - k * log_star) / (k * max(lmax, math.log(ranker.cfg.likelihood_min_neighbours))), 0.0), 1.0)}
+                  "likelihood": min(max(1.0 + (log_mult - k * log_star) / (k * max(lmax, math.log(ranker.cfg.likelihood_min_neighbours))), 0.0), 1.0),
+                  "kind": 0.0 if asked is None else 0.5 if ranker.node_kinds.kind[v] < 0 else
+                  float(COARSE_KINDS[ranker.node_kinds.kind[v]] == asked)}
     return out
 
 

@@ -74,10 +74,11 @@ def test_a_class_noun_the_lexicon_lacks_is_learned_from_its_members():
     assert asked_kind("luthier", {}, kinds.learned) == "person"
 
 
-def kinds_graph():
+def coarse_graph():
     """Read from documents: the Huskies played in the Basketball League (an organisation) and beside Lou Hart (a
     person the text says is a coach); both are joined to the Huskies and to Toronto. Nora Dahl (a person by NER)
-    and the Dahl Ministry (an organisation) both led the government; nothing is said of Canberra but where it is."""
+    and the Dahl Ministry (an organisation) both led the government; nothing is said of Canberra but where it is.
+    Arena Hall (of no known kind) and Maple Club (an organisation) hosted the Huskies Cup."""
     b = GraphBuilder()
     def edge(src, dst, rel, how="svo|0.85"):
         for x in (src, dst):
@@ -97,6 +98,10 @@ def kinds_graph():
     edge("Nora Dahl", "person", "is a", "ner|0.5")
     edge("Dahl Ministry", "organization", "is a", "ner|0.5")
     edge("Canberra", "Australia", "located in")
+    edge("Arena Hall", "Huskies Cup", "hosted")
+    edge("Maple Club", "Huskies Cup", "hosted")
+    edge("Maple Club", "organization", "is a", "ner|0.5")
+    edge("Arena Hall", "Canberra", "near")  # as many edges as Maple Club: only their kinds differ
     return b.build()
 
 
@@ -105,7 +110,7 @@ def engine(tmp_path_factory):
     cfg = fast_config()
     cfg.embed.backend = "minilm"
     path = tmp_path_factory.mktemp("kinds") / "ws"
-    build_workspace(path, kinds_graph(), cfg)
+    build_workspace(path, coarse_graph(), cfg)
     return Engine.open(path)
 
 
@@ -126,6 +131,16 @@ def test_a_partial_match_of_the_asked_kind_ranks_above_one_of_another(engine):
     assert ranked.index("Nora Dahl") < ranked.index("Dahl Ministry")
     kind = {r.label: r.features["kind"] for r in a.ranked}
     assert kind["Nora Dahl"] == 1.0 and kind["Dahl Ministry"] == 0.0
+
+
+def test_a_candidate_of_the_asked_kind_ranks_first_in_the_exact_set(engine):
+    """Both hosted the Huskies Cup; "Which club" asks for an organisation: Maple Club, so typed, before Arena Hall
+    (of no known kind), and the note says only the coarse kind was checked."""
+    a = engine.ask("Which club hosted the Huskies Cup?").answer
+    trace = engine.ask("Which club hosted the Huskies Cup?")
+    a = trace.answer
+    assert a.exact and [r.label for r in a.exact_set] == ["Maple Club", "Arena Hall"]
+    assert any("only its coarse kind (organization) was checked" in n for n in trace.notes)
 
 
 def test_a_graph_not_read_from_documents_has_no_coarse_kinds():

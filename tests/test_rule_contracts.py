@@ -23,6 +23,7 @@ from sgrag.query import build_query_graph
 from sgrag.rules import RuleSwitches, registered
 from conftest import build_workspace, fast_config, kinds_graph, olympics_graph
 from test_exact_set import people_graph
+from test_kinds import coarse_graph
 from test_plain_kg import plain_graph
 
 PROF, GENRE, NATION, BORN = ("/people/person/profession", "/film/film/genre", "/people/person/nationality",
@@ -176,6 +177,7 @@ CONTRACTS = {
                          "Which country contains Paris?"),
     "relation_words": Contract("kinds", "Which regional film is from Freedonia?",
                                "Which place is linked to both Zork University and Freedonia?"),
+    "kind": Contract("coarse", "Which club hosted the Huskies Cup?", "Who coached the Toronto Huskies?"),
     "prior": Contract("olympics", "Which country won medals at the 2012 Summer Olympics?", "Which country contains Paris?"),
     "likelihood": Contract("olympics", "Which country won medals at the 2012 Summer Olympics?",
                            "Which country contains Paris?"),
@@ -200,6 +202,8 @@ CONTRACTS = {
                            "Which 1977 Ukrainian film is this?", on_only='not a date or number'),
     "answer_kind": Contract("kinds", "Which award has nominated both Gorvath Rising and Teeble Days?",
                             "Which thing has nominated both Gorvath Rising and Teeble Days?", on_only="not of the kind 'award'"),
+    "coarse_kind": Contract("coarse", "Which league included the Toronto Huskies and is based in Toronto?",
+                            "Who coached the Toronto Huskies?", on_only="clearly not an organization"),
     "relation_fit": Contract("plain", "Which person was born in Kherson and studied at Odesa University?",
                              "Which Ukrainian person is tied to Kherson and Odesa University?", on_only="fits 'was born in'"),
     "stated_relation": Contract("kinds", "Which thing has nominated both Gorvath Rising and Teeble Days?",
@@ -333,7 +337,7 @@ def cut_graph():
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
-          "misspelt": misspelt_graph, "cut": cut_graph}
+          "misspelt": misspelt_graph, "cut": cut_graph, "coarse": coarse_graph}
 
 
 @pytest.fixture(scope="module")
@@ -345,7 +349,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut", "coarse"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

@@ -159,8 +159,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
 def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, candidates: dict[int, dict[str, int]],
                    values: np.ndarray | None = None, classes: np.ndarray | None = None) -> None:
     """Removes from the partial candidates what the question's words rule out as for the exact set: a class node,
-    a condition's own name, the question's own words, and a value when it asks for a thing or the reverse (that
-    one gives way when it would leave nothing)."""
+    a condition's own name, the question's own words, and a value when it asks for a thing or the reverse (a value
+    gives way when it would leave nothing; a thing never answers a question asking for a value)."""
     named = {c.label for c in qg.constraints}
     nodes = list(candidates)
     echo = echoes_question(graph, qg, nodes) if rules.on(QUESTION_WORDS_NOT_ANSWER) else [False] * len(nodes)
@@ -173,7 +173,7 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
     if values is not None and rules.on(VALUE_KIND) and candidates:
         wants = asks_for_value(qg.question, qg.answer_type)
         wrong = [v for v in candidates if bool(values[v]) != wants]
-        if len(wrong) < len(candidates):
+        if len(wrong) < len(candidates) or wants:  # a thing never answers "On what date": no answer says more
             for v in wrong:
                 del candidates[v]
 

@@ -38,6 +38,7 @@ FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also"})  # "iss
 
 
 WEIGHTS = RankingConfig().weights  # the shipped weights (a workspace's may differ: ``Ranker.weights``)
+DOCUMENT_WEIGHTS = RankingConfig().document_weights
 FEATURES = tuple(WEIGHTS)
 
 # The ranking features and narrowing rules (``sgrag.rules``); a feature switched off weighs nothing.
@@ -171,8 +172,10 @@ class Ranker:
         self.profile = profile or learn_profile(graph, thresholds=ProfileThresholds.of(self.cfg))
         # the weight of each feature, 0 for one switched off
         # a graph read from documents ranks with the weights fitted on one, unless the workspace fitted its own
-        fitted = self.cfg.document_weights if self._read and self.cfg.weights == WEIGHTS else self.cfg.weights
-        self.weights = {f: fitted.get(f, WEIGHTS[f]) if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
+        documents = self._read and self.cfg.weights == WEIGHTS
+        fitted = self.cfg.document_weights if documents else self.cfg.weights
+        shipped = DOCUMENT_WEIGHTS if documents else WEIGHTS  # a feature newer than the workspace's config
+        self.weights = {f: fitted.get(f, shipped[f]) if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._untyped = tuple(untyped_namespaces)
         self._coarse_words = {singular(w.lower()): k for w, k in (coarse_kinds or {}).items() if k in COARSE_KINDS}

@@ -451,3 +451,17 @@ def test_partial_answers_are_narrowed_by_the_questions_words_too(world_ws):
     narrow_partial(g, RuleSwitches(frozenset({"class_not_answer", "named_not_answer", "question_words_not_answer", "value_kind"})),
                    qg, everything, values, classes)
     assert len(everything) == 5
+
+
+def test_a_thing_never_answers_a_question_asking_for_a_date(world_ws):
+    """"On what date ..." with no date among the partial answers gets no answer rather than a thing."""
+    engine = _engine(world_ws("read"), "")
+    g, qg = engine.graph, engine.ask("On what date did Olaf Brenn write Fjord Songs?").query_graph
+    values, classes = np.zeros(g.num_nodes, dtype=bool), np.zeros(g.num_nodes, dtype=bool)
+    values[g.index_of["os"]] = True  # (a stand-in value)
+    things = {g.index_of[x]: {} for x in ("ob", "so")}
+    narrow_partial(g, RuleSwitches(), qg, things, values, classes)
+    assert things == {}
+    mixed = {g.index_of[x]: {} for x in ("ob", "os")}
+    narrow_partial(g, RuleSwitches(), qg, mixed, values, classes)
+    assert [g.labels[v] for v in mixed] == ["Oslo"]

@@ -664,9 +664,9 @@ class _Reader:
     def _coarse_kinds(self) -> None:
         """Each name's coarse kind (``sgrag.kinds``): the one its stated class names ("a novel"), else the one its
         name's head noun names ("Battle of ...", "... Ministry"), else the NER label most of its mentions carry;
-        filed as a less sure ``is a`` edge (how "ner") with the sentence of its first mention. Not for a known person (its class
-        edge says more), nor a person by NER whose classes or name say otherwise ("a song", "... Records"),
-        nor another kind for a name a person noun describes."""
+        filed as a less sure ``is a`` edge (how "ner") with the sentence of its first mention. Not "person" for a
+        known person (its class edge says more), nor for a person by NER whose classes or name say otherwise ("a
+        song", "... Records"), nor another kind for a name a person noun describes."""
         first: dict[int, _Mention] = {}
         for m in self.mentions:
             if not m.via:
@@ -674,8 +674,8 @@ class _Reader:
         for i, e in enumerate(self.ents):
             ner = majority_kind(self.ner_labels.get(i, Counter()))
             kind = stated_kind(e.classes) or named_kind(e.label, ner) or ner
-            if kind is None or i in self.people or e.kind == "VALUE" or i not in first:
-                continue
+            if kind is None or e.kind == "VALUE" or i not in first or i in self.people and kind == PERSON:
+                continue  # (a person by a he/she whose name NER calls a team or a place keeps both: contested)
             personal = any(is_person_noun(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
             if kind == PERSON and (name_kind(e.label) is False or e.classes and not personal) or \
                     kind != PERSON and any(is_person_noun(c) for c in e.classes):

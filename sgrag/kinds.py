@@ -79,8 +79,8 @@ def base_kinds() -> dict[str, str]:
 @dataclass(frozen=True)
 class NodeKinds:
     """Per node of a document graph: its coarse kind (index into ``COARSE_KINDS``, -1 none or conflicting) and
-    whether it is a person for sure (a stated class, a he/she or "born": not NER alone); and what each class
-    noun of the graph is made of (``learned``: class label -> coarse kind)."""
+    whether it is a person for sure (a stated class, a he/she or "born", and no other kind from NER: not NER
+    alone); and what each class noun of the graph is made of (``learned``: class label -> coarse kind)."""
     kind: np.ndarray
     sure_person: np.ndarray
     learned: dict[str, str]
@@ -109,8 +109,9 @@ class NodeKinds:
             if k == 0 and not read_by_ner(graph.edge_sources.get(e, ())):
                 sure[s] = True
             seen.setdefault(s, set()).add(k)
-        for s, ks in seen.items():
-            kind[s] = 0 if sure[s] else (next(iter(ks)) if len(ks) == 1 else -1)
+        for s, ks in seen.items():  # a person by a he/she that NER calls a team or a place is contested: no kind
+            sure[s] &= ks == {0}
+            kind[s] = next(iter(ks)) if len(ks) == 1 else -1
         members: dict[int, Counter] = {}
         for s, t in class_edges:
             if kind[s] >= 0:

@@ -169,3 +169,18 @@ def test_a_kind_node_never_answers(pairs):
         assert classes[g.index_of[kind]]
     assert not any(classes[g.index_of[n]] for n, _ in pairs)
     assert np.array_equal(NodeKinds.of_graph(g).kind[[g.index_of[k] for _, k in pairs]], [-1] * len(pairs))
+
+
+def test_a_person_by_a_pronoun_that_ner_calls_a_place_is_contested():
+    """A team a misread "he" made a person, and that NER calls an organisation, is no kind for sure: it is neither
+    set apart from "Which team" nor ranked as a person."""
+    b = GraphBuilder()
+    for node in ("Orioles", "person", "organization", "Ann Vik"):
+        b.add_node(node, node)
+    b.add_edge("Orioles", "person", "is a", "", sources=("d:o:p0:c0",))
+    b.add_edge("Orioles", "organization", "is a", "", sources=("d:o:p0:c0@0-9|ner|0.5|0-9",))
+    b.add_edge("Ann Vik", "person", "is a", "", sources=("d:a:p0:c0",))
+    g = b.build()
+    kinds = NodeKinds.of_graph(g)
+    assert not kinds.sure_person[g.index_of["Orioles"]] and kinds.kind[g.index_of["Orioles"]] == -1
+    assert kinds.sure_person[g.index_of["Ann Vik"]] and COARSE_KINDS[kinds.kind[g.index_of["Ann Vik"]]] == "person"

@@ -545,6 +545,8 @@ class _Reader:
                     self.people.add(target)
                     self.gender.setdefault(target, agree)
                 via = "pronoun"
+            elif low == "there" and t.dep_ == "advmod" and t.head.pos_ == "VERB":  # "died there": not "there are"
+                target, via = self._place_before(t), "pronoun"
             elif t.pos_ == "NOUN" and t.i > 0 and self.doc[t.i - 1].lower_ in ("the", "this") and \
                     t.dep_ not in ("compound", "amod"):
                 nouns = {t.lemma_.lower(), t.lower_}
@@ -595,6 +597,28 @@ class _Reader:
         rivals = {m.entity for m in self.mentions if sent.start <= m.start < tok.i and m.entity != found
                   and self._agrees(m.entity, agree)}
         return None if rivals else found
+
+    def _place_before(self, tok: Any) -> int | None:
+        """The place a locative "there" stands for: the latest thing named as where a verb's action happened
+        ("lived *in the palace* until he died there", "was resident *at Statfold Hall* ... and died there"), in
+        its own sentence, else in the one before; a place qualifying another ("at the Institute *in Moscow*") is
+        not one."""
+        k = self.sent_starts.index(tok.sent.start)
+        for start in (tok.sent.start, self.sent_starts[k - 1] if k else None):
+            if start is None:
+                break
+            where = [m for m in self.mentions if start <= m.start < tok.i and m.end <= tok.i
+                     and self._where(self.doc[m.start:m.end].root)]
+            if where:
+                return where[-1].entity
+            tok = self.doc[start]
+        return None
+
+    def _where(self, root: Any) -> bool:
+        """Whether a mention's head is the object of "in"/"at" that does not qualify another mention."""
+        prep = root.head
+        return root.dep_ == "pobj" and prep.lower_ in ("in", "at") and prep.head.i not in self.token_mention \
+            and self.ents[self.token_mention[root.i].entity].kind != "VALUE"
 
     def _topic(self) -> int | None:
         """The article's subject: the title entity, else the text's first subject when it holds every
@@ -932,7 +956,10 @@ class _Reader:
             if self.ents[dst.entity].kind == "VALUE" and not preps:
                 return src, _verb(verb), dst, "svo", span
             how = "passive" if src_role == "nsubjpass" else "svo"
-            return src, _name([verb] + nouns, preps[0] if preps else None), dst, how, span
+            name = _name([verb] + nouns, preps[0] if preps else None)
+            if toks[0].lower_ == "there" and not preps:  # "died there": died in the place it stands for
+                name += " in"
+            return src, name, dst, how, span
         if lca.pos_ == "NOUN" and lca.i not in self.token_mention:
             roles = {side_a[0][1] if len(side_a) == 2 else "", side_b[0][1] if len(side_b) == 2 else ""}
             mods = [(m, side) for m, side in ((a, side_a), (b, side_b)) if side[0][1] in _MODIFIER]

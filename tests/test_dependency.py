@@ -184,6 +184,21 @@ def test_pronoun_and_description_reach_the_title_entity(ex):
     assert rel(found, "Poison", "Pink Moon")
 
 
+def test_there_stands_for_the_place_named_before(ex):
+    """"died there": died in the place where the sentence (or the one before) put the action; "there are"
+    names no place, and a place qualifying another ("the Institute in Moscow") is not where."""
+    found = ex.extract_text("Francis Pipe was an English cricketer. He was resident at Statfold Hall in his home "
+                            "village and died there in 1900.", "Francis Pipe")
+    assert rel(found, "Francis Pipe", "Statfold Hall") >= {"died in"}
+    found = ex.extract_text("Ivan Petrov became a student at the Steklov Institute in Moscow in 1975. He studied there "
+                            "under Igor Shafarevich.", "Ivan Petrov")
+    assert "studied in" in rel(found, "Ivan Petrov", "Steklov Institute")
+    assert not {r.how for r in found.relations if (r.source, r.relation, r.target) == ("Ivan Petrov", "studied in",
+                                                                                         "Moscow")} - {"contained"}
+    found = ex.extract_text("The Oslo Chess Club was founded in 1900. There are 45 members there.")
+    assert not {r for r in found.relations if r.relation.endswith(" in") and r.target == "Oslo Chess Club"}
+
+
 def test_edges_carry_sentence_fact_span_how_and_confidence(ex):
     text = "Gustave Eiffel was born in Dijon. He designed the Eiffel Tower."
     found = ex.extract_text(text)

@@ -49,8 +49,10 @@ from .textnorm import fold
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85,
               "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
-              "clause-subject": 0.5, "document": 0.3, "rules": 0.8}
+              "clause-subject": 0.5, "document": 0.3, "rules": 0.8, "nominal": 0.6}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
+_TIME_FRAME = {"after", "before", "since", "until", "following", "during", "upon"}
+"""Prepositions whose event noun frames a clause in time rather than naming what its subject did."""
 INFERRED_FACTOR = 0.9
 """A containment read through a chain of places ("A in B, B in C": A in C) is a little less sure per step."""
 DOCUMENT_LEAD_SENTENCES = 8
@@ -842,6 +844,8 @@ class _Reader:
         for t in toks[1:-1]:
             if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                 return None
+        if _in_time_frame(toks):
+            return None
         near = next((t for t in toks[1:] if t.pos_ in ("VERB", "AUX", "NOUN")), verb)
         prep = next((t for t in toks if t.dep_ in ("prep", "agent", "dative")), None)
         word = _verb(near) if near.pos_ in ("VERB", "AUX") else near.lemma_.lower()
@@ -938,6 +942,8 @@ class _Reader:
                 if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                     return None
             nouns = [t for t in toks[1:-1] if t.pos_ == "NOUN"]
+            if any(self._owned_by_other(n, (src, dst)) for n in nouns) or _in_time_frame(toks):
+                return None  # "after the establishment of X in 1991, Y has ...": 1991 dates X's establishment
             preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
             verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
             if verb is None:  # copula: "X is the capital of Y"
@@ -969,10 +975,38 @@ class _Reader:
                 top = b if low is a else a
                 if self.ents[top.entity].kind != "VALUE":
                     return top, self._modifier_name(low, [lca]), low, "modifier", span
+            nominal = self._nominal(lca, side_a, side_b, a, b)
+            if nominal is not None:
+                return nominal + (span,)
             if roles == {"poss", "appos"}:  # "Y, X's son": a possessor and an apposition of the possessed noun
                 owner, owned = (a, b) if side_a[0][1] == "poss" else (b, a)
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
         return None
+
+    def _owned_by_other(self, noun: Any, ends: tuple[_Mention, _Mention]) -> bool:
+        """Whether ``noun`` has an "of" object naming a third entity ("the establishment *of X*")."""
+        for prep in noun.children:
+            if prep.dep_ == "prep" and prep.lower_ == "of":
+                m = next((self.token_mention.get(c.i) for c in prep.children if c.dep_ == "pobj"), None)
+                if m is not None and m not in ends:
+                    return True
+        return False
+
+    def _nominal(self, noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """An event named by a noun, its "of" object and when or where it happened: "the establishment of X in
+        1991", "the opening of X in Paris" -> (X, "establishment in", 1991, "nominal"), or None."""
+        if len(side_a) != 3 or len(side_b) != 3 or side_a[0][1] != "pobj" or side_b[0][1] != "pobj":
+            return None
+        pa, pb = side_a[1][0], side_b[1][0]
+        if pa.lower_ == "of" and pb.lower_ in ("in", "on", "at"):
+            thing, when, prep = a, b, pb
+        elif pb.lower_ == "of" and pa.lower_ in ("in", "on", "at"):
+            thing, when, prep = b, a, pa
+        else:
+            return None
+        if self.ents[thing.entity].kind == "VALUE" or not noun.lemma_.isalpha():
+            return None
+        return thing, f"{noun.lemma_.lower()} {prep.lower_}", when, "nominal"
 
     def _end_char(self, m: _Mention) -> int:
         """The character offset just after a mention (where the text that follows it starts)."""
@@ -1094,6 +1128,14 @@ _AFTER_VALUE = {"later", "earlier", "ago", "old", "long", "before", "after"}
 """Words after a value that place it in time, whatever the tagger calls them ("two days later")."""
 _ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
                   "last", "next"}
+
+
+def _in_time_frame(path: list[Any]) -> bool:
+    """Whether a dependency path (from a mention up to its verb) passes through an event that only frames the
+    clause in time ("*After the fall of the Derg* and the establishment of X in 1991, Y has ..."): what that
+    event names is not the subject's."""
+    return any(t.dep_ == "prep" and t.lower_ in _TIME_FRAME and k >= 2 and path[k - 1].pos_ == "NOUN"
+               for k, t in enumerate(path))
 
 
 def _counted(tok: Any) -> bool:

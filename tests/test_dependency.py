@@ -199,6 +199,18 @@ def test_there_stands_for_the_place_named_before(ex):
     assert not {r for r in found.relations if r.relation.endswith(" in") and r.target == "Oslo Chess Club"}
 
 
+def test_an_event_noun_dates_its_own_object_not_the_clause_subject(ex):
+    """"the establishment of X in 1991" dates X; an event that frames a clause in time ("After ...") says nothing
+    of the clause's subject, while "became the president of Ghana" still does."""
+    found = ex.extract_text("After the fall of the Derg and the establishment of the Transitional Government of "
+                            "Ethiopia in 1991, the first President (Meles Zenawi) has to be considered an interim "
+                            "leader. Anna Smith became the president of Ghana.")
+    assert rel(found, "Transitional Government of Ethiopia", "1991") == {"establishment in"}
+    assert not {r for r in found.relations if r.source == "President" and r.target in
+                ("1991", "Derg", "Transitional Government of Ethiopia")}
+    assert rel(found, "Anna Smith", "Ghana") == {"became president of"}
+
+
 def test_edges_carry_sentence_fact_span_how_and_confidence(ex):
     text = "Gustave Eiffel was born in Dijon. He designed the Eiffel Tower."
     found = ex.extract_text(text)

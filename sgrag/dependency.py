@@ -413,8 +413,9 @@ class _Reader:
             if acro and _initials(e.label) == acro:
                 return i
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
-                    and len(words) >= 2:
-                return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"
+                    and len(words) >= 2 and not (kind in _PLACE and ew[len(words)][:1].isupper()):
+                return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"; a place naming
+                #           a longer name ("North Carolina" of "North Carolina State Park") is the place
         return None
 
     def _spans(self, sent: Any) -> list[tuple[int, int, str]]:

@@ -168,6 +168,17 @@ def test_one_entity_one_node_surnames_acronyms_possessives(ex):
     assert "U.S." not in labels  # an acronym of the name first mentioned
 
 
+def test_a_place_naming_a_longer_name_stays_the_place(ex):
+    """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
+    of St Petersburg University"."""
+    found = ex.extract_text("Pettigrew State Park is a North Carolina State Park in Tyrrell County. It lies near "
+                            "Roper, North Carolina. He taught at the Legal faculty of St Petersburg University. The "
+                            "Legal faculty grew.")
+    labels = {e.label for e in found.entities}
+    assert "North Carolina" in labels and "Legal faculty" not in labels
+    assert rel(found, "Roper", "North Carolina") == {"located in"}
+
+
 def test_whole_names_with_en_dash_and_initials(ex):
     found = ex.extract_text("The Srinagar–Kargil–Leh line was planned by J. R. R. Tolkien in 1950.")
     labels = {e.label for e in found.entities}

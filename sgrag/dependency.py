@@ -47,7 +47,7 @@ from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
-              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85,
+              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
               "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "document": 0.3, "rules": 0.8, "nominal": 0.6}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
@@ -810,6 +810,7 @@ class _Reader:
                 self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
                           "modifier", self.doc[a.start:b.end], sent, a.via)
         self._place_chains(sent, mentions)
+        self._place_lists(sent, mentions)
         for i, a in enumerate(mentions):  # the weakest reading: named together
             for b in mentions[i + 1:]:
                 ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
@@ -1025,14 +1026,40 @@ class _Reader:
             if m is not None and chain and self.ents[m.entity].kind in _CHAINED and self._comma_between(chain[-1], m):
                 chain.append(m)
                 continue
+            listed = bool(chain) and re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",
+                                              self.text[self._end_char(chain[-1]):sent.end_char])
             while chain and self.ents[chain[-1].entity].kind not in _PLACE:
                 chain.pop()  # a chain ends in a place
-            if len(chain) >= 2 and not re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",
-                                                self.text[self._end_char(chain[-1]):sent.end_char]):
+            if len(chain) >= 2 and not listed:
                 for x, y in zip(chain, chain[1:]):
                     self._add(self.ents[x.entity].label, LOCATED_IN, self.ents[y.entity].label, "place-chain",
                               self.doc[x.start:y.end], sent)
             chain = [m] if m is not None and self.ents[m.entity].kind in _LOCATED else []
+
+    def _place_lists(self, sent: Any, mentions: list[_Mention]) -> None:
+        """"Vancouver, Victoria, Surrey and Richmond in British Columbia", "near Roper and Creswell, North
+        Carolina": a list of names followed by "in" or a comma and a place is a list of things in that place."""
+        named = [m for m in mentions if not m.via]
+        for k, where in enumerate(named):
+            if k < 2 or self.ents[where.entity].kind not in _PLACE:
+                continue
+            if not re.fullmatch(r"\s*(?:,|in)\s*", self.text[self._end_char(named[k - 1]):self.doc[where.start].idx]) \
+                    or re.match(r"\s*(?:,\s*|(?:,\s*)?(?:and|or)\s+)(?:the\s+)?[A-Z]",
+                                self.text[self._end_char(where):sent.end_char]):
+                continue  # not the list's place, but one more item of a list
+            items, joined = [named[k - 1]], 0
+            for m in reversed(named[:k - 1]):
+                gap = self.text[self._end_char(m):self.doc[items[-1].start].idx]
+                if re.fullmatch(r"\s*,?\s*(?:and|or)\s+", gap) and not joined:
+                    joined = 1
+                elif not (re.fullmatch(r"\s*,\s*", gap) and joined):
+                    break
+                items.append(m)
+            if not joined or any(self.ents[m.entity].kind not in _CHAINED | {"FAC"} for m in items):
+                continue
+            for m in items:
+                self._add(self.ents[m.entity].label, LOCATED_IN, self.ents[where.entity].label, "place-list",
+                          self.doc[m.start:where.end], sent)
 
     def _comma_between(self, x: _Mention, y: _Mention) -> bool:
         gap = self.doc[x.end:y.start]

@@ -126,6 +126,19 @@ def test_the_article_subject_is_mentioned_with_names_of_its_lead_only(ex):
     assert "Astrid Holm" not in weak  # named after it: the article has moved on
 
 
+def test_a_list_of_names_in_a_place_is_each_in_it(ex):
+    """"Vancouver, Victoria, Surrey and Richmond in British Columbia": each is in British Columbia; a place that is
+    one more item of a list ("Longueuil in Quebec and Vancouver, ...") and a list of places alone are no such place."""
+    found = ex.extract_text("These include Montreal and Longueuil in Quebec and Vancouver, Victoria, Surrey and "
+                            "Richmond in British Columbia. The park is near Roper and Creswell, North Carolina.")
+    for town in ("Vancouver", "Victoria", "Surrey", "Richmond"):
+        assert "located in" in rel(found, town, "British Columbia")
+    assert "located in" in rel(found, "Roper", "North Carolina")
+    assert not {r for r in found.relations if r.target in ("Victoria", "Vancouver", "Quebec") and r.how == "place-list"}
+    found = ex.extract_text("The train linked Brussels with France, Switzerland and Italy.")
+    assert not {r for r in found.relations if r.how == "place-list"}
+
+
 def test_a_list_of_places_is_no_chain(ex):
     found = ex.extract_text("The Vauban linked Brussels with France, Switzerland and Italy.")
     for a in ("France", "Switzerland", "Italy"):

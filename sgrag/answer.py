@@ -21,7 +21,8 @@ FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also 
                  "type": "matches the answer type", "relation": "has relations that fit the question's wording",
                  "relation_words": "has relations named by the question's words",
                  "prior": "is more specific (fewer connections overall)",
-                 "likelihood": "is joined to the constraints by more edges"}
+                 "likelihood": "is joined to the constraints by more edges",
+                 "kind": "is of the kind the answer type asks for (person, place, ...)"}
 
 
 def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float,

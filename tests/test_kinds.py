@@ -140,6 +140,7 @@ def test_a_candidate_of_the_asked_kind_ranks_first_in_the_exact_set(engine):
     trace = engine.ask("Which club hosted the Huskies Cup?")
     a = trace.answer
     assert a.exact and [r.label for r in a.exact_set] == ["Maple Club", "Arena Hall"]
+    assert "is of the kind the answer type asks for" in a.tie_break
     assert any("only its coarse kind (organization) was checked" in n for n in trace.notes)
 
 

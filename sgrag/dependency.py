@@ -26,6 +26,9 @@ reach the entity first named in another sentence or chunk:
   "capital of"), the words a question uses.
 * **Classes**: "X is a Russian military leader" / "X, an American singer," give
   ``X -[is a]-> military leader`` and ``leader``; NER persons ``is a -> person``.
+* **Coarse kinds**: every name ``is a`` person, organization, place, work, event, product or law
+  when its stated class, its name's head noun or most of its NER labels say so (how "ner", 0.5;
+  ``sgrag.kinds``).
 
 Each relation keeps the sentence span, the character span of the words that state it (inside
 the sentence), how it was read and a confidence (``CONFIDENCE``, lowered when an end was

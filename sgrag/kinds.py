@@ -2,8 +2,9 @@
 event, a product, a law), and which of them a question's answer type asks for.
 
 A document graph types few nodes through "is a" class edges ("X is a German video game developer"); spaCy's
-named-entity labels type nearly every name, if coarsely. The extractor files the majority label over a node's
-mentions as an ``is a`` edge to one of ``COARSE_KINDS`` (how "ner", less sure than a class the text states);
+named-entity labels type nearly every name, if coarsely. The extractor files a name's kind (its stated class's,
+its head noun's, else the majority NER label over its mentions) as an ``is a`` edge to one of ``COARSE_KINDS``
+(how "ner", less sure than a class the text states);
 the ranker reads them back (``NodeKinds``) and asks ``asked_kind`` what the answer type wants: the shipped
 lexicon's common class nouns (``coarse_kinds``), else what the graph's own class nodes are made of (a class
 noun whose members are mostly NER persons names people), else a person-noun ending. Unsure means no kind.

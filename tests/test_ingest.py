@@ -89,7 +89,8 @@ def test_delete_document_removes_only_what_it_alone_supports(tmp_path, demo_grap
     assert {"doc:ada lovelace", "doc:charles babbage"} <= set(g.index_of)
 
     out = delete_document(ws, doc_a[:6])  # a unique prefix is enough
-    assert out.doc_id == doc_a and out.nodes_removed == 1 and out.edges_removed == 2
+    # born in, worked with, and Charles Babbage's kind (NER: a person); London's kind (a place) b reads too
+    assert out.doc_id == doc_a and out.nodes_removed == 1 and out.edges_removed == 3
     g = ws.source_graph()
     assert "doc:charles babbage" not in g.index_of and "doc:ada lovelace" in g.index_of
     rels = {g.edge_tuple(int(e))[2] for e in g.incident_edges(g.index_of["doc:ada lovelace"])}

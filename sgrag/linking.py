@@ -76,6 +76,25 @@ _NAMED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-
 _TITLE_ARTICLES = frozenset({"de", "het", "la", "le", "les", "el", "il", "lo", "los", "las", "der", "die", "das"})
 _LOWER_RUN = re.compile(r"(?:\s+[a-zà-ÿ][\w'’-]*)+(?=\s*(?:[?.!,;:]|$))")
 _S_NOUNS = frozenset({"series", "species"})  # nouns that end like a verb ("Which Pokémon *series*")
+# Past and participle forms of English irregular verbs: after the answer type's first word they are its verb
+# ("Which Russian attack *took* place", "Which film director *made*"), as a regular "-ed" word is. Forms that
+# are as often a noun of a kind ("cast", "set", "hit", "cut", "shot", "lead", "rose", "broadcast") are left out.
+IRREGULAR_VERBS = frozenset("""arose arisen awoke awoken beaten became begun began bent bled blew blown bore borne
+bought bred broke broken brought built burnt caught chose chosen clung came dealt did done drew drawn drank drunk
+drove driven dug dwelt ate eaten fed felt fled flung flew flown forbade forbidden forgave forgiven forgot forgotten
+forsook foresaw foreseen fought found froze frozen gave given got gotten went gone grew grown hung heard held hid
+hidden kept knelt knew known laid led leapt learnt left lent lit lost made meant met misled oversaw overseen
+overtook overtaken paid ran rang rode ridden risen rung said sang sank sat saw seen sent sold shook shaken shone
+shown slept slid sought sped spent spoke spoken spun sprang stood stole stolen strode struck stuck stung strove
+sung sunk swam swept swore sworn swung swum taught told thought threw thrown took taken tore torn undertook
+undertaken understood upheld withdrew withdrawn woke woken wore worn wove woven wept won wrote written""".split())
+# Light verbs: with a bare singular noun right after them ("*took place* in", "*took part* in", "*gave birth* to",
+# "*held office*") the noun is part of the relation phrase, not a thing of the graph (a count noun as a real
+# object takes a determiner or a plural: "made *a film*", "made *films*"). "have" is left out: "has *music* by"
+# is a relation to a thing.
+_LIGHT_VERBS = frozenset("""take takes taking took taken make makes making made give gives giving gave given hold holds
+holding held get gets getting got gotten pay pays paying paid come comes coming came""".split())
+_IDIOM_NOUN_END = re.compile(r"\s*(?:$|[?!.,;:]|(?:in|of|to|at|on|for|with|from|by|during|and|as|under|over)\b)")
 
 
 def answer_type_span(question: str) -> tuple[str, int, int]:
@@ -94,8 +113,8 @@ def answer_type_span(question: str) -> tuple[str, int, int]:
             # a later capitalised word starts a name (not after a year: "Which 1977 Italian film"); "-ed"/"-s"
             # words are usually the verb
             dated = all(p.group(0).isdigit() for p in picked)
-            if picked and ((word[0].isupper() and not dated) or (re.search(r"(?:ed|[^s]s)$", word.lower())
-                                                                 and word.lower() not in _S_NOUNS)):
+            if picked and ((word[0].isupper() and not dated) or word.lower() in IRREGULAR_VERBS
+                           or (re.search(r"(?:ed|[^s]s)$", word.lower()) and word.lower() not in _S_NOUNS)):
                 break
             if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation ends it
                 break
@@ -183,6 +202,9 @@ NAME_PIECES_SOFT = register("name_pieces_soft", "linking", 'Names inside a longe
                             '("MTV" in "an MTV Movie Award") only rank.')
 QUALIFIERS_SOFT = register("qualifiers_soft", "linking", 'A place after a comma that says which one is meant '
                            '("Birmingham, Alabama") only ranks.')
+IDIOM_WORDS_NOT_THINGS = register("idiom_words_not_things", "linking", 'The verb after the answer type ("Which event '
+                                  '*saw* ...") and a bare noun after a light verb ("took *place* in", "took *part* in", '
+                                  '"gave *birth* to") are part of a relation phrase, no things of the graph.')
 ONE_MENTION_PER_LABEL = register("one_mention_per_label", "linking", "Two mentions of one label become one constraint "
                                  '(the surer: "United Kingdom", not "British").')
 
@@ -464,6 +486,8 @@ class Linker:
             mentions = self._subtitles(question, mentions)
         if on(RELATION_WORDS_NOT_NAMES):
             mentions = self._without_relation_words(mentions)
+        if on(IDIOM_WORDS_NOT_THINGS):
+            mentions = [m for m in mentions if not self._idiom_word(question, m, a_end)]
         if on(QUOTED_PIECES_SOFT):
             mentions = _quoted_pieces_soft(question, mentions)
         if on(CATEGORY_PIECES_SOFT):
@@ -741,6 +765,21 @@ class Linker:
                 continue
             out.append(m)
         return out
+
+    def _idiom_word(self, question: str, m: Mention, a_end: int) -> bool:
+        """Whether a lowercase mention is a word of the relation, not a thing: the verb that ends the answer type
+        ("Which event *saw* ...", not the film Saw) or the bare noun of a light-verb idiom ("took place in",
+        "took part in", "gave birth to"). (A word after a possessive is no such word: "known for *his marriage*",
+        "*its official website*" name nodes of a knowledge graph.)"""
+        said = question[m.start:m.end]
+        if not said.islower() or m.role == "type" or m.chosen.method not in ("exact", "alias") or " " in said:
+            return False
+        if a_end and not question[a_end:m.start].strip() and (said in IRREGULAR_VERBS or said.endswith("ed")) \
+                and m.chosen.method == "exact":  # a lexicon alias of the verb says what it means ("married")
+            return True
+        before = re.search(r"([A-Za-z]+)\s+$", question[:m.start])
+        return bool(before and before.group(1).lower() in _LIGHT_VERBS and not re.search(r"[^s]s$", said)
+                    and _IDIOM_NOUN_END.match(question, m.end))
 
     def _relation_vocabulary(self, m: Mention) -> frozenset[str]:
         v = self.graph.index_of.get(m.chosen.node_id)

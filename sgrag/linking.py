@@ -97,36 +97,72 @@ holding held get gets getting got gotten pay pays paying paid come comes coming 
 _IDIOM_NOUN_END = re.compile(r"\s*(?:$|[?!.,;:]|(?:in|of|to|at|on|for|with|from|by|during|and|as|under|over)\b)")
 
 
-def answer_type_span(question: str) -> tuple[str, int, int]:
-    """The answer-type phrase and its span: "Which TV show features..." -> ("TV show", 6, 13)."""
+# Names or numbers before the head word: "Which *Australian Army* force", "Which *Sisters of Mercy* album",
+# "Which *2011 South Korean* film" (the head is the first lowercase word after them).
+_NAMED_MODIFIERS = re.compile(r"[A-Z0-9][\w'’.&-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z0-9][\w'’.&-]*)+(?=\s+[a-z])")
+
+
+class AnswerType(NamedTuple):
+    """The answer-type phrase, its span, and the span of the names before its head word (empty when none): those
+    are conditions to link like any name ("Which *Sisters of Mercy* album"), the rest describes the answer."""
+    text: str
+    start: int
+    end: int
+    names: tuple[int, int] = (0, 0)
+
+    def covers(self, s: int, e: int) -> bool:
+        """Whether [s, e) overlaps the phrase outside its names (so it is no condition of its own)."""
+        return s < self.end and e > self.start and not (self.names[0] <= s and e <= self.names[1])
+
+
+def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
+    """The answer type's words from ``pos``: up to three, ended by a stop word, punctuation, a capitalised word
+    (it starts a name), or a verb ("-ed", "-s", an irregular past: "Which Russian attack *took* place")."""
+    picked: list[re.Match] = []
+    for w in re.finditer(r"[\w'’-]+", rest[pos:]):
+        word = w.group(0)
+        if word.lower() in _TYPE_STOP or len(picked) == 3:
+            break
+        if picked or after_names:
+            dated = bool(picked) and all(p.group(0).isdigit() for p in picked)  # "Which 1977 Italian film"
+            if (word[0].isupper() and not dated) or word.lower() in IRREGULAR_VERBS \
+                    or (re.search(r"(?:ed|[^s]s)$", word.lower()) and word.lower() not in _S_NOUNS):
+                break
+        if picked and rest[pos + picked[-1].end():pos + w.start()].strip():  # "Which film, set in ...": punctuation
+            break
+        picked.append(w)
+    return picked
+
+
+def answer_type(question: str) -> AnswerType:
+    """The answer-type phrase: "Which TV show features..." -> ("TV show", 6, 13); names before the head are part
+    of it ("Which East German gymnast competed" -> "East German gymnast", names (6, 17))."""
     for pattern in (_WHO, _WHICH):
         m = pattern.match(question)
         if not m:
             continue
         rest, offset = m.group(1), m.start(1)
-        words = list(re.finditer(r"[\w'’-]+", rest))
-        picked = []
-        for w in words:
-            word = w.group(0)
-            if word.lower() in _TYPE_STOP or len(picked) == 3:
-                break
-            # a later capitalised word starts a name (not after a year: "Which 1977 Italian film"); "-ed"/"-s"
-            # words are usually the verb
-            dated = all(p.group(0).isdigit() for p in picked)
-            if picked and ((word[0].isupper() and not dated) or word.lower() in IRREGULAR_VERBS
-                           or (re.search(r"(?:ed|[^s]s)$", word.lower()) and word.lower() not in _S_NOUNS)):
-                break
-            if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation ends it
-                break
-            picked.append(w)
+        named = _NAMED_MODIFIERS.match(rest)
+        head = _type_words(rest, named.end(), True) if named else []
+        if head:
+            end = named.end() + head[-1].end()
+            second = re.search(r"\s+", rest).end()  # the first word is the question's own (as without names)
+            return AnswerType(rest[:end], offset, offset + end, (offset + second, offset + named.end()))
+        picked = _type_words(rest, 0, False)
         if picked:
-            return rest[picked[0].start():picked[-1].end()], offset + picked[0].start(), offset + picked[-1].end()
+            return AnswerType(rest[picked[0].start():picked[-1].end()], offset + picked[0].start(),
+                              offset + picked[-1].end())
     if _ASKS_WHO.match(question):
-        return "person", 0, 0
+        return AnswerType("person", 0, 0)
     m = _ZH_WHICH.match(question)
     if m:  # 哪种疾病 / 哪位演员 / 什么药物: the noun after the question word
-        return m.group(1), m.start(1), m.end(1)
-    return "", 0, 0
+        return AnswerType(m.group(1), m.start(1), m.end(1))
+    return AnswerType("", 0, 0)
+
+
+def answer_type_span(question: str) -> tuple[str, int, int]:
+    """The answer-type phrase and its span (``answer_type`` without the names' span)."""
+    return answer_type(question)[:3]
 
 
 def _auto_aliases(label: str) -> list[str]:
@@ -448,14 +484,15 @@ class Linker:
     def unlinked(self, question: str, mentions: list[Mention]) -> list[str]:
         """Names in the question (capitalised runs, quoted titles) that no mention covers: things the graph lacks.
 
-        The question's first word and the answer type are not names ("Which", "Who is the *male actor*")."""
-        _, a_start, a_end = answer_type_span(question)
+        The question's first word and the answer type are not names ("Which", "Who is the *male actor*"); names
+        before its head are ("Which *Sisters of Mercy* album")."""
+        at = answer_type(question)
         out = []
         for m in _NAMED.finditer(question):
             text = next(g for g in m.groups() if g)
             s = m.start() + (1 if m.group(0)[0] in "\"“" else 0)
             e = s + len(text)
-            if s == 0 or (s < a_end and e > a_start) or any(s < c.end and c.start < e for c in mentions):
+            if s == 0 or at.covers(s, e) or any(s < c.end and c.start < e for c in mentions):
                 continue
             text = re.sub(r"['’]s?$", "", text)  # "Common's": the name is "Common"
             if fold(text) in _TITLE_ARTICLES:  # "made *De groote boulevards*?": a title in sentence case
@@ -472,14 +509,15 @@ class Linker:
         return fold(name) in self.entries
 
     def _link(self, question: str, overrides: dict[str, str]) -> tuple[list[Mention], str]:
-        atype, a_start, a_end = answer_type_span(question)
+        at = answer_type(question)
+        atype, a_start, a_end = at[:3]
         expanded = self._expand_coordination(question, a_start, a_end)
         mentions: list[Mention] = []
         for t in expanded:
             mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer))
         mentions = self._non_overlapping(mentions, question)
         on = self.rules.on
-        mentions = self._fallbacks(question, mentions, a_start, a_end)
+        mentions = self._fallbacks(question, mentions, at)
         if on(TITLES):
             mentions = self._titles(question, mentions)
         if on(SUBTITLES):
@@ -798,14 +836,14 @@ class Linker:
             self._rel_vocab[v] = words
         return self._rel_vocab[v]
 
-    def _fallbacks(self, question: str, mentions: list[Mention], a_start: int, a_end: int) -> list[Mention]:
+    def _fallbacks(self, question: str, mentions: list[Mention], at: AnswerType) -> list[Mention]:
         """Name-like spans no label matched: fuzzy match, then embedding nearest neighbour."""
         out = list(mentions)
         for m in _NAME_SPAN.finditer(question):
             text = next(g for g in m.groups() if g)
             s = m.start() + (1 if m.group(0)[0] in "\"“" else 0)
             e = s + len(text)
-            if any(s < c.end and c.start < e for c in out) or (s < a_end and e > a_start):
+            if any(s < c.end and c.start < e for c in out) or at.covers(s, e):
                 continue
             if s == 0 or fold(text) in STOPWORDS or len(fold(text)) < 4:
                 continue
@@ -925,8 +963,11 @@ def _name_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]:
     out = list(mentions)
     for n in _CAPITALISED_RUN.finditer(question):
         start, end = n.span()
-        if start == 0:
-            continue
+        if start == 0:  # "Which Major League Baseball team": the run after the question word
+            lead = _QUESTION_WORD.match(n.group(0))
+            if lead is None or " " not in n.group(0)[lead.end():] or n.group(0)[lead.end()].isdigit():
+                continue  # "Which 2011 South Korean film": a year and a name, not one name
+            start = lead.end()
         inner = [m for m in out if start <= m.start and m.end <= end]
         whole = fold(question[start:end])  # "Wimbledon F.C." is whole without its last dot
         if inner and not any(fold(question[m.start:m.end]) == whole for m in inner) \

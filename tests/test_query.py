@@ -3,7 +3,7 @@ from hypothesis import given, settings, strategies as st
 
 from sgrag import GraphBuilder
 from sgrag.lexicon import Lexicon
-from sgrag.linking import Linker, answer_type_span
+from sgrag.linking import Linker, answer_type, answer_type_span
 from sgrag.query import build_query_graph, decompose
 from sgrag.stated import stated_words
 from sgrag.textnorm import tokens
@@ -30,6 +30,14 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     ("Which painter, born in Płock, taught at ASP?", "painter"),
     ("Which band leader sang on the album?", "band leader"),
     ("Which hit single topped the charts?", "hit single"),  # a verb form is a noun as the first word
+    # names before the head word are part of the phrase; the head is the first lowercase word after them
+    ("Which Australian Army force, formed in 1942, was succeeded by X?", "Australian Army force"),
+    ("Which East German gymnast competed at the 1972 Summer Olympics?", "East German gymnast"),
+    ("Which Sisters of Mercy album, co-produced by Jim Steinman, includes More?", "Sisters of Mercy album"),
+    ("Which 2011 South Korean film featured Ko Chang-seok?", "2011 South Korean film"),
+    ("Which Academy Awards ceremony, held in 1990, honoured X?", "Academy Awards ceremony"),
+    ("Which Olympic Games were held in Athens?", "Olympic"),  # no lowercase head: as before
+    ("Which National Memorial stands on Merritt Island?", "National"),
 ])
 def test_answer_type(question, expected):
     assert answer_type_span(question)[0] == expected
@@ -556,3 +564,23 @@ def idiom_graph():
 def test_light_verb_idiom_nouns_are_no_things(question, expected):
     """"took place in", "took part in", "gave birth to": the bare noun is part of the relation, never a condition."""
     assert labels(Linker(idiom_graph()), question) == expected
+
+
+def test_names_before_the_answer_types_head_are_conditions_and_the_head_is_not():
+    """"Which Australian Army force": the answer is a force (no condition of its own), Australian Army is a
+    condition; pieces of a longer name the graph lacks only rank."""
+    b = GraphBuilder()
+    for label in ("Australian Army", "force", "Sydney", "Major", "Baseball", "Rice University"):
+        b.add_node(label.lower(), label)
+    b.add_edge("australian army", "sydney", "based in")
+    lk = Linker(b.build())
+    q = "Which Australian Army force was formed in Sydney?"
+    at = answer_type(q)
+    assert at.text == "Australian Army force" and q[at.names[0]:at.names[1]] == "Army"
+    mentions, _ = lk.link(q)
+    assert [(m.chosen.label, m.role) for m in mentions] == [("Australian Army", "entity"), ("Sydney", "entity")]
+    assert min(m.chosen.score for m in mentions) >= 0.75  # both firm
+    # pieces of a longer name the graph lacks only rank, also right after the question word
+    mentions, _ = lk.link("Which Major League Baseball team drafted players from Rice University?")
+    scores = {m.chosen.label: m.chosen.score for m in mentions}
+    assert scores["Major"] < 0.75 and scores["Baseball"] < 0.75 and scores["Rice University"] == 1.0

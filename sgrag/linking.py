@@ -36,7 +36,7 @@ _TYPE_STOP = STOPWORDS | frozenset("""features featuring starring stars starred 
 nominated associated located born died directed produced written released connected linked served serves
 played plays known includes include included shares share has have had also""".split())
 
-_WHICH = re.compile(r"^\s*(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
+_WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under)\s+)?(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
 _ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
 _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)(\w{1,4}?)(?=会|是|能|可|被|与|和|在|的|由|有|同时|出生|导致|引起|获得|位于|属于|包括|来自|曾|，|,|？|\?)")

@@ -38,6 +38,9 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     ("Which Academy Awards ceremony, held in 1990, honoured X?", "Academy Awards ceremony"),
     ("Which Olympic Games were held in Athens?", "Olympic"),  # no lowercase head: as before
     ("Which National Memorial stands on Merritt Island?", "National"),
+    # a preposition before the question word: the value asked for is the answer type, not a condition
+    ("On what date were both America's Sweetheart and Mono released?", "date"),
+    ("In which year was Flesh & Blood released?", "year"),
 ])
 def test_answer_type(question, expected):
     assert answer_type_span(question)[0] == expected
@@ -559,6 +562,7 @@ def idiom_graph():
     # not an idiom: a determiner, a plural, "has" (a relation to a thing), a capitalised name
     ("Which film is set in a place in France?", ["Place", "France"]),
     ("Which film has music by Tom Skerritt?", ["Music", "Tom Skerritt"]),
+    ("On what place was Tom Skerritt born?", ["Tom Skerritt"]),  # the answer type, not a condition
     ("Which actor took Part to France?", ["Part", "France"]),
 ])
 def test_light_verb_idiom_nouns_are_no_things(question, expected):

@@ -30,7 +30,7 @@ from .types import LinkCandidate, Mention
 STOPWORDS = frozenset("""a an the and or but of in on at to for from by with as is was are were be been being
 has have had do does did it its it's this that these those he she they them his her their him who whom whose which
 what when where why how up down out over under about into than then there here also both all any each few more most
-other some such no nor not only own same so too very can will just don should now one two first known well""".split())
+other some such no nor not only own same so too very can will just don should now one two first last known well""".split())
 
 _TYPE_STOP = STOPWORDS | frozenset("""features featuring starring stars starred won wins received receive
 nominated associated located born died directed produced written released connected linked served serves

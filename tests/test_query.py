@@ -588,3 +588,11 @@ def test_names_before_the_answer_types_head_are_conditions_and_the_head_is_not()
     mentions, _ = lk.link("Which Major League Baseball team drafted players from Rice University?")
     scores = {m.chosen.label: m.chosen.score for m in mentions}
     assert scores["Major"] < 0.75 and scores["Baseball"] < 0.75 and scores["Rice University"] == 1.0
+
+
+def test_an_ordinal_like_last_is_no_condition():
+    """"ran its last episode": "last", like "first", says which one, and names no thing."""
+    b = GraphBuilder()
+    for label in ("last", "CNN"):
+        b.add_node(label.lower(), label)
+    assert labels(Linker(b.build()), "Which CNN show ran its last episode in 2014?") == ["CNN"]

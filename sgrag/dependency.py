@@ -51,6 +51,9 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "document": 0.3, "rules": 0.8, "nominal": 0.6}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
+_MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
+                   r"design|construct|complet|premier|introduc|issu|develop|direct|found)\w*")
+"""Verbs of making: in the active voice, the date of the act is its object's ("Tor published Mistborn in 2006")."""
 _TIME_FRAME = {"after", "before", "since", "until", "following", "during", "upon"}
 """Prepositions whose event noun frames a clause in time rather than naming what its subject did."""
 INFERRED_FACTOR = 0.9
@@ -849,6 +852,9 @@ class _Reader:
         if _in_time_frame(toks):
             return None
         near = next((t for t in toks[1:] if t.pos_ in ("VERB", "AUX", "NOUN")), verb)
+        if self.ents[b.entity].kind == "VALUE" and near.pos_ == "VERB" and _MADE.match(_verb(near)) and \
+                any(c.dep_ == "dobj" for c in near.children):
+            return None  # the date of making is the made thing's
         prep = next((t for t in toks if t.dep_ in ("prep", "agent", "dative")), None)
         word = _verb(near) if near.pos_ in ("VERB", "AUX") else near.lemma_.lower()
         if near.pos_ == "AUX" and word in ("be", "was", "is", "were", "been"):
@@ -870,6 +876,19 @@ class _Reader:
                 out.append((h, h.dep_))
             t = h
         return out
+
+    def _made_object_date(self, verb: Any, one: tuple, other: tuple):
+        """"X released *their debut album, Y,* on 4 December 2006": a verb of making dates its object, not its
+        subject -> (Y, "released on", the date, "svo"), or None."""
+        if not _MADE.match(_verb(verb)) or any(c.dep_ == "nsubjpass" for c in verb.children):
+            return None
+        (m, role, side), (n, _, n_side) = (one, other) if self.ents[other[0].entity].kind == "VALUE" else (other, one)
+        if role != "dobj" or self.ents[n.entity].kind != "VALUE" or self.ents[m.entity].kind == "VALUE":
+            return None
+        preps = [t for t, _ in n_side if t.dep_ == "prep"]
+        if len(side) > 3 or len(preps) != 1 or preps[0].head.i != verb.i:
+            return None
+        return m, _name([verb], preps[0]), n, "svo"
 
     def _path_relation(self, a: _Mention, b: _Mention):
         """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""
@@ -933,6 +952,9 @@ class _Reader:
             if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
                 return None  # "used his concept for X": X is not his
             subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ
+            made = self._made_object_date(lca, (a, role_a, side_a), (b, role_b, side_b))
+            if made is not None:
+                return made + (span,)
             if subj_a == subj_b:
                 return None
             (src, src_side, src_role), (dst, dst_side) = ((a, side_a, role_a), (b, side_b)) if subj_a else \
@@ -961,6 +983,9 @@ class _Reader:
             preps = [t for t in preps if toks.index(t) < toks.index(verb)] or preps
             if len(nouns) > 1:
                 return None
+            if self.ents[dst.entity].kind == "VALUE" and _MADE.match(_verb(verb)) and \
+                    any(c.dep_ == "dobj" for c in verb.children):
+                return None  # "X released their album in 2006": the date is the album's
             if self.ents[dst.entity].kind == "VALUE" and not preps:
                 return src, _verb(verb), dst, "svo", span
             how = "passive" if src_role == "nsubjpass" else "svo"

@@ -235,6 +235,14 @@ def test_an_event_noun_dates_its_own_object_not_the_clause_subject(ex):
     assert rel(found, "Anna Smith", "Ghana") == {"became president of"}
 
 
+def test_a_verb_of_making_dates_its_object(ex):
+    """"X founded Acme Corp in 1980": 1980 is when Acme Corp was founded, not a fact of X."""
+    found = ex.extract_text("John Smith was born in 1950 and founded Acme Corp in 1980.")
+    assert rel(found, "Acme Corp", "1980") == {"founded in"}
+    assert not rel(found, "John Smith", "1980")
+    assert rel(found, "John Smith", "1950") == {"born in"}
+
+
 def test_edges_carry_sentence_fact_span_how_and_confidence(ex):
     text = "Gustave Eiffel was born in Dijon. He designed the Eiffel Tower."
     found = ex.extract_text(text)

@@ -47,10 +47,15 @@ from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
-              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85,
+              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
               "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
-              "clause-subject": 0.5, "document": 0.3, "rules": 0.8}
+              "clause-subject": 0.5, "document": 0.3, "rules": 0.8, "nominal": 0.6}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
+_MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
+                   r"design|construct|complet|premier|introduc|issu|develop|direct|found)\w*")
+"""Verbs of making: in the active voice, the date of the act is its object's ("Tor published Mistborn in 2006")."""
+_TIME_FRAME = {"after", "before", "since", "until", "following", "during", "upon"}
+"""Prepositions whose event noun frames a clause in time rather than naming what its subject did."""
 INFERRED_FACTOR = 0.9
 """A containment read through a chain of places ("A in B, B in C": A in C) is a little less sure per step."""
 DOCUMENT_LEAD_SENTENCES = 8
@@ -411,8 +416,9 @@ class _Reader:
             if acro and _initials(e.label) == acro:
                 return i
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
-                    and len(words) >= 2:
-                return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"
+                    and len(words) >= 2 and not (kind in _PLACE and ew[len(words)][:1].isupper()):
+                return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"; a place naming
+                #           a longer name ("North Carolina" of "North Carolina State Park") is the place
         return None
 
     def _spans(self, sent: Any) -> list[tuple[int, int, str]]:
@@ -545,6 +551,8 @@ class _Reader:
                     self.people.add(target)
                     self.gender.setdefault(target, agree)
                 via = "pronoun"
+            elif low == "there" and t.dep_ == "advmod" and t.head.pos_ == "VERB":  # "died there": not "there are"
+                target, via = self._place_before(t), "pronoun"
             elif t.pos_ == "NOUN" and t.i > 0 and self.doc[t.i - 1].lower_ in ("the", "this") and \
                     t.dep_ not in ("compound", "amod"):
                 nouns = {t.lemma_.lower(), t.lower_}
@@ -595,6 +603,28 @@ class _Reader:
         rivals = {m.entity for m in self.mentions if sent.start <= m.start < tok.i and m.entity != found
                   and self._agrees(m.entity, agree)}
         return None if rivals else found
+
+    def _place_before(self, tok: Any) -> int | None:
+        """The place a locative "there" stands for: the latest thing named as where a verb's action happened
+        ("lived *in the palace* until he died there", "was resident *at Statfold Hall* ... and died there"), in
+        its own sentence, else in the one before; a place qualifying another ("at the Institute *in Moscow*") is
+        not one."""
+        k = self.sent_starts.index(tok.sent.start)
+        for start in (tok.sent.start, self.sent_starts[k - 1] if k else None):
+            if start is None:
+                break
+            where = [m for m in self.mentions if start <= m.start < tok.i and m.end <= tok.i
+                     and self._where(self.doc[m.start:m.end].root)]
+            if where:
+                return where[-1].entity
+            tok = self.doc[start]
+        return None
+
+    def _where(self, root: Any) -> bool:
+        """Whether a mention's head is the object of "in"/"at" that does not qualify another mention."""
+        prep = root.head
+        return root.dep_ == "pobj" and prep.lower_ in ("in", "at") and prep.head.i not in self.token_mention \
+            and self.ents[self.token_mention[root.i].entity].kind != "VALUE"
 
     def _topic(self) -> int | None:
         """The article's subject: the title entity, else the text's first subject when it holds every
@@ -783,6 +813,7 @@ class _Reader:
                 self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
                           "modifier", self.doc[a.start:b.end], sent, a.via)
         self._place_chains(sent, mentions)
+        self._place_lists(sent, mentions)
         for i, a in enumerate(mentions):  # the weakest reading: named together
             for b in mentions[i + 1:]:
                 ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
@@ -818,7 +849,12 @@ class _Reader:
         for t in toks[1:-1]:
             if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                 return None
+        if _in_time_frame(toks):
+            return None
         near = next((t for t in toks[1:] if t.pos_ in ("VERB", "AUX", "NOUN")), verb)
+        if self.ents[b.entity].kind == "VALUE" and near.pos_ == "VERB" and _MADE.match(_verb(near)) and \
+                any(c.dep_ == "dobj" for c in near.children):
+            return None  # the date of making is the made thing's
         prep = next((t for t in toks if t.dep_ in ("prep", "agent", "dative")), None)
         word = _verb(near) if near.pos_ in ("VERB", "AUX") else near.lemma_.lower()
         if near.pos_ == "AUX" and word in ("be", "was", "is", "were", "been"):
@@ -840,6 +876,19 @@ class _Reader:
                 out.append((h, h.dep_))
             t = h
         return out
+
+    def _made_object_date(self, verb: Any, one: tuple, other: tuple):
+        """"X released *their debut album, Y,* on 4 December 2006": a verb of making dates its object, not its
+        subject -> (Y, "released on", the date, "svo"), or None."""
+        if not _MADE.match(_verb(verb)) or any(c.dep_ == "nsubjpass" for c in verb.children):
+            return None
+        (m, role, side), (n, _, n_side) = (one, other) if self.ents[other[0].entity].kind == "VALUE" else (other, one)
+        if role != "dobj" or self.ents[n.entity].kind != "VALUE" or self.ents[m.entity].kind == "VALUE":
+            return None
+        preps = [t for t, _ in n_side if t.dep_ == "prep"]
+        if len(side) > 3 or len(preps) != 1 or preps[0].head.i != verb.i:
+            return None
+        return m, _name([verb], preps[0]), n, "svo"
 
     def _path_relation(self, a: _Mention, b: _Mention):
         """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""
@@ -903,6 +952,9 @@ class _Reader:
             if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
                 return None  # "used his concept for X": X is not his
             subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ
+            made = self._made_object_date(lca, (a, role_a, side_a), (b, role_b, side_b))
+            if made is not None:
+                return made + (span,)
             if subj_a == subj_b:
                 return None
             (src, src_side, src_role), (dst, dst_side) = ((a, side_a, role_a), (b, side_b)) if subj_a else \
@@ -914,6 +966,8 @@ class _Reader:
                 if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                     return None
             nouns = [t for t in toks[1:-1] if t.pos_ == "NOUN"]
+            if any(self._owned_by_other(n, (src, dst)) for n in nouns) or _in_time_frame(toks):
+                return None  # "after the establishment of X in 1991, Y has ...": 1991 dates X's establishment
             preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
             verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
             if verb is None:  # copula: "X is the capital of Y"
@@ -929,10 +983,16 @@ class _Reader:
             preps = [t for t in preps if toks.index(t) < toks.index(verb)] or preps
             if len(nouns) > 1:
                 return None
+            if self.ents[dst.entity].kind == "VALUE" and _MADE.match(_verb(verb)) and \
+                    any(c.dep_ == "dobj" for c in verb.children):
+                return None  # "X released their album in 2006": the date is the album's
             if self.ents[dst.entity].kind == "VALUE" and not preps:
                 return src, _verb(verb), dst, "svo", span
             how = "passive" if src_role == "nsubjpass" else "svo"
-            return src, _name([verb] + nouns, preps[0] if preps else None), dst, how, span
+            name = _name([verb] + nouns, preps[0] if preps else None)
+            if toks[0].lower_ == "there" and not preps:  # "died there": died in the place it stands for
+                name += " in"
+            return src, name, dst, how, span
         if lca.pos_ == "NOUN" and lca.i not in self.token_mention:
             roles = {side_a[0][1] if len(side_a) == 2 else "", side_b[0][1] if len(side_b) == 2 else ""}
             mods = [(m, side) for m, side in ((a, side_a), (b, side_b)) if side[0][1] in _MODIFIER]
@@ -942,10 +1002,38 @@ class _Reader:
                 top = b if low is a else a
                 if self.ents[top.entity].kind != "VALUE":
                     return top, self._modifier_name(low, [lca]), low, "modifier", span
+            nominal = self._nominal(lca, side_a, side_b, a, b)
+            if nominal is not None:
+                return nominal + (span,)
             if roles == {"poss", "appos"}:  # "Y, X's son": a possessor and an apposition of the possessed noun
                 owner, owned = (a, b) if side_a[0][1] == "poss" else (b, a)
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
         return None
+
+    def _owned_by_other(self, noun: Any, ends: tuple[_Mention, _Mention]) -> bool:
+        """Whether ``noun`` has an "of" object naming a third entity ("the establishment *of X*")."""
+        for prep in noun.children:
+            if prep.dep_ == "prep" and prep.lower_ == "of":
+                m = next((self.token_mention.get(c.i) for c in prep.children if c.dep_ == "pobj"), None)
+                if m is not None and m not in ends:
+                    return True
+        return False
+
+    def _nominal(self, noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """An event named by a noun, its "of" object and when or where it happened: "the establishment of X in
+        1991", "the opening of X in Paris" -> (X, "establishment in", 1991, "nominal"), or None."""
+        if len(side_a) != 3 or len(side_b) != 3 or side_a[0][1] != "pobj" or side_b[0][1] != "pobj":
+            return None
+        pa, pb = side_a[1][0], side_b[1][0]
+        if pa.lower_ == "of" and pb.lower_ in ("in", "on", "at"):
+            thing, when, prep = a, b, pb
+        elif pb.lower_ == "of" and pa.lower_ in ("in", "on", "at"):
+            thing, when, prep = b, a, pa
+        else:
+            return None
+        if self.ents[thing.entity].kind == "VALUE" or not noun.lemma_.isalpha():
+            return None
+        return thing, f"{noun.lemma_.lower()} {prep.lower_}", when, "nominal"
 
     def _end_char(self, m: _Mention) -> int:
         """The character offset just after a mention (where the text that follows it starts)."""
@@ -963,14 +1051,40 @@ class _Reader:
             if m is not None and chain and self.ents[m.entity].kind in _CHAINED and self._comma_between(chain[-1], m):
                 chain.append(m)
                 continue
+            listed = bool(chain) and re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",
+                                              self.text[self._end_char(chain[-1]):sent.end_char])
             while chain and self.ents[chain[-1].entity].kind not in _PLACE:
                 chain.pop()  # a chain ends in a place
-            if len(chain) >= 2 and not re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",
-                                                self.text[self._end_char(chain[-1]):sent.end_char]):
+            if len(chain) >= 2 and not listed:
                 for x, y in zip(chain, chain[1:]):
                     self._add(self.ents[x.entity].label, LOCATED_IN, self.ents[y.entity].label, "place-chain",
                               self.doc[x.start:y.end], sent)
             chain = [m] if m is not None and self.ents[m.entity].kind in _LOCATED else []
+
+    def _place_lists(self, sent: Any, mentions: list[_Mention]) -> None:
+        """"Vancouver, Victoria, Surrey and Richmond in British Columbia", "near Roper and Creswell, North
+        Carolina": a list of names followed by "in" or a comma and a place is a list of things in that place."""
+        named = [m for m in mentions if not m.via]
+        for k, where in enumerate(named):
+            if k < 2 or self.ents[where.entity].kind not in _PLACE:
+                continue
+            if not re.fullmatch(r"\s*(?:,|in)\s*", self.text[self._end_char(named[k - 1]):self.doc[where.start].idx]) \
+                    or re.match(r"\s*(?:,\s*|(?:,\s*)?(?:and|or)\s+)(?:the\s+)?[A-Z]",
+                                self.text[self._end_char(where):sent.end_char]):
+                continue  # not the list's place, but one more item of a list
+            items, joined = [named[k - 1]], 0
+            for m in reversed(named[:k - 1]):
+                gap = self.text[self._end_char(m):self.doc[items[-1].start].idx]
+                if re.fullmatch(r"\s*,?\s*(?:and|or)\s+", gap) and not joined:
+                    joined = 1
+                elif not (re.fullmatch(r"\s*,\s*", gap) and joined):
+                    break
+                items.append(m)
+            if not joined or any(self.ents[m.entity].kind not in _CHAINED | {"FAC"} for m in items):
+                continue
+            for m in items:
+                self._add(self.ents[m.entity].label, LOCATED_IN, self.ents[where.entity].label, "place-list",
+                          self.doc[m.start:where.end], sent)
 
     def _comma_between(self, x: _Mention, y: _Mention) -> bool:
         gap = self.doc[x.end:y.start]
@@ -1067,6 +1181,14 @@ _AFTER_VALUE = {"later", "earlier", "ago", "old", "long", "before", "after"}
 """Words after a value that place it in time, whatever the tagger calls them ("two days later")."""
 _ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
                   "last", "next"}
+
+
+def _in_time_frame(path: list[Any]) -> bool:
+    """Whether a dependency path (from a mention up to its verb) passes through an event that only frames the
+    clause in time ("*After the fall of the Derg* and the establishment of X in 1991, Y has ..."): what that
+    event names is not the subject's."""
+    return any(t.dep_ == "prep" and t.lower_ in _TIME_FRAME and k >= 2 and path[k - 1].pos_ == "NOUN"
+               for k, t in enumerate(path))
 
 
 def _counted(tok: Any) -> bool:

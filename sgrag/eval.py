@@ -146,7 +146,8 @@ def score_row(query: str, gold: str, trace: QueryTrace, graph, known_answers: se
     Failure causes: "no exact match" (nothing satisfies every matched constraint), "linking
     miss" (exact matches exist, but the gold answer lacks one of the linked constraints: a
     mention was linked to the wrong entity), "wrong tie-break" (the gold answer is an exact
-    match, another one was ranked first), "gold not in graph".
+    match, another one was ranked first), "gold not in graph". ``exact``: the answer claims every named
+    condition (``Answer.meets_every_named``: an exact set, and no named thing missing from the graph).
     """
     ans = trace.answer
     ranked = [r.label for r in ans.ranked] if ans else []
@@ -170,7 +171,8 @@ def score_row(query: str, gold: str, trace: QueryTrace, graph, known_answers: se
         failure = "wrong tie-break"
     return {"query": query, "gold": gold, "answers": ranked, "final": final, "answer": ans.text if ans else "",
             "exact_set": [r.label for r in ans.exact_set] if ans else [], "tie_break": ans.tie_break if ans else "",
-            "exact": bool(trace.exact_count), "hit": hit, "precision": precision, "recall": recall, "f1": f1,
+            "exact": bool(trace.exact_count) and bool(ans) and ans.meets_every_named,
+            "hit": hit, "precision": precision, "recall": recall, "f1": f1,
             "constraints": len(trace.query_graph.constraints) if trace.query_graph else 0,
             "failure": failure, "timings_ms": trace.timings_ms}
 

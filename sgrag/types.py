@@ -223,6 +223,13 @@ class Answer:
     def conditions_used(self) -> int:
         return sum(c.used for c in self.conditions)
 
+    @property
+    def meets_every_named(self) -> bool:
+        """Whether the answer is exact for every thing the question names: some entity meets every condition
+        used, and no named thing was missing from the graph or left out (a name the graph lacks makes the
+        answer a partial match, however many entities meet the rest; a class word that only ranks does not)."""
+        return self.exact and not any(c.status in ("not_found", "unused") for c in self.conditions)
+
 
 @dataclass
 class QueryTrace:

@@ -3,6 +3,7 @@ verdict claims "every condition" only when every named condition selected the an
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -24,6 +25,18 @@ def test_a_name_the_graph_lacks_is_reported_not_dropped(olympics_engine):
     assert "every condition" not in a.headline
     assert a.headline.startswith("4 entities satisfy 1 of 2 conditions") and "'Atlantis' (not found" in a.headline
     assert trace.query_graph.unlinked == ("Atlantis",)
+
+
+def test_an_answer_with_a_missing_name_is_not_scored_as_exact(olympics_engine):
+    """Four countries meet the one condition the graph has; with 'Atlantis' missing none is claimed exact (an
+    evaluation counts it as a partial match), though the four are still listed."""
+    from sgrag.eval import score_row
+    trace = olympics_engine.ask("Which country won medals at the 2012 Summer Olympics and borders Atlantis?")
+    row = score_row(trace.question, trace.answer.text, trace, olympics_engine.graph, set())
+    assert len(row["exact_set"]) == 4 and not row["exact"] and not trace.answer.meets_every_named
+    whole = olympics_engine.ask("Which country won medals at the 2012 Summer Olympics?")
+    assert whole.answer.meets_every_named
+    assert score_row(whole.question, whole.answer.text, whole, olympics_engine.graph, set())["exact"]
 
 
 def test_a_title_in_sentence_case_the_graph_lacks_is_reported_whole(olympics_engine):
@@ -127,6 +140,7 @@ def test_headline_claims_every_condition_only_when_all_are_used(statuses, n_exac
         s == "used" for s in statuses))
     for c in conds:
         assert c.used or f"'{c.text}'" in said
+    assert replace(a, conditions=conds).meets_every_named == (bool(members) and not {"not_found", "unused"} & set(statuses))
 
 
 def _conditions(question: str) -> list[tuple[str, str]]:

@@ -126,6 +126,19 @@ def test_the_article_subject_is_mentioned_with_names_of_its_lead_only(ex):
     assert "Astrid Holm" not in weak  # named after it: the article has moved on
 
 
+def test_a_list_of_names_in_a_place_is_each_in_it(ex):
+    """"Vancouver, Victoria, Surrey and Richmond in British Columbia": each is in British Columbia; a place that is
+    one more item of a list ("Longueuil in Quebec and Vancouver, ...") and a list of places alone are no such place."""
+    found = ex.extract_text("These include Montreal and Longueuil in Quebec and Vancouver, Victoria, Surrey and "
+                            "Richmond in British Columbia. The park is near Roper and Creswell, North Carolina.")
+    for town in ("Vancouver", "Victoria", "Surrey", "Richmond"):
+        assert "located in" in rel(found, town, "British Columbia")
+    assert "located in" in rel(found, "Roper", "North Carolina")
+    assert not {r for r in found.relations if r.target in ("Victoria", "Vancouver", "Quebec") and r.how == "place-list"}
+    found = ex.extract_text("The train linked Brussels with France, Switzerland and Italy.")
+    assert not {r for r in found.relations if r.how == "place-list"}
+
+
 def test_a_list_of_places_is_no_chain(ex):
     found = ex.extract_text("The Vauban linked Brussels with France, Switzerland and Italy.")
     for a in ("France", "Switzerland", "Italy"):
@@ -168,6 +181,17 @@ def test_one_entity_one_node_surnames_acronyms_possessives(ex):
     assert "U.S." not in labels  # an acronym of the name first mentioned
 
 
+def test_a_place_naming_a_longer_name_stays_the_place(ex):
+    """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
+    of St Petersburg University"."""
+    found = ex.extract_text("Pettigrew State Park is a North Carolina State Park in Tyrrell County. It lies near "
+                            "Roper, North Carolina. He taught at the Legal faculty of St Petersburg University. The "
+                            "Legal faculty grew.")
+    labels = {e.label for e in found.entities}
+    assert "North Carolina" in labels and "Legal faculty" not in labels
+    assert rel(found, "Roper", "North Carolina") == {"located in"}
+
+
 def test_whole_names_with_en_dash_and_initials(ex):
     found = ex.extract_text("The Srinagar–Kargil–Leh line was planned by J. R. R. Tolkien in 1950.")
     labels = {e.label for e in found.entities}
@@ -182,6 +206,41 @@ def test_pronoun_and_description_reach_the_title_entity(ex):
     assert rel(found, "Poison", "Capitol Records")
     assert any(r.how.endswith("+description") for r in found.relations if r.target == "Capitol Records")
     assert rel(found, "Poison", "Pink Moon")
+
+
+def test_there_stands_for_the_place_named_before(ex):
+    """"died there": died in the place where the sentence (or the one before) put the action; "there are"
+    names no place, and a place qualifying another ("the Institute in Moscow") is not where."""
+    found = ex.extract_text("Francis Pipe was an English cricketer. He was resident at Statfold Hall in his home "
+                            "village and died there in 1900.", "Francis Pipe")
+    assert rel(found, "Francis Pipe", "Statfold Hall") >= {"died in"}
+    found = ex.extract_text("Ivan Petrov became a student at the Steklov Institute in Moscow in 1975. He studied there "
+                            "under Igor Shafarevich.", "Ivan Petrov")
+    assert "studied in" in rel(found, "Ivan Petrov", "Steklov Institute")
+    assert not {r.how for r in found.relations if (r.source, r.relation, r.target) == ("Ivan Petrov", "studied in",
+                                                                                         "Moscow")} - {"contained"}
+    found = ex.extract_text("The Oslo Chess Club was founded in 1900. There are 45 members there.")
+    assert not {r for r in found.relations if r.relation.endswith(" in") and r.target == "Oslo Chess Club"}
+
+
+def test_an_event_noun_dates_its_own_object_not_the_clause_subject(ex):
+    """"the establishment of X in 1991" dates X; an event that frames a clause in time ("After ...") says nothing
+    of the clause's subject, while "became the president of Ghana" still does."""
+    found = ex.extract_text("After the fall of the Derg and the establishment of the Transitional Government of "
+                            "Ethiopia in 1991, the first President (Meles Zenawi) has to be considered an interim "
+                            "leader. Anna Smith became the president of Ghana.")
+    assert rel(found, "Transitional Government of Ethiopia", "1991") == {"establishment in"}
+    assert not {r for r in found.relations if r.source == "President" and r.target in
+                ("1991", "Derg", "Transitional Government of Ethiopia")}
+    assert rel(found, "Anna Smith", "Ghana") == {"became president of"}
+
+
+def test_a_verb_of_making_dates_its_object(ex):
+    """"X founded Acme Corp in 1980": 1980 is when Acme Corp was founded, not a fact of X."""
+    found = ex.extract_text("John Smith was born in 1950 and founded Acme Corp in 1980.")
+    assert rel(found, "Acme Corp", "1980") == {"founded in"}
+    assert not rel(found, "John Smith", "1980")
+    assert rel(found, "John Smith", "1950") == {"born in"}
 
 
 def test_edges_carry_sentence_fact_span_how_and_confidence(ex):

@@ -30,13 +30,15 @@ from .types import LinkCandidate, Mention
 STOPWORDS = frozenset("""a an the and or but of in on at to for from by with as is was are were be been being
 has have had do does did it its it's this that these those he she they them his her their him who whom whose which
 what when where why how up down out over under about into than then there here also both all any each few more most
-other some such no nor not only own same so too very can will just don should now one two first last known well""".split())
+other some such no nor not only own same so too very can will just don should now one two first last known
+well""".split())
 
 _TYPE_STOP = STOPWORDS | frozenset("""features featuring starring stars starred won wins received receive
 nominated associated located born died directed produced written released connected linked served serves
 played plays known includes include included shares share has have had also""".split())
 
-_WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under)\s+)?(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
+_WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under)\s+)?(?:which|what)\s+"  # "On what date"
+                    r"(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
 _ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
 _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)(\w{1,4}?)(?=会|是|能|可|被|与|和|在|的|由|有|同时|出生|导致|引起|获得|位于|属于|包括|来自|曾|，|,|？|\?)")
@@ -79,7 +81,7 @@ _S_NOUNS = frozenset({"series", "species"})  # nouns that end like a verb ("Whic
 # Past and participle forms of English irregular verbs: after the answer type's first word they are its verb
 # ("Which Russian attack *took* place", "Which film director *made*"), as a regular "-ed" word is. Forms that
 # are as often a noun of a kind ("cast", "set", "hit", "cut", "shot", "lead", "rose", "broadcast") are left out.
-IRREGULAR_VERBS = frozenset("""arose arisen awoke awoken beaten became begun began bent bled blew blown bore borne
+_IRREGULAR_VERBS = frozenset("""arose arisen awoke awoken beaten became begun began bent bled blew blown bore borne
 bought bred broke broken brought built burnt caught chose chosen clung came dealt did done drew drawn drank drunk
 drove driven dug dwelt ate eaten fed felt fled flung flew flown forbade forbidden forgave forgiven forgot forgotten
 forsook foresaw foreseen fought found froze frozen gave given got gotten went gone grew grown hung heard held hid
@@ -103,8 +105,9 @@ _NAMED_MODIFIERS = re.compile(r"[A-Z0-9][\w'’.&-]*(?:\s+(?:of\s+(?:the\s+)?)?[
 
 
 class AnswerType(NamedTuple):
-    """The answer-type phrase, its span, and the span of the names before its head word (empty when none): those
-    are conditions to link like any name ("Which *Sisters of Mercy* album"), the rest describes the answer."""
+    """The answer-type phrase, its span, and ``names``: the span of the names before its head word after the
+    first one (empty when none; "Which Sisters *of Mercy* album"). Those are offered to the name fallbacks and the
+    unlinked report like any name; the rest (the first word, as before, and the head) describes the answer."""
     text: str
     start: int
     end: int
@@ -125,7 +128,7 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
             break
         if picked or after_names:
             dated = bool(picked) and all(p.group(0).isdigit() for p in picked)  # "Which 1977 Italian film"
-            if (word[0].isupper() and not dated) or word.lower() in IRREGULAR_VERBS \
+            if (word[0].isupper() and not dated) or word.lower() in _IRREGULAR_VERBS \
                     or (re.search(r"(?:ed|[^s]s)$", word.lower()) and word.lower() not in _S_NOUNS):
                 break
         if picked and rest[pos + picked[-1].end():pos + w.start()].strip():  # "Which film, set in ...": punctuation
@@ -136,7 +139,7 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
 
 def answer_type(question: str) -> AnswerType:
     """The answer-type phrase: "Which TV show features..." -> ("TV show", 6, 13); names before the head are part
-    of it ("Which East German gymnast competed" -> "East German gymnast", names (6, 17))."""
+    of it ("Which East German gymnast competed" -> "East German gymnast", names (10, 17): "German")."""
     for pattern in (_WHO, _WHICH):
         m = pattern.match(question)
         if not m:
@@ -812,7 +815,7 @@ class Linker:
         said = question[m.start:m.end]
         if not said.islower() or m.role == "type" or m.chosen.method not in ("exact", "alias") or " " in said:
             return False
-        if a_end and not question[a_end:m.start].strip() and (said in IRREGULAR_VERBS or said.endswith("ed")) \
+        if a_end and not question[a_end:m.start].strip() and (said in _IRREGULAR_VERBS or said.endswith("ed")) \
                 and m.chosen.method == "exact":  # a lexicon alias of the verb says what it means ("married")
             return True
         before = re.search(r"([A-Za-z]+)\s+$", question[:m.start])

@@ -596,3 +596,20 @@ def test_an_ordinal_like_last_is_no_condition():
     for label in ("last", "CNN"):
         b.add_node(label.lower(), label)
     assert labels(Linker(b.build()), "Which CNN show ran its last episode in 2014?") == ["CNN"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["Russian", "Army", "of", "Mercy", "1977", "attack", "film", "director", "took",
+                                 "made", "saw", "directed", "plays", "place", "series", ",", "in", "Italy", "the"]),
+                min_size=1, max_size=8),
+       st.sampled_from(["Which", "Who is the", "On what", "In which"]))
+def test_the_answer_type_is_the_questions_own_words_and_never_holds_a_verb_after_its_first(words, lead):
+    """Whatever the words: the phrase is the question's own text at its span (or "person" for a "Who" it cannot
+    read), its names lie inside it, and after its first word it holds no verb (irregular, "-ed" or "-s")."""
+    q = f"{lead} " + " ".join(words).replace(" ,", ",") + "?"
+    at = answer_type(q)
+    assert q[at.start:at.end] == at.text or (at.text, at.start, at.end) == ("person", 0, 0)  # "Who ...": a person
+    if at.names != (0, 0):
+        assert at.start < at.names[0] <= at.names[1] <= at.end
+    later = at.text.split()[1:]
+    assert not {"took", "made", "saw", "directed", "plays"} & set(later), (q, at)

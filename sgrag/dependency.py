@@ -54,6 +54,8 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
                    r"design|construct|complet|premier|introduc|issu|develop|direct|found)\w*")
 """Verbs of making: in the active voice, the date of the act is its object's ("Tor published Mistborn in 2006")."""
+_POST_NOMINAL = re.compile(r"[A-Z]{2,4}|Jr\.?|Sr\.?|I{2,3}|IV|Ph\.?D\.?")
+"""Letters after a person's name: honours ("AO", "OBE"), degrees ("PhD"), generations ("Jr.", "III")."""
 _TIME_FRAME = {"after", "before", "since", "until", "following", "during", "upon"}
 """Prepositions whose event noun frames a clause in time rather than naming what its subject did."""
 INFERRED_FACTOR = 0.9
@@ -293,6 +295,15 @@ def clean_name(text: str, keep_article: bool = False) -> str:
     return text
 
 
+def _given_names(label: str) -> list[str]:
+    """A person's name without the letters after it ("Alan Belford Jones AO" -> Alan Belford Jones; "Patton Jr."):
+    honours, degrees and generations are no part of how the text calls the person for short."""
+    words = label.split()
+    while len(words) > 2 and _POST_NOMINAL.fullmatch(words[-1].rstrip(",")):
+        words = words[:-1]
+    return words
+
+
 def _personal_name(label: str) -> bool:
     """Whether a label reads like a person's name: 2-4 capitalised words, no digits, no connector
     ("Georg Riedel", "Joh Keun-shik"; not "Bank of America")."""
@@ -397,12 +408,13 @@ class _Reader:
         words = label.split()
         acro = _acronym(label)
         t = self.title_entity
-        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN") and _personal_name(self.ents[t].label) \
-                and label in (self.ents[t].label.split()[0], self.ents[t].label.split()[-1]):
-            return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik
+        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN") and \
+                _personal_name(" ".join(_given_names(self.ents[t].label))) \
+                and label in (_given_names(self.ents[t].label)[0], _given_names(self.ents[t].label)[-1]):
+            return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
-            people = [(i, e.label.split()) for i, e in enumerate(self.ents)
-                      if e.kind == "PERSON" and len(e.label.split()) > len(words)]
+            people = [(i, _given_names(e.label)) for i, e in enumerate(self.ents)
+                      if e.kind == "PERSON" and len(_given_names(e.label)) > len(words)]
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == words:
                     return i

@@ -56,6 +56,11 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
+_MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
+                   r"design|construct|complet|premier|introduc|issu|develop|direct|found)\w*")
+"""Verbs of making: in the active voice, the date of the act is its object's ("Tor published Mistborn in 2006")."""
+_POST_NOMINAL = re.compile(r"[A-Z]{2,4}|Jr\.?|Sr\.?|I{2,3}|IV|Ph\.?D\.?")
+"""Letters after a person's name: honours ("AO", "OBE"), degrees ("PhD"), generations ("Jr.", "III")."""
 _TIME_FRAME = {"after", "before", "since", "until", "following", "during", "upon"}
 """Prepositions whose event noun frames a clause in time rather than naming what its subject did."""
 INFERRED_FACTOR = 0.9
@@ -295,6 +300,15 @@ def clean_name(text: str, keep_article: bool = False) -> str:
     return text
 
 
+def _given_names(label: str) -> list[str]:
+    """A person's name without the letters after it ("Alan Belford Jones AO" -> Alan Belford Jones; "Patton Jr."):
+    honours, degrees and generations are no part of how the text calls the person for short."""
+    words = label.split()
+    while len(words) > 2 and _POST_NOMINAL.fullmatch(words[-1].rstrip(",")):
+        words = words[:-1]
+    return words
+
+
 def _personal_name(label: str) -> bool:
     """Whether a label reads like a person's name: 2-4 capitalised words, no digits, no connector
     ("Georg Riedel", "Joh Keun-shik"; not "Bank of America")."""
@@ -401,12 +415,13 @@ class _Reader:
         words = label.split()
         acro = _acronym(label)
         t = self.title_entity
-        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN") and _personal_name(self.ents[t].label) \
-                and label in (self.ents[t].label.split()[0], self.ents[t].label.split()[-1]):
-            return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik
+        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN") and \
+                _personal_name(" ".join(_given_names(self.ents[t].label))) \
+                and label in (_given_names(self.ents[t].label)[0], _given_names(self.ents[t].label)[-1]):
+            return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
-            people = [(i, e.label.split()) for i, e in enumerate(self.ents)
-                      if e.kind == "PERSON" and len(e.label.split()) > len(words)]
+            people = [(i, _given_names(e.label)) for i, e in enumerate(self.ents)
+                      if e.kind == "PERSON" and len(_given_names(e.label)) > len(words)]
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == words:
                     return i
@@ -880,6 +895,9 @@ class _Reader:
         if _in_time_frame(toks):
             return None
         near = next((t for t in toks[1:] if t.pos_ in ("VERB", "AUX", "NOUN")), verb)
+        if self.ents[b.entity].kind == "VALUE" and near.pos_ == "VERB" and _MADE.match(_verb(near)) and \
+                any(c.dep_ == "dobj" for c in near.children):
+            return None  # the date of making is the made thing's
         prep = next((t for t in toks if t.dep_ in ("prep", "agent", "dative")), None)
         word = _verb(near) if near.pos_ in ("VERB", "AUX") else near.lemma_.lower()
         if near.pos_ == "AUX" and word in ("be", "was", "is", "were", "been"):
@@ -901,6 +919,19 @@ class _Reader:
                 out.append((h, h.dep_))
             t = h
         return out
+
+    def _made_object_date(self, verb: Any, one: tuple, other: tuple):
+        """"X released *their debut album, Y,* on 4 December 2006": a verb of making dates its object, not its
+        subject -> (Y, "released on", the date, "svo"), or None."""
+        if not _MADE.match(_verb(verb)) or any(c.dep_ == "nsubjpass" for c in verb.children):
+            return None
+        (m, role, side), (n, _, n_side) = (one, other) if self.ents[other[0].entity].kind == "VALUE" else (other, one)
+        if role != "dobj" or self.ents[n.entity].kind != "VALUE" or self.ents[m.entity].kind == "VALUE":
+            return None
+        preps = [t for t, _ in n_side if t.dep_ == "prep"]
+        if len(side) > 3 or len(preps) != 1 or preps[0].head.i != verb.i:
+            return None
+        return m, _name([verb], preps[0]), n, "svo"
 
     def _path_relation(self, a: _Mention, b: _Mention):
         """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""
@@ -964,6 +995,9 @@ class _Reader:
             if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
                 return None  # "used his concept for X": X is not his
             subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ
+            made = self._made_object_date(lca, (a, role_a, side_a), (b, role_b, side_b))
+            if made is not None:
+                return made + (span,)
             if subj_a == subj_b:
                 return None
             (src, src_side, src_role), (dst, dst_side) = ((a, side_a, role_a), (b, side_b)) if subj_a else \
@@ -992,6 +1026,9 @@ class _Reader:
             preps = [t for t in preps if toks.index(t) < toks.index(verb)] or preps
             if len(nouns) > 1:
                 return None
+            if self.ents[dst.entity].kind == "VALUE" and _MADE.match(_verb(verb)) and \
+                    any(c.dep_ == "dobj" for c in verb.children):
+                return None  # "X released their album in 2006": the date is the album's
             if self.ents[dst.entity].kind == "VALUE" and not preps:
                 return src, _verb(verb), dst, "svo", span
             how = "passive" if src_role == "nsubjpass" else "svo"

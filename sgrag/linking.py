@@ -30,13 +30,15 @@ from .types import LinkCandidate, Mention
 STOPWORDS = frozenset("""a an the and or but of in on at to for from by with as is was are were be been being
 has have had do does did it its it's this that these those he she they them his her their him who whom whose which
 what when where why how up down out over under about into than then there here also both all any each few more most
-other some such no nor not only own same so too very can will just don should now one two first known well""".split())
+other some such no nor not only own same so too very can will just don should now one two first last known
+well""".split())
 
 _TYPE_STOP = STOPWORDS | frozenset("""features featuring starring stars starred won wins received receive
 nominated associated located born died directed produced written released connected linked served serves
 played plays known includes include included shares share has have had also""".split())
 
-_WHICH = re.compile(r"^\s*(?:which|what)\s+(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
+_WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under)\s+)?(?:which|what)\s+"  # "On what date"
+                    r"(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
 _ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
 _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)(\w{1,4}?)(?=会|是|能|可|被|与|和|在|的|由|有|同时|出生|导致|引起|获得|位于|属于|包括|来自|曾|，|,|？|\?)")
@@ -76,38 +78,94 @@ _NAMED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”|((?:[A-Z][\w'’.&-
 _TITLE_ARTICLES = frozenset({"de", "het", "la", "le", "les", "el", "il", "lo", "los", "las", "der", "die", "das"})
 _LOWER_RUN = re.compile(r"(?:\s+[a-zà-ÿ][\w'’-]*)+(?=\s*(?:[?.!,;:]|$))")
 _S_NOUNS = frozenset({"series", "species"})  # nouns that end like a verb ("Which Pokémon *series*")
+# Past and participle forms of English irregular verbs: after the answer type's first word they are its verb
+# ("Which Russian attack *took* place", "Which film director *made*"), as a regular "-ed" word is. Forms that
+# are as often a noun of a kind ("cast", "set", "hit", "cut", "shot", "lead", "rose", "broadcast") are left out.
+_IRREGULAR_VERBS = frozenset("""arose arisen awoke awoken beaten became begun began bent bled blew blown bore borne
+bought bred broke broken brought built burnt caught chose chosen clung came dealt did done drew drawn drank drunk
+drove driven dug dwelt ate eaten fed felt fled flung flew flown forbade forbidden forgave forgiven forgot forgotten
+forsook foresaw foreseen fought found froze frozen gave given got gotten went gone grew grown hung heard held hid
+hidden kept knelt knew known laid led leapt learnt left lent lit lost made meant met misled oversaw overseen
+overtook overtaken paid ran rang rode ridden risen rung said sang sank sat saw seen sent sold shook shaken shone
+shown slept slid sought sped spent spoke spoken spun sprang stood stole stolen strode struck stuck stung strove
+sung sunk swam swept swore sworn swung swum taught told thought threw thrown took taken tore torn undertook
+undertaken understood upheld withdrew withdrawn woke woken wore worn wove woven wept won wrote written""".split())
+# Light verbs: with a bare singular noun right after them ("*took place* in", "*took part* in", "*gave birth* to",
+# "*held office*") the noun is part of the relation phrase, not a thing of the graph (a count noun as a real
+# object takes a determiner or a plural: "made *a film*", "made *films*"). "have" is left out: "has *music* by"
+# is a relation to a thing.
+_LIGHT_VERBS = frozenset("""take takes taking took taken make makes making made give gives giving gave given hold holds
+holding held get gets getting got gotten pay pays paying paid come comes coming came""".split())
+_IDIOM_NOUN_END = re.compile(r"\s*(?:$|[?!.,;:]|(?:in|of|to|at|on|for|with|from|by|during|and|as|under|over)\b)")
 
 
-def answer_type_span(question: str) -> tuple[str, int, int]:
-    """The answer-type phrase and its span: "Which TV show features..." -> ("TV show", 6, 13)."""
+# Names or numbers before the head word: "Which *Australian Army* force", "Which *Sisters of Mercy* album",
+# "Which *2011 South Korean* film" (the head is the first lowercase word after them).
+_NAMED_MODIFIERS = re.compile(r"[A-Z0-9][\w'’.&-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z0-9][\w'’.&-]*)+(?=\s+[a-z])")
+
+
+class AnswerType(NamedTuple):
+    """The answer-type phrase, its span, and ``names``: the span of the names before its head word after the
+    first one (empty when none; "Which Sisters *of Mercy* album"). Those are offered to the name fallbacks and the
+    unlinked report like any name; the rest (the first word, as before, and the head) describes the answer."""
+    text: str
+    start: int
+    end: int
+    names: tuple[int, int] = (0, 0)
+
+    def covers(self, s: int, e: int) -> bool:
+        """Whether [s, e) overlaps the phrase outside its names (so it is no condition of its own)."""
+        return s < self.end and e > self.start and not (self.names[0] <= s and e <= self.names[1])
+
+
+def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
+    """The answer type's words from ``pos``: up to three, ended by a stop word, punctuation, a capitalised word
+    (it starts a name), or a verb ("-ed", "-s", an irregular past: "Which Russian attack *took* place")."""
+    picked: list[re.Match] = []
+    for w in re.finditer(r"[\w'’-]+", rest[pos:]):
+        word = w.group(0)
+        if word.lower() in _TYPE_STOP or len(picked) == 3:
+            break
+        if picked or after_names:
+            dated = bool(picked) and all(p.group(0).isdigit() for p in picked)  # "Which 1977 Italian film"
+            if (word[0].isupper() and not dated) or word.lower() in _IRREGULAR_VERBS \
+                    or (re.search(r"(?:ed|[^s]s)$", word.lower()) and word.lower() not in _S_NOUNS):
+                break
+        if picked and rest[pos + picked[-1].end():pos + w.start()].strip():  # "Which film, set in ...": punctuation
+            break
+        picked.append(w)
+    return picked
+
+
+def answer_type(question: str) -> AnswerType:
+    """The answer-type phrase: "Which TV show features..." -> ("TV show", 6, 13); names before the head are part
+    of it ("Which East German gymnast competed" -> "East German gymnast", names (10, 17): "German")."""
     for pattern in (_WHO, _WHICH):
         m = pattern.match(question)
         if not m:
             continue
         rest, offset = m.group(1), m.start(1)
-        words = list(re.finditer(r"[\w'’-]+", rest))
-        picked = []
-        for w in words:
-            word = w.group(0)
-            if word.lower() in _TYPE_STOP or len(picked) == 3:
-                break
-            # a later capitalised word starts a name (not after a year: "Which 1977 Italian film"); "-ed"/"-s"
-            # words are usually the verb
-            dated = all(p.group(0).isdigit() for p in picked)
-            if picked and ((word[0].isupper() and not dated) or (re.search(r"(?:ed|[^s]s)$", word.lower())
-                                                                 and word.lower() not in _S_NOUNS)):
-                break
-            if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation ends it
-                break
-            picked.append(w)
+        named = _NAMED_MODIFIERS.match(rest)
+        head = _type_words(rest, named.end(), True) if named else []
+        if head:
+            end = named.end() + head[-1].end()
+            second = re.search(r"\s+", rest).end()  # the first word is the question's own (as without names)
+            return AnswerType(rest[:end], offset, offset + end, (offset + second, offset + named.end()))
+        picked = _type_words(rest, 0, False)
         if picked:
-            return rest[picked[0].start():picked[-1].end()], offset + picked[0].start(), offset + picked[-1].end()
+            return AnswerType(rest[picked[0].start():picked[-1].end()], offset + picked[0].start(),
+                              offset + picked[-1].end())
     if _ASKS_WHO.match(question):
-        return "person", 0, 0
+        return AnswerType("person", 0, 0)
     m = _ZH_WHICH.match(question)
     if m:  # 哪种疾病 / 哪位演员 / 什么药物: the noun after the question word
-        return m.group(1), m.start(1), m.end(1)
-    return "", 0, 0
+        return AnswerType(m.group(1), m.start(1), m.end(1))
+    return AnswerType("", 0, 0)
+
+
+def answer_type_span(question: str) -> tuple[str, int, int]:
+    """The answer-type phrase and its span (``answer_type`` without the names' span)."""
+    return answer_type(question)[:3]
 
 
 def _auto_aliases(label: str) -> list[str]:
@@ -183,6 +241,9 @@ NAME_PIECES_SOFT = register("name_pieces_soft", "linking", 'Names inside a longe
                             '("MTV" in "an MTV Movie Award") only rank.')
 QUALIFIERS_SOFT = register("qualifiers_soft", "linking", 'A place after a comma that says which one is meant '
                            '("Birmingham, Alabama") only ranks.')
+IDIOM_WORDS_NOT_THINGS = register("idiom_words_not_things", "linking", 'The verb after the answer type ("Which event '
+                                  '*saw* ...") and a bare noun after a light verb ("took *place* in", "took *part* in", '
+                                  '"gave *birth* to") are part of a relation phrase, no things of the graph.')
 ONE_MENTION_PER_LABEL = register("one_mention_per_label", "linking", "Two mentions of one label become one constraint "
                                  '(the surer: "United Kingdom", not "British").')
 
@@ -426,14 +487,15 @@ class Linker:
     def unlinked(self, question: str, mentions: list[Mention]) -> list[str]:
         """Names in the question (capitalised runs, quoted titles) that no mention covers: things the graph lacks.
 
-        The question's first word and the answer type are not names ("Which", "Who is the *male actor*")."""
-        _, a_start, a_end = answer_type_span(question)
+        The question's first word and the answer type are not names ("Which", "Who is the *male actor*"); names
+        before its head are ("Which *Sisters of Mercy* album")."""
+        at = answer_type(question)
         out = []
         for m in _NAMED.finditer(question):
             text = next(g for g in m.groups() if g)
             s = m.start() + (1 if m.group(0)[0] in "\"“" else 0)
             e = s + len(text)
-            if s == 0 or (s < a_end and e > a_start) or any(s < c.end and c.start < e for c in mentions):
+            if s == 0 or at.covers(s, e) or any(s < c.end and c.start < e for c in mentions):
                 continue
             text = re.sub(r"['’]s?$", "", text)  # "Common's": the name is "Common"
             if fold(text) in _TITLE_ARTICLES:  # "made *De groote boulevards*?": a title in sentence case
@@ -450,20 +512,23 @@ class Linker:
         return fold(name) in self.entries
 
     def _link(self, question: str, overrides: dict[str, str]) -> tuple[list[Mention], str]:
-        atype, a_start, a_end = answer_type_span(question)
+        at = answer_type(question)
+        atype, a_start, a_end = at[:3]
         expanded = self._expand_coordination(question, a_start, a_end)
         mentions: list[Mention] = []
         for t in expanded:
             mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer))
         mentions = self._non_overlapping(mentions, question)
         on = self.rules.on
-        mentions = self._fallbacks(question, mentions, a_start, a_end)
+        mentions = self._fallbacks(question, mentions, at)
         if on(TITLES):
             mentions = self._titles(question, mentions)
         if on(SUBTITLES):
             mentions = self._subtitles(question, mentions)
         if on(RELATION_WORDS_NOT_NAMES):
             mentions = self._without_relation_words(mentions)
+        if on(IDIOM_WORDS_NOT_THINGS):
+            mentions = [m for m in mentions if not self._idiom_word(question, m, a_end)]
         if on(QUOTED_PIECES_SOFT):
             mentions = _quoted_pieces_soft(question, mentions)
         if on(CATEGORY_PIECES_SOFT):
@@ -742,6 +807,21 @@ class Linker:
             out.append(m)
         return out
 
+    def _idiom_word(self, question: str, m: Mention, a_end: int) -> bool:
+        """Whether a lowercase mention is a word of the relation, not a thing: the verb that ends the answer type
+        ("Which event *saw* ...", not the film Saw) or the bare noun of a light-verb idiom ("took place in",
+        "took part in", "gave birth to"). (A word after a possessive is no such word: "known for *his marriage*",
+        "*its official website*" name nodes of a knowledge graph.)"""
+        said = question[m.start:m.end]
+        if not said.islower() or m.role == "type" or m.chosen.method not in ("exact", "alias") or " " in said:
+            return False
+        if a_end and not question[a_end:m.start].strip() and (said in _IRREGULAR_VERBS or said.endswith("ed")) \
+                and m.chosen.method == "exact":  # a lexicon alias of the verb says what it means ("married")
+            return True
+        before = re.search(r"([A-Za-z]+)\s+$", question[:m.start])
+        return bool(before and before.group(1).lower() in _LIGHT_VERBS and not re.search(r"[^s]s$", said)
+                    and _IDIOM_NOUN_END.match(question, m.end))
+
     def _relation_vocabulary(self, m: Mention) -> frozenset[str]:
         v = self.graph.index_of.get(m.chosen.node_id)
         if v is None:
@@ -759,14 +839,14 @@ class Linker:
             self._rel_vocab[v] = words
         return self._rel_vocab[v]
 
-    def _fallbacks(self, question: str, mentions: list[Mention], a_start: int, a_end: int) -> list[Mention]:
+    def _fallbacks(self, question: str, mentions: list[Mention], at: AnswerType) -> list[Mention]:
         """Name-like spans no label matched: fuzzy match, then embedding nearest neighbour."""
         out = list(mentions)
         for m in _NAME_SPAN.finditer(question):
             text = next(g for g in m.groups() if g)
             s = m.start() + (1 if m.group(0)[0] in "\"“" else 0)
             e = s + len(text)
-            if any(s < c.end and c.start < e for c in out) or (s < a_end and e > a_start):
+            if any(s < c.end and c.start < e for c in out) or at.covers(s, e):
                 continue
             if s == 0 or fold(text) in STOPWORDS or len(fold(text)) < 4:
                 continue
@@ -886,8 +966,11 @@ def _name_pieces_soft(question: str, mentions: list[Mention]) -> list[Mention]:
     out = list(mentions)
     for n in _CAPITALISED_RUN.finditer(question):
         start, end = n.span()
-        if start == 0:
-            continue
+        if start == 0:  # "Which Major League Baseball team": the run after the question word
+            lead = _QUESTION_WORD.match(n.group(0))
+            if lead is None or " " not in n.group(0)[lead.end():] or n.group(0)[lead.end()].isdigit():
+                continue  # "Which 2011 South Korean film": a year and a name, not one name
+            start = lead.end()
         inner = [m for m in out if start <= m.start and m.end <= end]
         whole = fold(question[start:end])  # "Wimbledon F.C." is whole without its last dot
         if inner and not any(fold(question[m.start:m.end]) == whole for m in inner) \

@@ -141,3 +141,31 @@ def test_headline_claims_every_condition_only_when_all_are_used(statuses, n_exac
     for c in conds:
         assert c.used or f"'{c.text}'" in said
     assert replace(a, conditions=conds).meets_every_named == (bool(members) and not {"not_found", "unused"} & set(statuses))
+
+
+def _conditions(question: str) -> list[tuple[str, str]]:
+    """What the verdict accounts for in ``question`` over a graph naming the idiom's words too."""
+    from sgrag import GraphBuilder
+    from sgrag.accounting import account
+    from sgrag.linking import Linker
+    from sgrag.query import build_query_graph
+
+    b = GraphBuilder()
+    for label in ("Place", "Part", "Russian", "North Ossetia-Alania", "Australian Army", "force", "Eurovision"):
+        b.add_node(label.lower(), label)
+    lk = Linker(b.build())
+    mentions, atype = lk.link(question)
+    qg = build_query_graph(question, mentions, atype, unlinked=tuple(lk.unlinked(question, mentions)))
+    none = Answer("Unable to determine", None, False, 0.0, (), (), (), "")
+    return [(c.text, c.status) for c in account(qg, none, set(), set(), set(), 0.75, lk.knows)]
+
+
+def test_an_idiom_is_no_condition_and_every_named_thing_still_is():
+    """"took place in", "took part in": the idiom's noun is no condition to account for; every name is, linked or
+    not; the names before the answer type's head are conditions, the head is not."""
+    assert _conditions("Which Russian attack took place in North Ossetia-Alania?") == [
+        ("Russian", "relaxed"), ("North Ossetia-Alania", "relaxed")]
+    assert _conditions("Which singer took part in Eurovision, held in Sanremo?") == [
+        ("Eurovision", "relaxed"), ("Sanremo", "not_found")]
+    assert _conditions("Which Australian Army force, formed in Darwin, was disbanded?") == [
+        ("Australian Army", "relaxed"), ("Darwin", "not_found")]

@@ -181,6 +181,16 @@ def test_one_entity_one_node_surnames_acronyms_possessives(ex):
     assert "U.S." not in labels  # an acronym of the name first mentioned
 
 
+def test_letters_after_a_name_do_not_hide_its_surname(ex):
+    """"Jones" in the article on "Alan Belford Jones AO" is him (an honour after the name is no part of how the
+    text calls him for short)."""
+    found = ex.extract_text("Alan Jones (broadcaster)\n\nAlan Belford Jones AO is an Australian radio broadcaster. "
+                            "Jones hosts a popular Sydney breakfast program.", "Alan Jones (broadcaster)")
+    labels = {e.label for e in found.entities}
+    assert "Jones" not in labels
+    assert "Jones" in next(e for e in found.entities if e.label == "Alan Belford Jones AO").aliases
+
+
 def test_a_place_naming_a_longer_name_stays_the_place(ex):
     """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
     of St Petersburg University"."""
@@ -233,6 +243,14 @@ def test_an_event_noun_dates_its_own_object_not_the_clause_subject(ex):
     assert not {r for r in found.relations if r.source == "President" and r.target in
                 ("1991", "Derg", "Transitional Government of Ethiopia")}
     assert rel(found, "Anna Smith", "Ghana") == {"became president of"}
+
+
+def test_a_verb_of_making_dates_its_object(ex):
+    """"X founded Acme Corp in 1980": 1980 is when Acme Corp was founded, not a fact of X."""
+    found = ex.extract_text("John Smith was born in 1950 and founded Acme Corp in 1980.")
+    assert rel(found, "Acme Corp", "1980") == {"founded in"}
+    assert not rel(found, "John Smith", "1980")
+    assert rel(found, "John Smith", "1950") == {"born in"}
 
 
 def test_edges_carry_sentence_fact_span_how_and_confidence(ex):

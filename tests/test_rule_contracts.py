@@ -41,7 +41,7 @@ def words_graph():
                   "The Piano", "Piano", "Music", "Zork Tuba Club", "Bulldog", "Drama", "MTV", "Birmingham",
                   "Alabama", "United Nations", "Country", "Caribbean", "Pirates of the Caribbean: At World's End",
                   "Academy Award for Best Director", "Academy Award for Best Actor", "1988 Summer Olympics",
-                  "2008 Summer Olympics", "Action", "Action Film", "Common", "Website", "Sweet", "Sour"):
+                  "2008 Summer Olympics", "Action", "Action Film", "Common", "Website", "Sweet", "Sour", "Place"):
         node(label)
     classes = ("Actor", "Female", "Male", "Comedian", "Film Director", "Screenwriter-GB", "Producer-GB",
                "Writer-GB", "Television Director", "Television Producer")
@@ -155,6 +155,8 @@ CONTRACTS = {
     "subtitles": Contract("words", 'Which actor starred in the Pirates of the Caribbean films, including "At World\'s End"?',
                           "Which actor starred in Gorvath Rising?", on_only='Pirates of the Caribbean: At World'),
     "relation_words_not_names": Contract("words", "What is Common's official Website?", "Who is Common?", off_only="'Website'"),
+    "idiom_words_not_things": Contract("words", "Which film took place in France?", "Which film is set in a place in France?",
+                                       off_only="'Place'"),
     "quoted_pieces_soft": Contract("words", 'Which film is "The Legend of Tom Skerritt"?', "Which film stars Tom Skerritt?", on_only="'Tom Skerritt', 0.5"),
     "category_pieces_soft": Contract("words", "Which film won Best drama?", "Which film is a drama?", on_only="'Drama', 0.5"),
     "name_pieces_soft": Contract("words", "Which film won an MTV Movie Award?", "Which film won an award from MTV?", on_only="'MTV', 0.5"),

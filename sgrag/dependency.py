@@ -157,7 +157,9 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v3"
+    VERSION = "spacy-v4"
+    """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
+    re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists)."""
 
     def __init__(self, known_labels: Iterable[str] = ()):
         self.rules = OfflineExtractor(known_labels)

@@ -605,9 +605,19 @@ def render_ranked(trace: QueryTrace) -> None:
     df = pd.DataFrame([{"candidate": r.label, "conditions met": f"{len(r.satisfied)}/{n}",
                         "score": round(float(r.score), 3)} for r in a.ranked])
     st.markdown("##### Ranked candidates")
-    st.caption("No entity meets every condition: candidates meeting more conditions come first, then by score.")
+    st.caption(partial_order_note(a.ranked))
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
                  column_config={"candidate": st.column_config.TextColumn(pinned=True)})
+
+
+def partial_order_note(ranked) -> str:
+    """How the partial matches are ordered, as the list shows it: by conditions met, or (on a graph read from
+    documents) by their evidence, where one meeting fewer conditions may come first."""
+    met = [len(r.satisfied) for r in ranked]
+    if met == sorted(met, reverse=True):
+        return "No entity meets every condition: candidates meeting more conditions come first, then by score."
+    return ("No entity meets every condition: candidates are ranked by their evidence (how many conditions they meet, "
+            "how sure those facts are, whether they are of the kind asked), so one meeting fewer may come first.")
 
 
 def render_candidates(trace: QueryTrace, engine=None) -> None:

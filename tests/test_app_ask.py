@@ -142,3 +142,15 @@ def test_entities_of_another_kind_are_named_beside_the_exact_set(tmp_path, make_
     apart = next(d.value for d in at.dataframe if "why" in d.value.columns)
     assert dict(zip(apart["entity"], apart["why"])) == {"Freedonia": "not of the kind 'award'",
                                                         "Drama": "not of the kind 'award'"}
+
+
+def test_the_partial_list_says_how_it_is_ordered():
+    """A document graph ranks partial matches by their evidence: the note must not claim "more conditions first"
+    when a candidate meeting fewer leads (Katy Gallagher 1/2 above First Gallagher Ministry 2/2)."""
+    from sgrag.types import RankedAnswer
+    from sgrag_app.render import partial_order_note
+    by_count = [RankedAnswer("a", "A", 2.0, ("q1", "q2"), ()), RankedAnswer("b", "B", 3.0, ("q1",), ("q2",))]
+    assert "more conditions come first" in partial_order_note(by_count)
+    by_evidence = by_count[::-1]
+    note = partial_order_note(by_evidence)
+    assert "more conditions come first" not in note and "meeting fewer may come first" in note

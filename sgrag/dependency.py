@@ -57,7 +57,7 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "clause-subject": 0.5, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
-                   r"design|construct|complet|premier|introduc|issu|develop|direct|found)\w*")
+                   r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
 """Verbs of making: in the active voice, the date of the act is its object's ("Tor published Mistborn in 2006")."""
 _POST_NOMINAL = re.compile(r"[A-Z]{2,4}|Jr\.?|Sr\.?|I{2,3}|IV|Ph\.?D\.?")
 """Letters after a person's name: honours ("AO", "OBE"), degrees ("PhD"), generations ("Jr.", "III")."""
@@ -417,13 +417,13 @@ class _Reader:
         words = label.split()
         acro = _acronym(label)
         t = self.title_entity
-        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN") and \
-                _personal_name(" ".join(_given_names(self.ents[t].label))) \
-                and label in (_given_names(self.ents[t].label)[0], _given_names(self.ents[t].label)[-1]):
-            return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
+        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN"):
+            given = _given_names(self.ents[t].label)
+            if _personal_name(" ".join(given)) and label in (given[0], given[-1]):
+                return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
-            people = [(i, _given_names(e.label)) for i, e in enumerate(self.ents)
-                      if e.kind == "PERSON" and len(_given_names(e.label)) > len(words)]
+            people = [(i, given) for i, e in enumerate(self.ents)
+                      if e.kind == "PERSON" and len(given := _given_names(e.label)) > len(words)]
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == words:
                     return i
@@ -631,15 +631,13 @@ class _Reader:
         ("lived *in the palace* until he died there", "was resident *at Statfold Hall* ... and died there"), in
         its own sentence, else in the one before; a place qualifying another ("at the Institute *in Moscow*") is
         not one."""
-        k = self.sent_starts.index(tok.sent.start)
-        for start in (tok.sent.start, self.sent_starts[k - 1] if k else None):
-            if start is None:
-                break
-            where = [m for m in self.mentions if start <= m.start < tok.i and m.end <= tok.i
+        here = tok.sent.start
+        k = self.sent_starts.index(here)
+        for start, end in [(here, tok.i)] + ([(self.sent_starts[k - 1], here)] if k else []):
+            where = [m for m in self.mentions if start <= m.start and m.end <= end
                      and self._where(self.doc[m.start:m.end].root)]
             if where:
                 return where[-1].entity
-            tok = self.doc[start]
         return None
 
     def _where(self, root: Any) -> bool:
@@ -897,8 +895,7 @@ class _Reader:
         if _in_time_frame(toks):
             return None
         near = next((t for t in toks[1:] if t.pos_ in ("VERB", "AUX", "NOUN")), verb)
-        if self.ents[b.entity].kind == "VALUE" and near.pos_ == "VERB" and _MADE.match(_verb(near)) and \
-                any(c.dep_ == "dobj" for c in near.children):
+        if self.ents[b.entity].kind == "VALUE" and near.pos_ == "VERB" and _dates_its_object(near):
             return None  # the date of making is the made thing's
         prep = next((t for t in toks if t.dep_ in ("prep", "agent", "dative")), None)
         word = _verb(near) if near.pos_ in ("VERB", "AUX") else near.lemma_.lower()
@@ -1028,8 +1025,7 @@ class _Reader:
             preps = [t for t in preps if toks.index(t) < toks.index(verb)] or preps
             if len(nouns) > 1:
                 return None
-            if self.ents[dst.entity].kind == "VALUE" and _MADE.match(_verb(verb)) and \
-                    any(c.dep_ == "dobj" for c in verb.children):
+            if self.ents[dst.entity].kind == "VALUE" and _dates_its_object(verb):
                 return None  # "X released their album in 2006": the date is the album's
             if self.ents[dst.entity].kind == "VALUE" and not preps:
                 return src, _verb(verb), dst, "svo", span
@@ -1117,11 +1113,11 @@ class _Reader:
                     or re.match(r"\s*(?:,\s*|(?:,\s*)?(?:and|or)\s+)(?:the\s+)?[A-Z]",
                                 self.text[self._end_char(where):sent.end_char]):
                 continue  # not the list's place, but one more item of a list
-            items, joined = [named[k - 1]], 0
+            items, joined = [named[k - 1]], False
             for m in reversed(named[:k - 1]):
                 gap = self.text[self._end_char(m):self.doc[items[-1].start].idx]
                 if re.fullmatch(r"\s*,?\s*(?:and|or)\s+", gap) and not joined:
-                    joined = 1
+                    joined = True
                 elif not (re.fullmatch(r"\s*,\s*", gap) and joined):
                     break
                 items.append(m)
@@ -1226,6 +1222,11 @@ _AFTER_VALUE = {"later", "earlier", "ago", "old", "long", "before", "after"}
 """Words after a value that place it in time, whatever the tagger calls them ("two days later")."""
 _ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
                   "last", "next"}
+
+
+def _dates_its_object(verb: Any) -> bool:
+    """Whether a verb of making has an object: then a date of the act is the made thing's, not the subject's."""
+    return bool(_MADE.match(_verb(verb))) and any(c.dep_ == "dobj" for c in verb.children)
 
 
 def _in_time_frame(path: list[Any]) -> bool:

@@ -18,6 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from .coref import is_person_noun
+from .extract import parse_edge_source
 from .graph import KnowledgeGraph
 from .textnorm import singular, tokens
 
@@ -133,10 +134,7 @@ def asked_kind(answer_type: str, lexicon: dict[str, str], learned: dict[str, str
     """The coarse kind an answer type asks for: its last word that names one ("film director made": director),
     by the lexicon (lowercase singular noun -> kind), else the graph's learned class nouns, else a person-noun
     ending ("pianist", "physician"); None when no word says (or the answer type is "person", "one": no kind)."""
-    words = [singular(w) for w in tokens(answer_type)]
-    if not words or words[-1] in NOT_ASKED:
-        return None
-    for w in reversed(words):
+    for w in reversed([singular(w) for w in tokens(answer_type)]):
         if w in NOT_ASKED:
             return None
         said = lexicon.get(w) or (learned or {}).get(w)
@@ -149,4 +147,5 @@ def asked_kind(answer_type: str, lexicon: dict[str, str], learned: dict[str, str
 
 def read_by_ner(sources) -> bool:
     """Whether every provenance entry of an edge says it was read from NER labels (none: it was not)."""
-    return bool(sources) and all(len(p := x.split("|")) > 1 and p[1].startswith(NER_HOW) for x in sources)
+    return bool(sources) and all((ev := parse_edge_source(x)) is not None and ev.how.startswith(NER_HOW)
+                                 for x in sources)

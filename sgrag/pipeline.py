@@ -266,7 +266,7 @@ class Engine:
         if not exact and self.rules.on(PARTIAL_MATCHES):
             with timer.stage("δ partial match fallback"):
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
-                candidates = best_tiers(support, mq, cfg.ranking.rank_cap, None if self.ranker.partial_by_evidence else 2)
+                candidates = best_tiers(support, mq, cfg.ranking.rank_cap, self.ranker.partial_tiers)
                 narrow_partial(self.graph, self.rules, qg, candidates, self.value_nodes, self.class_only)
             trace.notes.append("No exact match: showing the best partial matches.")
         elif not exact:
@@ -359,7 +359,7 @@ class Engine:
         _, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq), 0)
         members = {self.graph.index_of[r.node_id] for r in a.exact_set} | {self.graph.index_of[x.node_id] for x in a.set_apart}
         outside = best_tiers({x: sat for x, sat in support.items() if x not in members}, mq, self.config.ranking.rank_cap,
-                             None if self.ranker.partial_by_evidence else 2)
+                             self.ranker.partial_tiers)
         return self.ranker.rank(qg, outside, limit, partial=True)[:limit]
 
     def one_hop_context(self, qg, limit: int = 60) -> str:

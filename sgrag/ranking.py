@@ -428,6 +428,12 @@ class Ranker:
         """Whether partial matches are ranked by their evidence, conditions met among it (``partial_by_evidence``)."""
         return self._read and self.rules.on(PARTIAL_BY_EVIDENCE)
 
+    @property
+    def partial_tiers(self) -> int | None:
+        """How many coverage tiers of partial candidates reach ranking: all where their evidence ranks them (None),
+        else the two best."""
+        return None if self.partial_by_evidence else 2
+
     def _name_vecs(self, rels: np.ndarray) -> np.ndarray:
         """The embeddings of relation names (kept in memory by the query embedder's cache)."""
         return self.embed([self.graph.relations[r] for r in rels.tolist()]).reshape(rels.size, -1)

@@ -291,49 +291,48 @@ def read_graph(read: bool = True):
     return b.build()
 
 
+def _read_facts(nodes: list[tuple[str, str]], facts: list[tuple[str, str, str, str, str]]):
+    """A graph read from documents: ``nodes`` (id, label); ``facts`` (source, target, relation, sentence, "how|
+    confidence"), each read from its own document."""
+    b = GraphBuilder()
+    for nid, label in nodes:
+        b.add_node(nid, label)
+    for i, (src, dst, rel, sentence, how) in enumerate(facts):
+        b.add_edge(src, dst, rel, sentence, sources=(f"d{i}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
+    return b.build()
+
+
 def partial_read_graph():
     """Read from documents, where nothing meets both conditions of "founded by Ann Holt and based in Oslo": Ann Holt
     founded Vik Pianos (a sentence says so); Lund Works is only mentioned beside Ann Holt and Oslo."""
-    b = GraphBuilder()
-    for nid, label in [("vp", "Vik Pianos"), ("lw", "Lund Works"), ("ah", "Ann Holt"), ("os", "Oslo")]:
-        b.add_node(nid, label)
-    for i, (src, dst, rel, sentence, how) in enumerate([
-            ("ah", "vp", "founded", "Ann Holt founded Vik Pianos.", "svo|0.85"),
-            ("lw", "ah", "mentioned with", "Lund Works hired a cousin of Ann Holt in Oslo.", "document|0.3"),
-            ("lw", "os", "mentioned with", "Lund Works hired a cousin of Ann Holt in Oslo.", "document|0.3")]):
-        b.add_edge(src, dst, rel, sentence, sources=(f"d{i}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
-    return b.build()
+    return _read_facts(
+        [("vp", "Vik Pianos"), ("lw", "Lund Works"), ("ah", "Ann Holt"), ("os", "Oslo")],
+        [("ah", "vp", "founded", "Ann Holt founded Vik Pianos.", "svo|0.85"),
+         ("lw", "ah", "mentioned with", "Lund Works hired a cousin of Ann Holt in Oslo.", "document|0.3"),
+         ("lw", "os", "mentioned with", "Lund Works hired a cousin of Ann Holt in Oslo.", "document|0.3")])
 
 
 def misspelt_graph():
     """Read from documents, one of which misspells Noel Nicola as "Noel Nincola" (a second node, the son of Isaac
     Romero there); Eva Reyes is the mother of Noel Nicola."""
-    b = GraphBuilder()
-    for nid, label in [("nn", "Noel Nicola"), ("nt", "Noel Nincola"), ("er", "Eva Reyes"), ("ir", "Isaac Romero")]:
-        b.add_node(nid, label)
-    for i, (src, dst, rel, sentence, how) in enumerate([
-            ("nt", "ir", "son of", "Noel Nincola was the son of Isaac Romero.", "svo|0.85"),
-            ("nt", "nn", "mentioned with", "Noel Nincola, or Noel Nicola, sang.", "document|0.3"),
-            ("er", "nn", "mother of", "Eva Reyes was the mother of Noel Nicola.", "svo|0.85")]):
-        b.add_edge(src, dst, rel, sentence, sources=(f"d{i}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
-    return b.build()
+    return _read_facts(
+        [("nn", "Noel Nicola"), ("nt", "Noel Nincola"), ("er", "Eva Reyes"), ("ir", "Isaac Romero")],
+        [("nt", "ir", "son of", "Noel Nincola was the son of Isaac Romero.", "svo|0.85"),
+         ("nt", "nn", "mentioned with", "Noel Nincola, or Noel Nicola, sang.", "document|0.3"),
+         ("er", "nn", "mother of", "Eva Reyes was the mother of Noel Nicola.", "svo|0.85")])
 
 
 def cut_graph():
     """Read from documents, where the extractor also made "Dep", cut from the film "Le Dep", and gave the cut name
     the film's type and director; nothing stars Tina Burr."""
-    b = GraphBuilder()
-    for nid, label in [("ld", "Le Dep"), ("d", "Dep"), ("sb", "Sonia Boileau"), ("q", "Quebec"), ("f", "film"),
-                       ("tb", "Tina Burr"), ("x", "Montreal")]:
-        b.add_node(nid, label)
-    for i, (src, dst, rel, sentence, how) in enumerate([
-            ("ld", "sb", "mentioned with", "Le Dep, by Sonia Boileau.", "document|0.3"),
-            ("ld", "q", "set in", "Le Dep is set in Quebec.", "svo|0.85"),
-            ("d", "sb", "directed by", "Dep is directed by Sonia Boileau.", "passive|0.85"),
-            ("d", "f", "is a", "Dep is a film.", "class|0.9"),
-            ("tb", "x", "lives in", "Tina Burr lives in Montreal.", "svo|0.85")]):
-        b.add_edge(src, dst, rel, sentence, sources=(f"d{i}:p0:c0@0-{len(sentence)}|{how}|0-{len(sentence)}",))
-    return b.build()
+    return _read_facts(
+        [("ld", "Le Dep"), ("d", "Dep"), ("sb", "Sonia Boileau"), ("q", "Quebec"), ("f", "film"), ("tb", "Tina Burr"),
+         ("x", "Montreal")],
+        [("ld", "sb", "mentioned with", "Le Dep, by Sonia Boileau.", "document|0.3"),
+         ("ld", "q", "set in", "Le Dep is set in Quebec.", "svo|0.85"),
+         ("d", "sb", "directed by", "Dep is directed by Sonia Boileau.", "passive|0.85"),
+         ("d", "f", "is a", "Dep is a film.", "class|0.9"),
+         ("tb", "x", "lives in", "Tina Burr lives in Montreal.", "svo|0.85")])
 
 
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,

@@ -25,7 +25,9 @@ reach the entity first named in another sentence or chunk:
   verb's past participle or lemma with its particle, noun and preposition ("born in",
   "capital of"), the words a question uses.
 * **Classes**: "X is a Russian military leader" / "X, an American singer," give
-  ``X -[is a]-> military leader`` and ``leader``; NER persons ``is a -> person``.
+  ``X -[is a]-> military leader`` and ``leader``; so do a class noun right before a name ("the
+  musical Carousel", "the Sasanian shah Yazdegerd II") and a definite one the name is in
+  apposition to ("their debut album, Get Your Mood On,"); NER persons ``is a -> person``.
 * **Coarse kinds**: every name ``is a`` person, organization, place, work, event, product or law
   when its stated class, its name's head noun or most of its NER labels say so (how "ner", 0.5;
   ``sgrag.kinds``).
@@ -47,9 +49,9 @@ from typing import Any, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import NER_HOW, majority_kind, named_kind, stated_kind
+from .kinds import NER_HOW, base_kinds, majority_kind, named_kind, stated_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
-from .textnorm import fold
+from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
@@ -78,6 +80,8 @@ MAX_PATH = 4
 _ENTITY_NER = {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"}
 _VALUE_NER = {"DATE", "QUANTITY", "MONEY", "PERCENT", "CARDINAL"}
 _DETS = {"the", "a", "an", "this", "that", "these", "those"}
+_DEFINITE = {"the", "his", "her", "its", "their", "our", "my"}
+"""Words that make a class noun name one thing ("their debut album, X,"), not a class X is one of."""
 _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van", "der", "den", "da", "di", "&",
                "-", "–", "the", "y", "upon"}
 """Lower-case words a proper-noun run may hold between two capitalised words ("Marks and Spencer")."""
@@ -157,7 +161,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v4"
+    VERSION = "spacy-v5"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists)."""
 
@@ -783,21 +787,52 @@ class _Reader:
             m = self.token_mention.get(head.i) if head is not None else None
             if m is None or self.ents[m.entity].kind == "VALUE":
                 continue
-            words = [c for c in t.children if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i < t.i]
-            words += [c for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ" and c.text.islower()
-                      and c.i == t.i - 1 and c.lemma_ in _CLASS_ADJ]
-            phrase = " ".join(w.lower_ for w in sorted(words + [t], key=lambda w: w.i))
-            if is_person_noun(t.lower_):
-                self.people.add(m.entity)
-            for cls in class_names(phrase):
-                self.ents[m.entity].classes.append(cls.split()[-1])
-                self._add(self.ents[m.entity].label, IS_A, cls, "class", self.doc[t.i:t.i + 1], sent,
-                          m.via)
+            self._class_of(m, t, sent)
             for conj in t.conjuncts:  # "a singer and songwriter"
                 if conj.pos_ == "NOUN":
                     self.ents[m.entity].classes.append(conj.lower_)
                     self._add(self.ents[m.entity].label, IS_A, conj.lower_, "class", self.doc[conj.i:conj.i + 1],
                               sent, m.via)
+        self._classes_before_names(sent)
+
+    def _classes_before_names(self, sent: Any) -> None:
+        """A class noun right before a name ("the musical Carousel", "Guest star Leland Orser", "the Sasanian
+        shah Yazdegerd II", "cavalry officer Count Alexei Vronsky") or a name in apposition to a definite one
+        ("their debut album, Get Your Mood On,"): the name is one of that class. The apposition is read from the
+        words, since the parse of a title made of common words ("Get Your Mood On") is no guide."""
+        doc, kinds = self.doc, base_kinds()
+        for m in {id(m): m for m in self.token_mention.values()}.values():
+            if m.via or not sent.start <= m.start < sent.end or self.ents[m.entity].kind == "VALUE":
+                continue
+            p = m.start - 1
+            while p >= sent.start and doc[p].text in _HONORIFICS:
+                p -= 1
+            noun = doc[p] if p >= sent.start and p not in self.token_mention else None
+            root = next((t for t in doc[m.start:m.end] if not m.start <= t.head.i < m.end), doc[m.start])
+            if noun is not None and noun.is_lower and noun.is_alpha and \
+                    (m.start <= noun.head.i < m.end or root.head.i == noun.i) and \
+                    noun.tag_ in ("NN", "JJ") and (singular(noun.lower_) in kinds or noun.pos_ == "NOUN" and
+                                                      (is_person_noun(noun.lower_) or
+                                                       singular(noun.lower_).endswith(_AGENT_ENDINGS))):
+                self._class_of(m, noun, sent)
+                continue
+            noun = doc[m.start - 2] if m.start - 2 >= sent.start and doc[m.start - 1].text == "," else None
+            if noun is not None and noun.is_lower and singular(noun.lower_) in kinds and \
+                    (m.end >= sent.end or doc[m.end].is_punct) and \
+                    any(t.lower_ in _DEFINITE for t in doc[max(sent.start, noun.i - 4):noun.i]):
+                self._class_of(m, noun, sent)
+
+    def _class_of(self, m: _Mention, t: Any, sent: Any) -> None:
+        """The mention's entity is a ``t`` (with the nouns and class adjectives before it: "military leader")."""
+        words = [c for c in t.children if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i < t.i and c.is_lower]
+        words += [c for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ" and c.text.islower()
+                  and c.i == t.i - 1 and c.lemma_ in _CLASS_ADJ]
+        phrase = " ".join(w.lower_ for w in sorted(words + [t], key=lambda w: w.i))
+        if is_person_noun(t.lower_):
+            self.people.add(m.entity)
+        for cls in class_names(phrase):
+            self.ents[m.entity].classes.append(cls.split()[-1])
+            self._add(self.ents[m.entity].label, IS_A, cls, "class", self.doc[t.i:t.i + 1], sent, m.via)
 
     def _dates(self, sent: Any) -> None:
         """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second; a place

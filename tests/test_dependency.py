@@ -153,6 +153,24 @@ def test_nationality_of_the_class_said_of_a_name(ex):
     assert rel(found, "Ola Nordmann", "Norwegian") == {"from"}
 
 
+def test_a_class_noun_before_a_name_or_in_apposition_to_it_is_its_class(ex):
+    found = ex.extract_text("It flopped, as the classic Rodgers and Hammerstein musical Carousel opened on Broadway. "
+                            "Zarir was a son of the Sasanian shah Yazdegerd II. "
+                            "Anna loved cavalry officer Count Alexei Vronsky. "
+                            "The band released their debut album, Get Your Mood On, in 2006.")
+    facts = triples(found)
+    assert ("Carousel", "is a", "musical") in facts and ("Carousel", "is a", "work") in facts
+    assert ("Yazdegerd II", "is a", "shah") in facts
+    assert ("Alexei Vronsky", "is a", "cavalry officer") in facts
+    assert ("Get Your Mood On", "is a", "album") in facts
+
+
+def test_a_verb_or_a_plural_before_a_name_is_no_class(ex):
+    found = ex.extract_text("The film stars Donnie Yen and Michelle Yeoh. Bob plays for the club, and Bayern won.")
+    assert not {t for s, r, t in triples(found) if r == "is a" and s in ("Donnie Yen", "Michelle Yeoh", "Bayern")} - \
+        {"person", "organization", "place", "work"}
+
+
 def test_a_date_of_an_event_is_not_a_fact_of_the_thing(ex):
     found = ex.extract_text("Gareth Naven was born on 4 May 1980. On 30 May 2016, Gareth Naven was appointed as "
                             "coach of Melbourne Victory.")

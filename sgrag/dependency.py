@@ -20,7 +20,8 @@ reach the entity first named in another sentence or chunk:
   X"), ``copula`` ("X is the capital of Y"), ``apposition`` ("X, the capital of Y"),
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
   ("Y, X's son"), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
-  Ukraine"). Coordinated subjects and objects each get the edge; a fact about a thing the
+  Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
+  is in it: "Moscow State University"). Coordinated subjects and objects each get the edge; a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
   "capital of"), the words a question uses.
@@ -49,14 +50,14 @@ from typing import Any, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import NER_HOW, base_kinds, majority_kind, named_kind, stated_kind
+from .kinds import NER_HOW, PLACE, base_kinds, majority_kind, named_kind, stated_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
               "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
-              "clause-subject": 0.5, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
+              "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
                    r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
@@ -114,6 +115,9 @@ _CHAINED = _PLACE | {"PROPN", "PERSON"}
 _CHAIN_GAP = re.compile(r"^(?:\s+[a-z]+){0,2}\s*,\s*$")
 """Between two names of a place chain: a comma, after at most two lower-case words ("Gollaprolu mandal, ...")."""
 LOCATED_IN = "located in"
+_NAMED_IN = {"ORG", "FAC", "EVENT", "PROPN", "PRODUCT"}
+"""Kinds of names that hold the name of the place they are in ("Moscow State University"); a place's name holding
+another's says nothing of which holds which ("Regional Municipality of Waterloo")."""
 _COOCCURRING = {frozenset(p) for p in (("GPE", "ORG"), ("NORP", "PERSON"), ("NORP", "ORG"), ("GPE", "LOC"),
                                          ("PERSON", "WORK_OF_ART"))}
 """Kinds of names that, named in one sentence, are mostly related even where the parse finds no
@@ -705,6 +709,7 @@ class _Reader:
             self._relations(sent, mine)
         self._contained()
         self._document_place()
+        self._named_places()
         self._document_subject()
         for i in sorted(self.people):
             self._add(self.ents[i].label, IS_A, PERSON, "class", None, None)
@@ -1167,6 +1172,29 @@ class _Reader:
         return bool(_CHAIN_GAP.match(self.text[self._end_char(x):self.doc[y.start].idx])) \
             and all(t.is_punct or t.pos_ == "NOUN" for t in gap)
 
+    def _named_places(self) -> None:
+        """An organisation, a building or an event whose name holds a place's name is in that place
+        ("National Railway Company of Belgium", "Moscow State University", "IBM Research–Brazil")."""
+        first: dict[int, _Mention] = {}
+        for m in self.mentions:
+            if not m.via:
+                first.setdefault(m.entity, m)
+        places = {i: _words(e.label) for i, e in enumerate(self.ents) if e.kind in _PLACE and i in first and
+                  i not in self.people and majority_kind(self.ner_labels.get(i, Counter())) == PLACE}
+        related = {frozenset((r.source, r.target)) for r in self.relations.values()}
+        for i, e in enumerate(self.ents):
+            if e.kind not in _NAMED_IN or i not in first:
+                continue
+            words = _words(e.label)
+            for k, place in places.items():
+                label = self.ents[k].label
+                if k == i or not place or len(place) >= len(words) or frozenset((e.label, label)) in related:
+                    continue
+                if any(words[j:j + len(place)] == place for j in range(len(words) - len(place) + 1)):
+                    m = first[i]
+                    self._add(e.label, LOCATED_IN, label, "name-place", self.doc[m.start:m.end],
+                              self.doc[m.start].sent)
+
     def _contained(self) -> None:
         """What is in a place is in every place that contains it: "X, born in La Crosse" and "La
         Crosse, Wisconsin" give "X born in Wisconsin" (the same relation, a step less sure)."""
@@ -1320,6 +1348,11 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
         end = b - 1 if sent.doc[b - 1].text == "," else b  # "Reason," with the comma inside the quotes
         out.append((a + 1, end))
     return out
+
+
+def _words(label: str) -> list[str]:
+    """A name's words, folded ("IBM Research–Brazil" -> ibm, research, brazil)."""
+    return re.findall(r"\w+", fold(label))
 
 
 def _verb(tok: Any) -> str:

@@ -165,6 +165,14 @@ def test_a_class_noun_before_a_name_or_in_apposition_to_it_is_its_class(ex):
     assert ("Get Your Mood On", "is a", "album") in facts
 
 
+def test_a_name_holding_a_place_name_is_in_that_place(ex):
+    found = ex.extract_text("Moscow is a city in Russia. Igor taught at Moscow State University. The Vauban was run "
+                            "by the National Railway Company of Belgium. Belgium is a country.")
+    assert rel(found, "Moscow State University", "Moscow") == {"located in"}
+    assert rel(found, "National Railway Company of Belgium", "Belgium") == {"located in"}
+    assert not rel(found, "Moscow", "Moscow State University") and not rel(found, "Igor", "Moscow")
+
+
 def test_a_verb_or_a_plural_before_a_name_is_no_class(ex):
     found = ex.extract_text("The film stars Donnie Yen and Michelle Yeoh. Bob plays for the club, and Bayern won.")
     assert not {t for s, r, t in triples(found) if r == "is a" and s in ("Donnie Yen", "Michelle Yeoh", "Bayern")} - \

@@ -678,7 +678,7 @@ class _Reader:
             return True
         if e.kind != "PERSON" or name_kind(e.label) is False:
             return False
-        return not e.classes or any(is_person_noun(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
+        return not e.classes or any(_person_class(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
 
     def _agrees(self, k: int, agree: str) -> bool:
         e = self.ents[k]
@@ -730,9 +730,9 @@ class _Reader:
             kind = stated_kind(e.classes) or named_kind(e.label, ner) or ner
             if kind is None or e.kind == "VALUE" or i not in first or i in self.people and kind == PERSON:
                 continue  # (a person by a he/she whose name NER calls a team or a place keeps both: contested)
-            personal = any(is_person_noun(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
+            personal = any(_person_class(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
             if kind == PERSON and (name_kind(e.label) is False or e.classes and not personal) or \
-                    kind != PERSON and any(is_person_noun(c) for c in e.classes):
+                    kind != PERSON and any(_person_class(c) for c in e.classes):
                 continue
             m = first[i]
             self._add(e.label, IS_A, kind, NER_HOW, self.doc[m.start:m.end], self.doc[m.start].sent)
@@ -817,7 +817,7 @@ class _Reader:
             if noun is not None and noun.is_lower and noun.is_alpha and \
                     (m.start <= noun.head.i < m.end or root.head.i == noun.i) and \
                     noun.tag_ in ("NN", "JJ") and (singular(noun.lower_) in kinds or noun.pos_ == "NOUN" and
-                                                      (is_person_noun(noun.lower_) or
+                                                      (_person_class(noun.lower_) or
                                                        singular(noun.lower_).endswith(_AGENT_ENDINGS))):
                 self._class_of(m, noun, sent)
                 continue
@@ -833,7 +833,7 @@ class _Reader:
         words += [c for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ" and c.text.islower()
                   and c.i == t.i - 1 and c.lemma_ in _CLASS_ADJ]
         phrase = " ".join(w.lower_ for w in sorted(words + [t], key=lambda w: w.i))
-        if is_person_noun(t.lower_):
+        if _person_class(t.lower_):
             self.people.add(m.entity)
         for cls in class_names(phrase):
             self.ents[m.entity].classes.append(cls.split()[-1])
@@ -1348,6 +1348,12 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
         end = b - 1 if sent.doc[b - 1].text == "," else b  # "Reason," with the comma inside the quotes
         out.append((a + 1, end))
     return out
+
+
+def _person_class(noun: str) -> bool:
+    """A class noun for people: coreference's list and "-ist"s, or the kinds lexicon's ("shah", "consort")."""
+    return is_person_noun(noun) or base_kinds().get(singular(noun.split()[-1].lower())) == PERSON if noun.split() \
+        else False
 
 
 def _words(label: str) -> list[str]:

@@ -468,6 +468,8 @@ class _Reader:
                             re.fullmatch(r"\d{3,4}", doc[k].text):  # type one end of a range only
                         spans.append((k, k + 1, "VALUE"))
             elif kind in _ENTITY_NER:
+                if len(ent) == 1 and ent.start == sent.start and ent[0].pos_ == "NOUN":
+                    continue  # "Guest star Leland Orser ...": a common noun capitalised by the sentence
                 parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
                 spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
         quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent)]

@@ -173,6 +173,13 @@ def test_a_name_holding_a_place_name_is_in_that_place(ex):
     assert not rel(found, "Moscow", "Moscow State University") and not rel(found, "Igor", "Moscow")
 
 
+def test_a_common_noun_opening_a_sentence_is_no_name(ex):
+    found = ex.extract_text("It aired in 1997. Guest star Leland Orser plays the EMH-like hologram Dejaren on a "
+                            "spaceship.")  # NER takes "Guest" for a person here
+    assert "Guest" not in {e.label for e in found.entities}
+    assert ("Leland Orser", "is a", "star") in triples(found)
+
+
 def test_a_verb_or_a_plural_before_a_name_is_no_class(ex):
     found = ex.extract_text("The film stars Donnie Yen and Michelle Yeoh. Bob plays for the club, and Bayern won.")
     assert not {t for s, r, t in triples(found) if r == "is a" and s in ("Donnie Yen", "Michelle Yeoh", "Bayern")} - \

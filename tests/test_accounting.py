@@ -179,5 +179,5 @@ def test_a_match_joined_to_every_condition_but_ruled_out_says_why_not_k_of_k():
     assert headline(a, used) == ("No entity is proven to satisfy every condition; Carousel is joined to all 3, but "
                                  "no extracted relation fits 'was composed by'.")
     plain = Answer("Carousel", "doc:carousel", False, 0.6, (), ("Carousel",), (), "")
-    assert "joined to all 3, but not as the question states them" in headline(plain, used)
+    assert "joined to all 3, but some only through facts read with too little confidence" in headline(plain, used)
     assert "satisfies 3 of 3" not in headline(plain, used)

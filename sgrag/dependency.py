@@ -21,7 +21,9 @@ reach the entity first named in another sentence or chunk:
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
   ("Y, X's son"), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
   Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
-  is in it: "Moscow State University"). Coordinated subjects and objects each get the edge; a fact about a thing the
+  is in it: "Moscow State University"), ``place-chain`` ("Kroonstad, Free State", "Temagami, in the Nipissing
+  District", "Opole Voivodeship, south-western Poland": each in the next), ``place-of`` ("the Scarborough district
+  of North Yorkshire", "the Mexican state of Michoacán", "Thailand's Tak Province"). Coordinated subjects and objects each get the edge; a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
   "capital of"), the words a question uses.
@@ -56,7 +58,7 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "place-of": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -112,9 +114,13 @@ _LOCATED = {"GPE", "LOC", "FAC", "ORG", "PROPN"}
 """Kinds that can be located in a place ("Stanford University, California")."""
 _CHAINED = _PLACE | {"PROPN", "PERSON"}
 """Kinds inside a place chain: NER calls some regions persons ("Andhra Pradesh")."""
-_CHAIN_GAP = re.compile(r"^(?:\s+[a-z]+){0,2}\s*,\s*$")
-"""Between two names of a place chain: a comma, after at most two lower-case words ("Gollaprolu mandal, ...")."""
+_CHAIN_GAP = re.compile(r"^(?:\s+[a-z]+){0,2}\s*,\s*(?:(?:in|within)\s+(?:the\s+)?)?(?:[a-z][a-z-]*[a-z]\s+)?$")
+"""Between two names of a place chain: a comma, after at most two lower-case words ("Gollaprolu mandal, ..."), then
+"in (the)"/"within (the)" or one lower-case word ("..., south-western Poland")."""
 LOCATED_IN = "located in"
+_DIVISION_GAP = re.compile(r"\s+(?:[a-z]+\s+){1,2}of\s+(?:the\s+)?")
+"""Between a name and the place it is a division of: one or two nouns and "of" ("the Scarborough *district of*
+North Yorkshire")."""
 _NAMED_IN = {"ORG", "FAC", "EVENT", "PROPN", "PRODUCT"}
 """Kinds of names that hold the name of the place they are in ("Moscow State University"); a place's name holding
 another's says nothing of which holds which ("Regional Municipality of Waterloo")."""
@@ -899,6 +905,7 @@ class _Reader:
                           "modifier", self.doc[a.start:b.end], sent, a.via)
         self._place_chains(sent, mentions)
         self._place_lists(sent, mentions)
+        self._places_of(sent, mentions)
         for i, a in enumerate(mentions):  # the weakest reading: named together
             for b in mentions[i + 1:]:
                 ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
@@ -1169,10 +1176,33 @@ class _Reader:
                 self._add(self.ents[m.entity].label, LOCATED_IN, self.ents[where.entity].label, "place-list",
                           self.doc[m.start:where.end], sent)
 
+    def _places_of(self, sent: Any, mentions: list[_Mention]) -> None:
+        """"the Scarborough district of North Yorkshire", "the Indonesian province of East Kalimantan", "Thailand's
+        Tak Province": a name, a place noun of the kinds lexicon and "of" a place is in that place; a nationality
+        so qualifying a place is its country's; a place named before another with "'s" holds it."""
+        named = [m for m in mentions if not m.via]
+        for a, b in zip(named, named[1:]):
+            ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
+            gap = self.text[self._end_char(a):self.doc[b.start].idx]
+            between = [t for t in self.doc[a.end:b.start] if t.lower_ not in ("of", "the")]
+            if kb in _PLACE and ka in _CHAINED | {"NORP"} and self.doc[a.start - 1].lower_ == "the" and \
+                    _DIVISION_GAP.fullmatch(gap) and between and all(t.pos_ == "NOUN" for t in between) and \
+                    base_kinds().get(singular(between[-1].lower_)) == PLACE:
+                inner, outer = (b, a) if ka == "NORP" else (a, b)
+                self._add(self.ents[inner.entity].label, LOCATED_IN, self.ents[outer.entity].label, "place-of",
+                          self.doc[a.start:b.end], sent)
+            elif ka in _PLACE and kb in _PLACE | {"FAC"} and re.fullmatch(r"\s*['’]s\s+", gap):
+                self._add(self.ents[b.entity].label, LOCATED_IN, self.ents[a.entity].label, "place-of",
+                          self.doc[a.start:b.end], sent)
+
     def _comma_between(self, x: _Mention, y: _Mention) -> bool:
+        """Whether a comma links two names of a chain: "Opole Voivodeship, south-western Poland", "Temagami, in the
+        Nipissing District"; not a place said to be near another ("United States, in suburban Portland")."""
         gap = self.doc[x.end:y.start]
+        said = {t.lower_ for t in gap} & {"in", "within"}
         return bool(_CHAIN_GAP.match(self.text[self._end_char(x):self.doc[y.start].idx])) \
-            and all(t.is_punct or t.pos_ == "NOUN" for t in gap)
+            and all(t.is_punct or t.pos_ == "NOUN" or t.pos_ == "ADJ" and not said or t.lower_ in ("in", "within", "the")
+                    for t in gap)
 
     def _named_places(self) -> None:
         """An organisation, a building or an event whose name holds a place's name is in that place

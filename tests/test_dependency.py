@@ -139,6 +139,31 @@ def test_a_list_of_names_in_a_place_is_each_in_it(ex):
     assert not {r for r in found.relations if r.how == "place-list"}
 
 
+def test_a_chain_link_may_say_in_or_within(ex):
+    found = ex.extract_text("Cassels Lake is a lake located within the Municipality of Temagami, in the Nipissing "
+                            "District, Ontario, Canada. Olesno County is a unit of local government in Opole "
+                            "Voivodeship, south-western Poland.")
+    assert "located in" in rel(found, "Municipality of Temagami", "Nipissing District")
+    assert "located in" in rel(found, "Nipissing District", "Ontario")
+    assert "located in" in rel(found, "Municipality of Temagami", "Canada")
+    assert rel(found, "Opole Voivodeship", "Poland") == {"located in"}
+
+
+def test_a_name_a_place_noun_and_of_a_place_is_in_it(ex):
+    """"the Scarborough district of North Yorkshire" (a place noun of the kinds lexicon), "the Mexican state of
+    Michoacán" (a nationality: the place is its country's), "Thailand's Tak Province"; not "the Latinised name of
+    Odysseus" nor "Duran Duran's Andy"."""
+    found = ex.extract_text("Cloughton is a village in the Scarborough district of North Yorkshire, England. "
+                            "Tuzantla is a town in the Mexican state of Michoacán. Laytongku is a village in "
+                            "Thailand's Tak Province. Ulysses takes its name from the Latinised name of Odysseus. "
+                            "Arcadia was formed by Duran Duran's Andy Taylor.")
+    assert rel(found, "Scarborough", "North Yorkshire") == {"located in"}
+    assert rel(found, "Michoacán", "Mexican") == {"located in"}
+    assert "located in" in rel(found, "Tak Province", "Thailand")
+    assert not {r for r in found.relations if r.how == "place-of" and
+                {r.source, r.target} & {"Latinised", "Odysseus", "Andy Taylor", "Duran Duran"}}
+
+
 def test_a_list_of_places_is_no_chain(ex):
     found = ex.extract_text("The Vauban linked Brussels with France, Switzerland and Italy.")
     for a in ("France", "Switzerland", "Italy"):

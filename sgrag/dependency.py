@@ -13,7 +13,9 @@ reach the entity first named in another sentence or chunk:
   organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
   before it, then the article's subject (the title entity, or a longer form of the title as the
   first subject), then the latest subject of the two sentences before; two subjects of that
-  sentence, or none that agrees, leave the pronoun unresolved. "the <class noun>" -> the entity of that class (the title entity first).
+  sentence, or none that agrees, leave the pronoun unresolved. "the <class noun>" -> the entity
+  of that class (the title entity first, whose name's head noun is a class too: "the county" of
+  "Olesno County").
 * **Relations** follow the shortest dependency path between two mentions of a sentence, one
   shape per construction (``how``): ``svo`` subject-verb-object and prepositional objects of
   the verb ("born in"), ``passive`` with its agent reversed ("X was founded by Y" is "Y founded
@@ -23,7 +25,10 @@ reach the entity first named in another sentence or chunk:
   Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
   is in it: "Moscow State University"), ``place-chain`` ("Kroonstad, Free State", "Temagami, in the Nipissing
   District", "Opole Voivodeship, south-western Poland": each in the next), ``place-of`` ("the Scarborough district
-  of North Yorkshire", "the Mexican state of Michoacán", "Thailand's Tak Province"). Coordinated subjects and objects each get the edge; a fact about a thing the
+  of North Yorkshire", "the Mexican state of Michoacán", "Thailand's Tak Province"), ``contains-list`` ("The
+  county contains three other towns: Praszka, ..., and Gorzów Śląski": each in the county), ``document-place``
+  (a place the text does not place is in the outermost place most of its located-in statements end in; none when
+  no place ends most). Coordinated subjects and objects each get the edge; a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
   "capital of"), the words a question uses.
@@ -58,7 +63,8 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "place-of": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "document-place": 0.5,
+              "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -114,10 +120,15 @@ _LOCATED = {"GPE", "LOC", "FAC", "ORG", "PROPN"}
 """Kinds that can be located in a place ("Stanford University, California")."""
 _CHAINED = _PLACE | {"PROPN", "PERSON"}
 """Kinds inside a place chain: NER calls some regions persons ("Andhra Pradesh")."""
-_CHAIN_GAP = re.compile(r"^(?:\s+[a-z]+){0,2}\s*,\s*(?:(?:in|within)\s+(?:the\s+)?)?(?:[a-z][a-z-]*[a-z]\s+)?$")
+_COMPASS = re.compile(r"(?:north|south|east|west|central)")
+"""A point of the compass that may qualify the next place of a chain after "in" ("..., in south-western Poland")."""
+_CHAIN_GAP = re.compile(r"^(?:\s+[a-z]+){0,2}\s*,\s*"
+                        r"(?:(?:in|within)\s+(?:the\s+)?)?(?:(?!(?:the|an?|and|or)\s)[a-z][a-z-]*[a-z]\s+)?$")
 """Between two names of a place chain: a comma, after at most two lower-case words ("Gollaprolu mandal, ..."), then
-"in (the)"/"within (the)" or one lower-case word ("..., south-western Poland")."""
+"in (the)"/"within (the)" and one lower-case word ("..., south-western Poland", "..., in south-western Poland")."""
 LOCATED_IN = "located in"
+_CONTAINS = {"contain", "include", "comprise"}
+"""Verbs whose place subject holds the places its object lists ("The county contains three towns: ...")."""
 _DIVISION_GAP = re.compile(r"\s+(?:[a-z]+\s+){1,2}of\s+(?:the\s+)?")
 """Between a name and the place it is a division of: one or two nouns and "of" ("the Scarborough *district of*
 North Yorkshire")."""
@@ -594,7 +605,7 @@ class _Reader:
             elif t.pos_ == "NOUN" and t.i > 0 and self.doc[t.i - 1].lower_ in ("the", "this") and \
                     t.dep_ not in ("compound", "amod"):
                 nouns = {t.lemma_.lower(), t.lower_}
-                if title is not None and nouns & set(self.ents[title].classes):
+                if title is not None and nouns & (set(self.ents[title].classes) | self._head_noun(title)):
                     target = title
                 else:
                     target = next((k for k in range(len(self.ents) - 1, -1, -1)
@@ -604,6 +615,12 @@ class _Reader:
                 m = _Mention(t.i, t.i + 1, target, via)
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
+
+    def _head_noun(self, k: int) -> set[str]:
+        """A name's last word when the kinds lexicon knows it as a noun: "the county" of "Olesno County", "the
+        lake" of "Liangzi Lake"."""
+        last = self.ents[k].label.split()[-1].lower()
+        return {last} if len(self.ents[k].label.split()) > 1 and last in base_kinds() else set()
 
     def _antecedent(self, tok: Any, agree: str) -> int | None:
         """Who a pronoun means, by salience among the entities that agree with it ("m"/"f": a person of
@@ -906,6 +923,7 @@ class _Reader:
         self._place_chains(sent, mentions)
         self._place_lists(sent, mentions)
         self._places_of(sent, mentions)
+        self._contained_lists(sent, mentions)
         for i, a in enumerate(mentions):  # the weakest reading: named together
             for b in mentions[i + 1:]:
                 ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
@@ -1149,7 +1167,13 @@ class _Reader:
                 for x, y in zip(chain, chain[1:]):
                     self._add(self.ents[x.entity].label, LOCATED_IN, self.ents[y.entity].label, "place-chain",
                               self.doc[x.start:y.end], sent)
-            chain = [m] if m is not None and self.ents[m.entity].kind in _LOCATED else []
+            chain = [m] if m is not None and (self.ents[m.entity].kind in _LOCATED or self._placed_name(m)) else []
+
+    def _placed_name(self, m: _Mention) -> bool:
+        """A name NER calls a person that the text puts where a place goes ("the district *of Gmina Olesno*",
+        "*in* Andhra Pradesh"), unless it is known to be a person."""
+        return self.ents[m.entity].kind == "PERSON" and m.entity not in self.people and m.start > 0 and \
+            self.doc[m.start - 1].lower_ in ("in", "of", "within")
 
     def _place_lists(self, sent: Any, mentions: list[_Mention]) -> None:
         """"Vancouver, Victoria, Surrey and Richmond in British Columbia", "near Roper and Creswell, North
@@ -1195,14 +1219,47 @@ class _Reader:
                 self._add(self.ents[b.entity].label, LOCATED_IN, self.ents[a.entity].label, "place-of",
                           self.doc[a.start:b.end], sent)
 
+    def _contained_lists(self, sent: Any, mentions: list[_Mention]) -> None:
+        """"The county contains three other towns: Praszka, north of Olesno, Dobrodzień, ...", "It includes the
+        towns of Creswell and Roper": the names listed after a plural place noun (of the kinds lexicon) that a
+        place contains or includes are in that place; a name after another preposition ("north *of Olesno*") is
+        no item."""
+        for verb in sent:
+            if verb.pos_ != "VERB" or verb.lemma_ not in _CONTAINS:
+                continue
+            subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+            noun = next((c for c in verb.children if c.dep_ == "dobj"), None)
+            holder = self.token_mention.get(subj.i) if subj is not None else None
+            if holder is None or noun is None or not self._place(holder.entity) or \
+                    noun.tag_ != "NNS" or base_kinds().get(singular(noun.lower_)) != PLACE:
+                continue
+            for m in mentions:
+                before = self.doc[m.start - 1]
+                if m.via or m.start <= noun.i or self.ents[m.entity].kind not in _CHAINED | {"FAC", "ORG"}:
+                    continue
+                if any(t.pos_ in ("VERB", "AUX") for t in self.doc[noun.i + 1:m.start]):
+                    break  # the list has ended
+                if before.lower_ in (":", ",", "and") or before.lower_ == "of" and before.i == noun.i + 1:
+                    self._add(self.ents[m.entity].label, LOCATED_IN, self.ents[holder.entity].label, "contains-list",
+                              self.doc[verb.i:m.end], sent, holder.via)
+
+    def _place(self, k: int) -> bool:
+        """Whether NER or the head noun of its name ("Olesno County") makes an entity a place."""
+        e = self.ents[k]
+        return e.kind in _PLACE or named_kind(e.label, None) == PLACE
+
+    def _place_key(self, label: str) -> bool:
+        k = self.by_key.get(fold(label))
+        return k is not None and self._place(k)
+
     def _comma_between(self, x: _Mention, y: _Mention) -> bool:
         """Whether a comma links two names of a chain: "Opole Voivodeship, south-western Poland", "Temagami, in the
         Nipissing District"; not a place said to be near another ("United States, in suburban Portland")."""
         gap = self.doc[x.end:y.start]
         said = {t.lower_ for t in gap} & {"in", "within"}
         return bool(_CHAIN_GAP.match(self.text[self._end_char(x):self.doc[y.start].idx])) \
-            and all(t.is_punct or t.pos_ == "NOUN" or t.pos_ == "ADJ" and not said or t.lower_ in ("in", "within", "the")
-                    for t in gap)
+            and all(t.is_punct or t.pos_ == "NOUN" or t.pos_ == "ADJ" and (not said or _COMPASS.match(t.lower_))
+                    or t.lower_ in ("in", "within", "the") for t in gap)
 
     def _named_places(self) -> None:
         """An organisation, a building or an event whose name holds a place's name is in that place
@@ -1253,18 +1310,23 @@ class _Reader:
                 break
 
     def _document_place(self) -> None:
-        """Where a text places things in one outermost place ("..., Andhra Pradesh, India"), the
-        other places it names without saying where are taken to be in it too (least sure: the
-        text may name a place abroad)."""
-        located = [r for r in self.relations.values() if r.relation == LOCATED_IN]
-        inner = {r.source for r in located}
-        tops = {r.target for r in located} - inner
-        if len(tops) != 1:
+        """Where most of a text's statements that a place is in another ("..., Andhra Pradesh, India", "a county in
+        North Carolina") end in one outermost place, the other places it names without saying where are taken to be
+        in it too (least sure: the text may name a place abroad); where no place ends most of them, nothing is
+        read, and a place said to hold another is never placed so."""
+        located = [r for r in self.relations.values() if r.relation == LOCATED_IN or r.relation.endswith(" in") and
+                   not r.how.startswith("document") and self._place_key(r.source) and self._place_key(r.target)]
+        parent: dict[str, str] = {}
+        for r in located:
+            parent.setdefault(r.source, r.target)
+        tops = Counter(_outermost(r.target, parent) for r in located)
+        if not tops or 2 * tops.most_common(1)[0][1] <= len(located):
             return
-        top = next(iter(tops))
+        top = tops.most_common(1)[0][0]
+        inner = set(parent) | {r.target for r in located}
         for m in self.mentions:
             e = self.ents[m.entity]
-            if m.via or e.kind not in _DOCUMENT_PLACED or e.label in inner or e.label == top:
+            if m.via or e.kind not in _DOCUMENT_PLACED or e.label in inner:
                 continue
             inner.add(e.label)
             sent = self.doc[m.start].sent
@@ -1317,6 +1379,15 @@ _AFTER_VALUE = {"later", "earlier", "ago", "old", "long", "before", "after"}
 """Words after a value that place it in time, whatever the tagger calls them ("two days later")."""
 _ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
                   "last", "next"}
+
+
+def _outermost(label: str, parent: dict[str, str]) -> str:
+    """The place a chain of located-in steps from a label ends in."""
+    seen = {label}
+    while label in parent and parent[label] not in seen:
+        label = parent[label]
+        seen.add(label)
+    return label
 
 
 def _dates_its_object(verb: Any) -> bool:

@@ -147,6 +147,15 @@ def test_a_chain_link_may_say_in_or_within(ex):
     assert "located in" in rel(found, "Nipissing District", "Ontario")
     assert "located in" in rel(found, "Municipality of Temagami", "Canada")
     assert rel(found, "Opole Voivodeship", "Poland") == {"located in"}
+    found = ex.extract_text("Kamionka is a village in the administrative district of Gmina Olesno, within Olesno "
+                            "County, Opole Voivodeship, in south-western Poland. Portland Golf Club is a golf club in the "
+                            "northwest United States, in suburban Portland, Oregon.")
+    assert "located in" in rel(found, "Gmina Olesno", "Olesno County")  # NER: "Gmina Olesno" a person
+    assert "located in" in rel(found, "Opole Voivodeship", "Poland")
+    assert "located in" not in rel(found, "United States", "Portland")  # beside it, not in it
+    found = ex.extract_text("Others are planned, including the Bilaspur–Manali–Leh line, the Jammu–Poonch "
+                            "line, and the Chota Char Dham Railway.")  # ", the" links no chain
+    assert not {r for r in found.relations if r.how == "place-chain"}
 
 
 def test_a_name_a_place_noun_and_of_a_place_is_in_it(ex):
@@ -162,6 +171,44 @@ def test_a_name_a_place_noun_and_of_a_place_is_in_it(ex):
     assert "located in" in rel(found, "Tak Province", "Thailand")
     assert not {r for r in found.relations if r.how == "place-of" and
                 {r.source, r.target} & {"Latinised", "Odysseus", "Andy Taylor", "Duran Duran"}}
+
+
+def test_the_places_a_place_contains_are_in_it(ex):
+    """"The county contains three other towns: Praszka, north of Olesno, Dobrodzień, ...": each listed town is in
+    the county ("the county" is the article's "Olesno County"), not the place a direction names; a county holding
+    no place noun's list ("contains several species") holds nothing."""
+    found = ex.extract_text("Olesno County\n\nOlesno County is a unit of local government in Opole Voivodeship, "
+                            "Poland. The county contains three other towns: Praszka, north of Olesno, Dobrodzień, "
+                            "and Gorzów Śląski.", "Olesno County")
+    assert rel(found, "Praszka", "Olesno County") == {"located in"}
+    assert rel(found, "Gorzów Śląski", "Olesno County") == {"located in"}
+    assert not {r for r in found.relations if r.how.startswith("contains-list") and r.source == "Olesno"}
+    found = ex.extract_text("Tyrrell County is a county in North Carolina. It includes the towns of Columbia and "
+                            "Gum Neck. Lake Phelps contains several species of fish such as Bass.")
+    assert rel(found, "Columbia", "Tyrrell County") == {"located in"}
+    assert not {r for r in found.relations if r.how.startswith("contains-list") and r.source == "Bass"}
+
+
+def test_the_article_place_named_by_its_head_noun(ex):
+    """"the lake" of an article on "Liangzi Lake" is that lake, though the text never calls it "a lake"."""
+    found = ex.extract_text("Liangzi Lake\n\nLiangzi Lake is in Hubei Province. The lake drains into the "
+                            "Yangtze River.", "Liangzi Lake")
+    assert rel(found, "Liangzi Lake", "Yangtze River") == {"drain into"}
+
+
+def test_the_document_place_is_the_one_most_of_its_chains_end_in(ex):
+    """Chains ending in India (three steps) and France (one): a place the text does not place is in India; where
+    no outermost place ends most chains, nothing is read; a place another is said to be in is never placed."""
+    found = ex.extract_text("Durgada is a village in Gollaprolu mandal, East Godavari district, Andhra Pradesh, "
+                            "India. It lies near Pithapuram. Its poet Mira Rao later lived in Lyon, France.")
+    assert rel(found, "Pithapuram", "India") == {"located in"}
+    assert not rel(found, "Pithapuram", "France") and not rel(found, "France", "India")
+    found = ex.extract_text("Mira Rao was born in Kakinada, India. She later lived in Lyon, France, and visited "
+                            "Pithapuram.")
+    assert not {r for r in found.relations if r.how == "document-place"}
+    found = ex.extract_text("Tyrrell County is a county in North Carolina. It includes the towns of Columbia and "
+                            "Gum Neck.")
+    assert not rel(found, "North Carolina", "Tyrrell County")
 
 
 def test_a_list_of_places_is_no_chain(ex):

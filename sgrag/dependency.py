@@ -1248,6 +1248,12 @@ class _Reader:
         e = self.ents[k]
         return e.kind in _PLACE or named_kind(e.label, None) == PLACE
 
+    def _place_in(self, r: ExtractedRelation) -> bool:
+        """Whether a relation says a place is in another: "located in", or a place's "... in" a place read from its
+        sentence ("Olesno County is a unit ... in Opole Voivodeship")."""
+        return r.relation == LOCATED_IN or r.relation.endswith(" in") and not r.how.startswith("document") and \
+            self._place_key(r.source) and self._place_key(r.target)
+
     def _place_key(self, label: str) -> bool:
         k = self.by_key.get(fold(label))
         return k is not None and self._place(k)
@@ -1286,10 +1292,11 @@ class _Reader:
 
     def _contained(self) -> None:
         """What is in a place is in every place that contains it: "X, born in La Crosse" and "La
-        Crosse, Wisconsin" give "X born in Wisconsin" (the same relation, a step less sure)."""
+        Crosse, Wisconsin" give "X born in Wisconsin" (the same relation, a step less sure); a place's "... in"
+        another ("a unit of local government in Opole Voivodeship") contains it as "located in" does."""
         inside: dict[str, list[ExtractedRelation]] = {}
         for r in self.relations.values():
-            if r.relation == LOCATED_IN:
+            if self._place_in(r):
                 inside.setdefault(r.source, []).append(r)
         for _ in range(3):
             added = False
@@ -1314,8 +1321,7 @@ class _Reader:
         North Carolina") end in one outermost place, the other places it names without saying where are taken to be
         in it too (least sure: the text may name a place abroad); where no place ends most of them, nothing is
         read, and a place said to hold another is never placed so."""
-        located = [r for r in self.relations.values() if r.relation == LOCATED_IN or r.relation.endswith(" in") and
-                   not r.how.startswith("document") and self._place_key(r.source) and self._place_key(r.target)]
+        located = [r for r in self.relations.values() if self._place_in(r)]
         parent: dict[str, str] = {}
         for r in located:
             parent.setdefault(r.source, r.target)

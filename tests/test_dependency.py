@@ -182,6 +182,7 @@ def test_the_places_a_place_contains_are_in_it(ex):
                             "and Gorzów Śląski.", "Olesno County")
     assert rel(found, "Praszka", "Olesno County") == {"located in"}
     assert rel(found, "Gorzów Śląski", "Olesno County") == {"located in"}
+    assert "located in" in rel(found, "Praszka", "Opole Voivodeship")  # the county is "a unit ... in" it
     assert not {r for r in found.relations if r.how.startswith("contains-list") and r.source == "Olesno"}
     found = ex.extract_text("Tyrrell County is a county in North Carolina. It includes the towns of Columbia and "
                             "Gum Neck. Lake Phelps contains several species of fish such as Bass.")

@@ -1161,13 +1161,14 @@ class _Reader:
                 continue
             listed = bool(chain) and re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",
                                               self.text[self._end_char(chain[-1]):sent.end_char])
-            while chain and self.ents[chain[-1].entity].kind not in _PLACE:
-                chain.pop()  # a chain ends in a place
+            while chain and not self._place(chain[-1].entity):
+                chain.pop()  # a chain ends in a place (by NER or its name's head noun: "Kroonstad, Free State")
             if len(chain) >= 2 and not listed:
                 for x, y in zip(chain, chain[1:]):
                     self._add(self.ents[x.entity].label, LOCATED_IN, self.ents[y.entity].label, "place-chain",
                               self.doc[x.start:y.end], sent)
-            chain = [m] if m is not None and (self.ents[m.entity].kind in _LOCATED or self._placed_name(m)) else []
+            chain = [m] if m is not None and (self.ents[m.entity].kind in _LOCATED or self._placed_name(m) or
+                                              self._place(m.entity)) else []
 
     def _placed_name(self, m: _Mention) -> bool:
         """A name NER calls a person that the text puts where a place goes ("the district *of Gmina Olesno*",

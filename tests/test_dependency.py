@@ -153,6 +153,10 @@ def test_a_chain_link_may_say_in_or_within(ex):
     assert "located in" in rel(found, "Gmina Olesno", "Olesno County")  # NER: "Gmina Olesno" a person
     assert "located in" in rel(found, "Opole Voivodeship", "Poland")
     assert "located in" not in rel(found, "United States", "Portland")  # beside it, not in it
+    found = ex.extract_text("Michael Claassens was born in Kroonstad, Free State. Kretsinger was buried at Rosehill "
+                            "Cemetery, in Cook County, Illinois.")  # no NER place: the head noun says so
+    assert rel(found, "Kroonstad", "Free State") == {"located in"}
+    assert rel(found, "Rosehill Cemetery", "Cook County") == {"located in"}
     found = ex.extract_text("Others are planned, including the Bilaspur–Manali–Leh line, the Jammu–Poonch "
                             "line, and the Chota Char Dham Railway.")  # ", the" links no chain
     assert not {r for r in found.relations if r.how == "place-chain"}

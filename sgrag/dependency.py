@@ -1256,6 +1256,7 @@ class _Reader:
             self._place_key(r.source) and self._place_key(r.target)
 
     def _place_key(self, label: str) -> bool:
+        """``_place`` for an entity named by its label (relations hold labels)."""
         k = self.by_key.get(fold(label))
         return k is not None and self._place(k)
 
@@ -1263,6 +1264,9 @@ class _Reader:
         """Whether a comma links two names of a chain: "Opole Voivodeship, south-western Poland", "Temagami, in the
         Nipissing District"; not a place said to be near another ("United States, in suburban Portland")."""
         gap = self.doc[x.end:y.start]
+        if x.start > 1 and self.doc[x.start - 1].lower_ == "of" and _COMPASS.match(self.doc[x.start - 2].lower_) \
+                and re.match(r"\s*,\s*(?:and\s+)?(?:north|south|east|west)", self.text[self._end_char(y):]):
+            return False  # "Praszka, north of Olesno, Dobrodzień, south of Olesno": a list of bearings, no chain
         said = {t.lower_ for t in gap} & {"in", "within"}
         return bool(_CHAIN_GAP.match(self.text[self._end_char(x):self.doc[y.start].idx])) \
             and all(t.is_punct or t.pos_ == "NOUN" or t.pos_ == "ADJ" and (not said or _COMPASS.match(t.lower_))

@@ -183,11 +183,12 @@ def test_the_places_a_place_contains_are_in_it(ex):
     no place noun's list ("contains several species") holds nothing."""
     found = ex.extract_text("Olesno County\n\nOlesno County is a unit of local government in Opole Voivodeship, "
                             "Poland. The county contains three other towns: Praszka, north of Olesno, Dobrodzień, "
-                            "and Gorzów Śląski.", "Olesno County")
+                            "south of Olesno, and Gorzów Śląski, north of Olesno.", "Olesno County")
     assert rel(found, "Praszka", "Olesno County") == {"located in"}
     assert rel(found, "Gorzów Śląski", "Olesno County") == {"located in"}
     assert "located in" in rel(found, "Praszka", "Opole Voivodeship")  # the county is "a unit ... in" it
     assert not {r for r in found.relations if r.how.startswith("contains-list") and r.source == "Olesno"}
+    assert not rel(found, "Olesno", "Dobrodzień")  # a list of bearings is no place chain
     found = ex.extract_text("Tyrrell County is a county in North Carolina. It includes the towns of Columbia and "
                             "Gum Neck. Lake Phelps contains several species of fish such as Bass.")
     assert rel(found, "Columbia", "Tyrrell County") == {"located in"}

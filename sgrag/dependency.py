@@ -21,7 +21,8 @@ reach the entity first named in another sentence or chunk:
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
   ("Y, X's son"), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
   Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
-  is in it: "Moscow State University"). Coordinated subjects and objects each get the edge; a fact about a thing the
+  is in it: "Moscow State University"). Coordinated subjects and objects each get the edge, however long the list (a name
+  the parser makes an apposition of the one before, though the list goes on, counts as listed); a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
   "capital of"), the words a question uses.
@@ -951,12 +952,13 @@ class _Reader:
         """``tok`` and its ancestors up to the root, each with the role it plays there; a nominal
         conjunct stands in its head's place and role ("A and B founded C": B is a subject too)."""
         out = [(tok, tok.dep_)]
-        t = tok
+        t, listed = tok, True
         while t.head.i != t.i:
             h = t.head
-            if t.dep_ == "conj" and t.pos_ not in ("VERB", "AUX") and out[-1][0].i == t.i:
-                out[-1] = (out[-1][0], h.dep_)
+            if listed and (t.dep_ == "conj" and t.pos_ not in ("VERB", "AUX") or _listed_apposition(t)):
+                out[-1] = (out[-1][0], h.dep_)  # "A, B, C and D": each is where A is
             else:
+                listed = False
                 out.append((h, h.dep_))
             t = h
         return out
@@ -1097,9 +1099,10 @@ class _Reader:
         """Whether ``noun`` has an "of" object naming a third entity ("the establishment *of X*")."""
         for prep in noun.children:
             if prep.dep_ == "prep" and prep.lower_ == "of":
-                m = next((self.token_mention.get(c.i) for c in prep.children if c.dep_ == "pobj"), None)
-                if m is not None and m not in ends:
-                    return True
+                obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+                listed = [self.token_mention.get(t.i) for t in ([obj, *obj.conjuncts] if obj is not None else [])]
+                if listed and listed[0] is not None and not any(m in ends for m in listed):
+                    return True  # (any name of a list "member of A, B and C" is the noun's own)
         return False
 
     def _nominal(self, noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
@@ -1292,6 +1295,15 @@ _ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seven
 def _dates_its_object(verb: Any) -> bool:
     """Whether a verb of making has an object: then a date of the act is the made thing's, not the subject's."""
     return bool(_MADE.match(_verb(verb))) and any(c.dep_ == "dobj" for c in verb.children)
+
+
+def _listed_apposition(tok: Any) -> bool:
+    """A name the parser made an apposition of the name before it though a list goes on from it ("stars
+    Donnie Yen, *Michelle Yeoh*, Harry Shum and Jason Scott Lee"); a place after a place is its container."""
+    head = tok.head
+    return tok.dep_ == "appos" and tok.pos_ == head.pos_ == "PROPN" and tok.ent_type_ not in _PLACE and \
+        tok.left_edge.i == head.i + 2 and tok.doc[head.i + 1].text == "," and \
+        any(c.dep_ == "conj" for c in tok.children)
 
 
 def _in_time_frame(path: list[Any]) -> bool:

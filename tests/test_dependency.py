@@ -55,6 +55,21 @@ def test_coordination_gives_each_conjunct_the_edge(ex):
     assert rel(found, "George Martin", "Abbey Road") == rel(found, "Geoff Emerick", "Abbey Road") == {"produced"}
 
 
+def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
+    teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
+             "Baltimore Bullets"]
+    found = ex.extract_text("Mark Nolan played in the league as a member of the Toronto Huskies, Cleveland Rebels, "
+                            "Providence Steamrollers, Boston Celtics, Detroit Falcons and Baltimore Bullets.")
+    assert all(rel(found, "Mark Nolan", t) == {"played member of"} for t in teams)
+    cast = ["Donnie Yen", "Michelle Yeoh", "Harry Shum", "Jason Scott Lee", "Roger Yuan", "Chris Pang",
+            "Natasha Liu Bordizzo"]  # the parser makes the second name an apposition of the first
+    found = ex.extract_text("Blue Harbour (film)\n\nBlue Harbour is a 2016 drama film. The film stars Donnie Yen, "
+                            "Michelle Yeoh, Harry Shum, Jason Scott Lee, Roger Yuan, Chris Pang and Natasha Liu "
+                            "Bordizzo.", title="Blue Harbour (film)")
+    edges = {r.target: (r.relation, r.confidence) for r in found.relations if r.source == "Blue Harbour"}
+    assert len({edges.get(c) for c in cast}) == 1 and edges["Donnie Yen"][0] == "star"
+
+
 def test_possessive_names_the_possessed_not_the_owner(ex):
     found = ex.extract_text("Lisbon is a city in Portugal. Its mascot, created by Ana Silva in 1943, is a cat.")
     assert not rel(found, "Lisbon", "Ana Silva") and not rel(found, "Ana Silva", "Lisbon")

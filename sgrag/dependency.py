@@ -26,6 +26,9 @@ reach the entity first named in another sentence or chunk:
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
   "capital of"), the words a question uses.
+* **Nationalities**: "X is a German developer", "X, an American singer," give ``X -[from]-> German``
+  (``nationality``); each of a list before the class noun too, read from the words where the parser takes the
+  adjectives for nouns ("a Soviet, Ukrainian, and Russian mathematician"; ``nationality-list``).
 * **Classes**: "X is a Russian military leader" / "X, an American singer," give
   ``X -[is a]-> military leader`` and ``leader``; so do a class noun right before a name ("the
   musical Carousel", "the Sasanian shah Yazdegerd II") and a definite one the name is in
@@ -57,7 +60,7 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "nationality": 0.8, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -900,6 +903,7 @@ class _Reader:
                           "modifier", self.doc[a.start:b.end], sent, a.via)
         self._place_chains(sent, mentions)
         self._place_lists(sent, mentions)
+        related |= self._nationality_lists(sent, mentions)
         for i, a in enumerate(mentions):  # the weakest reading: named together
             for b in mentions[i + 1:]:
                 ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
@@ -1171,6 +1175,48 @@ class _Reader:
             for m in items:
                 self._add(self.ents[m.entity].label, LOCATED_IN, self.ents[where.entity].label, "place-list",
                           self.doc[m.start:where.end], sent)
+
+    def _nationality_lists(self, sent: Any, mentions: list[_Mention]) -> set[frozenset[int]]:
+        """"X was a Soviet, Ukrainian, and Russian mathematician", "X, an American-Canadian and British actor,": X is
+        from each nationality of the list before its class noun. Read from the words, since the parser often takes
+        a list of adjectives for a list of nouns ("a *Soviet*, *Ukrainian*, and Russian mathematician"); the class
+        noun's place in the parse (after its conjuncts: the attribute or apposition of a name) says whose it is."""
+        doc, done = self.doc, set()
+        named = [m for m in mentions if not m.via]
+        k = 0
+        while k < len(named):
+            run = [named[k]]
+            while k + len(run) < len(named) and re.fullmatch(
+                    r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+|[-–/])",
+                    self.text[self._end_char(run[-1]):doc[named[k + len(run)].start].idx]):
+                run.append(named[k + len(run)])
+            k += len(run)
+            if len(run) < 2 or any(self.ents[m.entity].kind not in ("NORP", "GPE") or m.end - m.start != 1
+                                   for m in run) or doc[run[0].start - 1].lower_ not in _DETS:
+                continue
+            words = doc[run[-1].end:min(run[-1].end + 4, sent.end)]
+            nouns = [t for t in words[:next((i for i, t in enumerate(words)
+                                             if not (t.is_lower and t.pos_ in ("ADJ", "NOUN"))), len(words))]
+                     if t.pos_ == "NOUN"]
+            if not nouns:
+                continue
+            t, steps = nouns[-1], 0
+            while t.dep_ in ("conj", "amod", "compound") and t.head.i >= run[0].start - 1 and steps < 6:
+                t, steps = t.head, steps + 1
+            if t.dep_ == "attr":
+                t = next((c for c in t.head.children if c.dep_ in _SUBJ), None)
+            elif t.dep_ == "appos":
+                t = t.head
+            else:
+                continue
+            who = self.token_mention.get(t.i) if t is not None else None
+            if who is None or self.ents[who.entity].kind == "VALUE" or any(who is m for m in run):
+                continue
+            for m in run:
+                done.add(frozenset((who.entity, m.entity)))
+                self._add(self.ents[who.entity].label, "from", self.ents[m.entity].label, "nationality-list",
+                          doc[run[0].start:nouns[-1].i + 1], sent, who.via)
+        return done
 
     def _comma_between(self, x: _Mention, y: _Mention) -> bool:
         gap = self.doc[x.end:y.start]

@@ -55,6 +55,16 @@ def test_coordination_gives_each_conjunct_the_edge(ex):
     assert rel(found, "George Martin", "Abbey Road") == rel(found, "Geoff Emerick", "Abbey Road") == {"produced"}
 
 
+def test_each_nationality_of_a_list_before_the_class_noun(ex):
+    # the parser reads "Soviet" as the attribute and "Ukrainian" as its conjunct: the words say more
+    found = ex.extract_text("Gennadii Belyi (1951–2001) was a Soviet, Ukrainian, and Russian mathematician.")
+    assert all(rel(found, "Gennadii Belyi", n) == {"from"} for n in ("Soviet", "Ukrainian", "Russian"))
+    found = ex.extract_text("Oleg Ivanov is a Soviet and Russian footballer. Anna Berg, an American, Canadian and "
+                            "British actress, was born in Oslo.")
+    assert all(rel(found, "Oleg Ivanov", n) == {"from"} for n in ("Soviet", "Russian"))
+    assert all(rel(found, "Anna Berg", n) == {"from"} for n in ("American", "Canadian", "British"))
+
+
 def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
     teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
              "Baltimore Bullets"]

@@ -21,7 +21,9 @@ reach the entity first named in another sentence or chunk:
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
   ("Y, X's son"), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
   Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
-  is in it: "Moscow State University"). Coordinated subjects and objects each get the edge, however long the list (a name
+  is in it: "Moscow State University"), ``performed-with`` (a performer right before "with" and a quoted title:
+  "by Edsilia Rombley with "On Top of the World"", read from the words; the clause's own subject then gets no edge
+  to that work). Coordinated subjects and objects each get the edge, however long the list (a name
   the parser makes an apposition of the one before, though the list goes on, counts as listed); a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
@@ -60,7 +62,7 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -884,10 +886,13 @@ class _Reader:
                 return
 
     def _relations(self, sent: Any, mentions: list[_Mention]) -> None:
-        related: set[frozenset[int]] = set()
+        performers = self._performed_with(sent, mentions)
+        related = {frozenset((m.entity, work.entity)) for work in mentions if id(work) in performers
+                   for m in mentions if m.entity not in (work.entity, performers[id(work)].entity)}
+        blocked = set(related)  # "performed, following Lordi with "Hard Rock Hallelujah"": the work is Lordi's
         for i, a in enumerate(mentions):
             for b in mentions[i + 1:]:
-                if a.entity == b.entity:
+                if a.entity == b.entity or frozenset((a.entity, b.entity)) in blocked:
                     continue
                 found = self._path_relation(a, b)
                 if found is None:
@@ -904,6 +909,10 @@ class _Reader:
         self._place_chains(sent, mentions)
         self._place_lists(sent, mentions)
         related |= self._nationality_lists(sent, mentions)
+        for work, who in [(m, performers[id(m)]) for m in mentions if id(m) in performers]:
+            related.add(frozenset((who.entity, work.entity)))
+            self._add(self.ents[who.entity].label, "performed", self.ents[work.entity].label, "performed-with",
+                      self.doc[who.start:work.end], sent)
         for i, a in enumerate(mentions):  # the weakest reading: named together
             for b in mentions[i + 1:]:
                 ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
@@ -1216,6 +1225,22 @@ class _Reader:
                 done.add(frozenset((who.entity, m.entity)))
                 self._add(self.ents[who.entity].label, "from", self.ents[m.entity].label, "nationality-list",
                           doc[run[0].start:nouns[-1].i + 1], sent, who.via)
+        return done
+
+    def _performed_with(self, sent: Any, mentions: list[_Mention]) -> dict[int, _Mention]:
+        """"succeeded by Edsilia Rombley with "On Top of the World"", "following Finland's Lordi with "Hard Rock
+        Hallelujah"": a performer named right before "with" and a quoted title performed that work (id of the
+        work's mention -> the performer's). Read from the words: the parser hangs "with" on the clause's verb, whose
+        subject is someone else."""
+        done: dict[int, _Mention] = {}
+        named = [m for m in mentions if not m.via]
+        for who, work in zip(named, named[1:]):
+            if self.ents[who.entity].kind not in ("PERSON", "ORG", "PROPN") or \
+                    self.ents[work.entity].kind != "WORK_OF_ART" or work.end >= sent.end or \
+                    self.doc[work.end].text not in _QUOTES or \
+                    not re.fullmatch(r"\s*with\s+[\"“]", self.text[self._end_char(who):self.doc[work.start].idx]):
+                continue
+            done[id(work)] = who
         return done
 
     def _comma_between(self, x: _Mention, y: _Mention) -> bool:

@@ -65,6 +65,17 @@ def test_each_nationality_of_a_list_before_the_class_noun(ex):
     assert all(rel(found, "Anna Berg", n) == {"from"} for n in ("American", "Canadian", "British"))
 
 
+def test_a_performer_named_right_before_with_and_a_quoted_title_performed_it(ex):
+    found = ex.extract_text("Amambanda\n\n\"Amambanda\" was the Dutch entry in the contest. Here, it was performed "
+                            "seventeenth, following Finland's Lordi with \"Hard Rock Hallelujah\". It was succeeded "
+                            "at the 2007 Contest by Edsilia Rombley with \"On Top of the World\".", title="Amambanda")
+    assert rel(found, "Lordi", "Hard Rock Hallelujah") == {"performed"}
+    assert rel(found, "Edsilia Rombley", "On Top of the World") == {"performed"}
+    # the clause's subject did not perform (nor succeed on) the other's work: at most the article's lead names both
+    assert rel(found, "Amambanda", "Hard Rock Hallelujah") | rel(found, "Amambanda", "On Top of the World") <= \
+        {"mentioned with"}
+
+
 def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
     teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
              "Baltimore Bullets"]

@@ -23,7 +23,8 @@ reach the entity first named in another sentence or chunk:
   Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
   is in it: "Moscow State University"), ``performed-with`` (a performer right before "with" and a quoted title:
   "by Edsilia Rombley with "On Top of the World"", read from the words; the clause's own subject then gets no edge
-  to that work). Coordinated subjects and objects each get the edge, however long the list (a name
+  to that work), ``member-from`` (people listed right before "from" and an organisation are its members: "guest
+  musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", read from the words). Coordinated subjects and objects each get the edge, however long the list (a name
   the parser makes an apposition of the one before, though the list goes on, counts as listed); a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
@@ -62,7 +63,7 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "member-from": 0.7, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -909,6 +910,7 @@ class _Reader:
         self._place_chains(sent, mentions)
         self._place_lists(sent, mentions)
         related |= self._nationality_lists(sent, mentions)
+        related |= self._members_from(sent, mentions)
         for work, who in [(m, performers[id(m)]) for m in mentions if id(m) in performers]:
             related.add(frozenset((who.entity, work.entity)))
             self._add(self.ents[who.entity].label, "performed", self.ents[work.entity].label, "performed-with",
@@ -1225,6 +1227,29 @@ class _Reader:
                 done.add(frozenset((who.entity, m.entity)))
                 self._add(self.ents[who.entity].label, "from", self.ents[m.entity].label, "nationality-list",
                           doc[run[0].start:nouns[-1].i + 1], sent, who.via)
+        return done
+
+    def _members_from(self, sent: Any, mentions: list[_Mention]) -> set[frozenset[int]]:
+        """"guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead": people listed right before
+        "from" and an organisation are its members. Read from the words: the parser hangs "from" on the verb."""
+        done = set()
+        named = [m for m in mentions if not m.via]
+        for k, group in enumerate(named):
+            if k == 0 or self.ents[group.entity].kind != "ORG" or not re.fullmatch(
+                    r"\s*from\s+(?:the\s+)?", self.text[self._end_char(named[k - 1]):self.doc[group.start].idx]):
+                continue
+            people = [named[k - 1]]
+            for m in reversed(named[:k - 1]):
+                if not re.fullmatch(r"\s*(?:,\s*(?:and\s+)?|and\s+)",
+                                    self.text[self._end_char(m):self.doc[people[-1].start].idx]):
+                    break
+                people.append(m)
+            if any(self.ents[m.entity].kind != "PERSON" for m in people):
+                continue
+            for m in people:
+                done.add(frozenset((m.entity, group.entity)))
+                self._add(self.ents[m.entity].label, "member of", self.ents[group.entity].label, "member-from",
+                          self.doc[m.start:group.end], sent)
         return done
 
     def _performed_with(self, sent: Any, mentions: list[_Mention]) -> dict[int, _Mention]:

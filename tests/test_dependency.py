@@ -76,6 +76,14 @@ def test_a_performer_named_right_before_with_and_a_quoted_title_performed_it(ex)
         {"mentioned with"}
 
 
+def test_people_listed_before_from_an_organisation_are_its_members(ex):
+    found = ex.extract_text("The album includes guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful "
+                            "Dead. Anna Lind from Oslo sang.")
+    assert rel(found, "Jerry Garcia", "Grateful Dead") == rel(found, "Bill Kreutzmann", "Grateful Dead") == \
+        {"member of"}
+    assert "member of" not in rel(found, "Anna Lind", "Oslo")  # from a place: no membership
+
+
 def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
     teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
              "Baltimore Bullets"]

@@ -24,7 +24,9 @@ reach the entity first named in another sentence or chunk:
   is in it: "Moscow State University"), ``performed-with`` (a performer right before "with" and a quoted title:
   "by Edsilia Rombley with "On Top of the World"", read from the words; the clause's own subject then gets no edge
   to that work), ``member-from`` (people listed right before "from" and an organisation are its members: "guest
-  musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", read from the words). Coordinated subjects and objects each get the edge, however long the list (a name
+  musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", read from the words), ``object-as`` (a
+  verb's object holds the role its "as" names, of that role's possessor: "replaced Garcia as the New Riders'
+  guitar player" gives ``Garcia -[player of]-> New Riders``). Coordinated subjects and objects each get the edge, however long the list (a name
   the parser makes an apposition of the one before, though the list goes on, counts as listed); a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
@@ -63,7 +65,7 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "member-from": 0.7, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -1050,6 +1052,9 @@ class _Reader:
         role_a = side_a[-2][1]
         role_b = side_b[-2][1]
         if lca.pos_ in ("VERB", "AUX"):
+            role_as = self._object_as(side_a, side_b, a, b)
+            if role_as is not None:
+                return role_as + (span,)
             if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
                 return None  # "used his concept for X": X is not his
             subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ
@@ -1108,6 +1113,19 @@ class _Reader:
             if roles == {"poss", "appos"}:  # "Y, X's son": a possessor and an apposition of the possessed noun
                 owner, owned = (a, b) if side_a[0][1] == "poss" else (b, a)
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
+        return None
+
+    def _object_as(self, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """"(who) had replaced Garcia as the New Riders' guitar player", "appointed Smith as the club's coach": the
+        verb's object holds the role its "as" names, of that role's possessor -> (Garcia, "player of", New Riders,
+        "object-as"), or None."""
+        for (obj, obj_side), (owner, owner_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
+            if len(obj_side) == 2 and obj_side[0][1] == "dobj" and len(owner_side) == 4 and \
+                    owner_side[0][1] == "poss" and owner_side[1][0].pos_ == "NOUN" and \
+                    owner_side[1][1] == "pobj" and owner_side[2][0].lower_ == "as" and \
+                    self.ents[obj.entity].kind != "VALUE" and self.ents[owner.entity].kind != "VALUE" and \
+                    obj.via in ("", "alias") and owner.via in ("", "alias"):  # not "the song ... as his co-producer"
+                return obj, f"{owner_side[1][0].lemma_.lower()} of", owner, "object-as"
         return None
 
     def _owned_by_other(self, noun: Any, ends: tuple[_Mention, _Mention]) -> bool:

@@ -84,6 +84,16 @@ def test_people_listed_before_from_an_organisation_are_its_members(ex):
     assert "member of" not in rel(found, "Anna Lind", "Oslo")  # from a place: no membership
 
 
+def test_the_object_holds_the_role_its_as_names(ex):
+    found = ex.extract_text("Buddy Cage, who had replaced Jerry Garcia as the New Riders' pedal steel guitar player, "
+                            "sang. The board appointed John Smith as the Chelsea's head coach.")
+    assert rel(found, "Jerry Garcia", "New Riders") == {"player of"}
+    assert rel(found, "John Smith", "Chelsea") == {"coach of"}
+    found = ex.extract_text("Ray Hill recorded the song Blue Sky. He recorded the song with Ray Cooper as his "
+                            "co-producer.")
+    assert not rel(found, "Blue Sky", "Ray Hill")  # "his" is the recorder, not the song's
+
+
 def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
     teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
              "Baltimore Bullets"]

@@ -1072,14 +1072,14 @@ class _Reader:
                 if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                     return None
             nouns = [t for t in toks[1:-1] if t.pos_ == "NOUN"]
+            verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
+            attr = [t for t in toks[1:-1] if t.dep_ in ("attr", "acomp")]
+            if verb is None and attr and len(toks) == 3 and self._nationality(dst, dst_side[0][1]):
+                return src, "from", dst, "nationality", span  # "X is a German developer (of Y)"
             if any(self._owned_by_other(n, (src, dst)) for n in nouns) or _in_time_frame(toks):
                 return None  # "after the establishment of X in 1991, Y has ...": 1991 dates X's establishment
             preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
-            verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
             if verb is None:  # copula: "X is the capital of Y"
-                attr = [t for t in toks[1:-1] if t.dep_ in ("attr", "acomp")]
-                if attr and len(toks) == 3 and self._nationality(dst, dst_side[0][1]):
-                    return src, "from", dst, "nationality", span  # "X is a German video game developer"
                 if not attr or not preps or len(nouns) > 1:
                     return None
                 return src, _name([attr[-1]], preps[0]), dst, "copula", span

@@ -55,6 +55,12 @@ def test_coordination_gives_each_conjunct_the_edge(ex):
     assert rel(found, "George Martin", "Abbey Road") == rel(found, "Geoff Emerick", "Abbey Road") == {"produced"}
 
 
+def test_nationality_of_a_class_noun_that_has_an_of_object(ex):
+    found = ex.extract_text("Marco Lenti is a Spanish priest of the Roman Catholic Church.")
+    assert rel(found, "Marco Lenti", "Spanish") == {"from"}
+    assert rel(found, "Marco Lenti", "Roman Catholic Church") == {"priest of"}
+
+
 def test_each_nationality_of_a_list_before_the_class_noun(ex):
     # the parser reads "Soviet" as the attribute and "Ukrainian" as its conjunct: the words say more
     found = ex.extract_text("Gennadii Belyi (1951–2001) was a Soviet, Ukrainian, and Russian mathematician.")

@@ -23,7 +23,7 @@ reach the entity first named in another sentence or chunk:
   Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
   is in it: "Moscow State University"), ``performed-with`` (a performer right before "with" and a quoted title:
   "by Edsilia Rombley with "On Top of the World"", read from the words; the clause's own subject then gets no edge
-  to that work), ``member-from`` (people listed right before "from" and an organisation are its members: "guest
+  to that work), ``member-from`` (people listed right before "from" or "of" and an organisation are its members: "guest
   musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", read from the words), ``object-as`` (a
   verb's object holds the role its "as" names, of that role's possessor: "replaced Garcia as the New Riders'
   guitar player" gives ``Garcia -[player of]-> New Riders``). Coordinated subjects and objects each get the edge, however long the list (a name
@@ -1248,13 +1248,13 @@ class _Reader:
         return done
 
     def _members_from(self, sent: Any, mentions: list[_Mention]) -> set[frozenset[int]]:
-        """"guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead": people listed right before
-        "from" and an organisation are its members. Read from the words: the parser hangs "from" on the verb."""
+        """"guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", "Le Bon, Rhodes and Taylor of
+        Duran Duran": people listed right before "from" or "of" and an organisation are its members. Read from the words: the parser hangs "from" on the verb."""
         done = set()
         named = [m for m in mentions if not m.via]
         for k, group in enumerate(named):
             if k == 0 or self.ents[group.entity].kind != "ORG" or not re.fullmatch(
-                    r"\s*from\s+(?:the\s+)?", self.text[self._end_char(named[k - 1]):self.doc[group.start].idx]):
+                    r"\s*(?:from|of)\s+(?:the\s+)?", self.text[self._end_char(named[k - 1]):self.doc[group.start].idx]):
                 continue
             people = [named[k - 1]]
             for m in reversed(named[:k - 1]):

@@ -88,6 +88,8 @@ def test_people_listed_before_from_an_organisation_are_its_members(ex):
     assert rel(found, "Jerry Garcia", "Grateful Dead") == rel(found, "Bill Kreutzmann", "Grateful Dead") == \
         {"member of"}
     assert "member of" not in rel(found, "Anna Lind", "Oslo")  # from a place: no membership
+    found = ex.extract_text("The group was formed by Simon Le Bon, Nick Rhodes and Andy Taylor of the Rolling Stones.")
+    assert all("member of" in rel(found, p, "Rolling Stones") for p in ("Simon Le Bon", "Nick Rhodes", "Andy Taylor"))
 
 
 def test_the_object_holds_the_role_its_as_names(ex):

@@ -677,8 +677,16 @@ class _Reader:
             return None
         return first
 
+    def _root(self, m: _Mention) -> Any:
+        """The mention's head word. Where the parser split a name of common words ("*Howard* the *Duck* is a film":
+        "Howard" an attribute, "Duck" the subject), the part that is the clause's subject stands for the name."""
+        span = self.doc[m.start:m.end]
+        heads = [t for t in span if not m.start <= t.head.i < m.end]
+        subject = next((t for t in heads if t.dep_ in _SUBJ), None) if len(heads) > 1 else None
+        return subject or span.root
+
     def _subject(self, m: _Mention) -> bool:
-        tok = self.doc[m.start:m.end].root
+        tok = self._root(m)
         return tok.dep_ in _SUBJ or tok.dep_ in ("appos", "compound", "conj") and tok.head.dep_ in _SUBJ
 
     def _person(self, k: int) -> bool:
@@ -926,7 +934,7 @@ class _Reader:
                     self._add(self.ents[a.entity].label, "mentioned with", self.ents[b.entity].label, "sentence",
                               self.doc[a.start:b.end], sent)
         for subj in mentions:  # the sentence's subject relates to what the rest of its clause names
-            root = self.doc[subj.start:subj.end].root
+            root = self._root(subj)
             if root.dep_ not in ("nsubj", "nsubjpass") or root.head.dep_ not in ("ROOT", "conj") or \
                     self.ents[subj.entity].kind == "VALUE":
                 continue
@@ -943,7 +951,7 @@ class _Reader:
     def _clause_relation(self, verb: Any, b: _Mention):
         """How a clause's verb reaches a mention of it: (the verb's word and the mention's preposition, span),
         or None when the mention belongs to another clause with a subject of its own."""
-        chain = [t for t, _ in self._chain(self.doc[b.start:b.end].root)]
+        chain = [t for t, _ in self._chain(self._root(b))]
         if verb not in chain:
             return None
         toks = chain[:chain.index(verb) + 1]
@@ -996,7 +1004,7 @@ class _Reader:
     def _path_relation(self, a: _Mention, b: _Mention):
         """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""
         doc = self.doc
-        ta, tb = doc[a.start:a.end].root, doc[b.start:b.end].root
+        ta, tb = self._root(a), self._root(b)
         ca, cb = self._chain(ta), self._chain(tb)
         ids_b = {t.i: k for k, (t, _) in enumerate(cb)}
         lca_k = next((k for k, (t, _) in enumerate(ca) if t.i in ids_b), None)

@@ -102,6 +102,15 @@ def test_the_object_holds_the_role_its_as_names(ex):
     assert not rel(found, "Blue Sky", "Ray Hill")  # "his" is the recorder, not the song's
 
 
+def test_a_name_the_parser_splits_is_its_subject_part(ex):
+    # the parser makes "Howard" an attribute and "the Duck" the subject of "is"
+    found = ex.extract_text("Howard the Duck (film)\n\nHoward the Duck is a 1986 American science fiction comedy film "
+                            "directed by Willard Huyck and starring Lea Thompson, Jeffrey Jones, and Tim Robbins.",
+                            title="Howard the Duck (film)")
+    assert rel(found, "Howard the Duck", "American") == {"from"}
+    assert all(rel(found, "Howard the Duck", p) == {"star"} for p in ("Lea Thompson", "Jeffrey Jones", "Tim Robbins"))
+
+
 def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
     teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
              "Baltimore Bullets"]

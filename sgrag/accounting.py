@@ -59,6 +59,10 @@ def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
         head = f"Exactly one entity satisfies {which}"
     elif n > 1:
         head = f"{n:,} entities satisfy {which}"
+    elif answer.node_id is not None and total and used == total:  # joined to all, but ruled out by the words
+        why = next((x.reason for x in answer.set_apart if x.node_id == answer.node_id), "")
+        head = (f"No entity is proven to satisfy every condition; {answer.text} is joined to all {total}, but "
+                + (why if why else "some only through facts read with too little confidence to prove them"))
     elif answer.node_id is not None:
         head = (f"No entity satisfies every condition; the best partial match satisfies {used} of {total}"
                 if total else "No condition of the question was found in the graph")

@@ -20,7 +20,7 @@ import streamlit as st
 from sgrag import errors as sgrag_errors
 from sgrag import viz
 from sgrag.passages import Citation, Passage, cite, document_titles, locate
-from sgrag.types import UNK, Condition, Match, QueryTrace, RankedAnswer
+from sgrag.types import UNK, Answer, Condition, Match, QueryTrace, RankedAnswer
 from sgrag_app import state as K
 from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry, OutsideWriter, build_percent
 
@@ -459,6 +459,19 @@ def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
             st.html(passage_html(p))
 
 
+def verdict_badge(a: Answer) -> str:
+    """The answer card's first badge: how many named conditions the answer meets, or that it is joined to every
+    one without being proven to meet them as stated (set apart by a relation that does not fit, or its kind)."""
+    total, used = len(a.conditions), a.conditions_used
+    if a.exact and used == total:
+        return f":green-badge[meets all {total} conditions]" if total > 1 else ":green-badge[meets the condition]"
+    if a.exact:
+        return f":orange-badge[meets {used} of {total} conditions]"
+    if total and used == total:
+        return ":orange-badge[joined to every condition, not proven]"
+    return ":orange-badge[meets only some conditions]"
+
+
 def render_answer_header(trace: QueryTrace) -> None:
     """The verdict (``Answer.headline``: how many entities satisfy how many of the named conditions, and each
     condition not used with why), then the answer given first and why it is first."""
@@ -471,12 +484,8 @@ def render_answer_header(trace: QueryTrace) -> None:
             st.caption(f"{md(c.text)}: {md(c.reason)}")
     st.caption("Answer" if n <= 1 else "Best guess among them")
     st.markdown(f"## {md(a.text)}")
-    total, used = len(a.conditions), a.conditions_used
-    every = a.exact and used == total
-    badges = [(f":green-badge[meets all {total} conditions]" if total > 1 else ":green-badge[meets the condition]")
-              if every else f":orange-badge[meets {used} of {total} conditions]" if a.exact else
-              ":orange-badge[meets only some conditions]",
-              f":blue-badge[confidence {a.confidence:.2f}]", f":gray-badge[{md(ANSWER_MODES.get(a.mode, a.mode))}]"]
+    badges = [verdict_badge(a), f":blue-badge[confidence {a.confidence:.2f}]",
+              f":gray-badge[{md(ANSWER_MODES.get(a.mode, a.mode))}]"]
     st.markdown(" ".join(badges))
     if a.tie_break:
         st.info(md(a.tie_break), icon=":material/balance:")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sgrag.accounting import headline
 from sgrag.cli import main
 from sgrag.spelling import Fix, SpellingCorrector, to_original
-from sgrag.types import Answer, Condition, RankedAnswer
+from sgrag.types import Answer, Condition, RankedAnswer, SetApart
 
 
 def _statuses(trace) -> dict[str, str]:
@@ -169,3 +169,15 @@ def test_an_idiom_is_no_condition_and_every_named_thing_still_is():
         ("Eurovision", "relaxed"), ("Sanremo", "not_found")]
     assert _conditions("Which Australian Army force, formed in Darwin, was disbanded?") == [
         ("Australian Army", "relaxed"), ("Darwin", "not_found")]
+
+
+def test_a_match_joined_to_every_condition_but_ruled_out_says_why_not_k_of_k():
+    """"satisfies 3 of 3" under "no entity satisfies every condition" contradicts itself: say what rules it out."""
+    used = tuple(Condition(t, t, "used") for t in ("musical", "Rodgers", "Hammerstein"))
+    apart = SetApart("doc:carousel", "Carousel", "no extracted relation fits 'was composed by'")
+    a = Answer("Carousel", "doc:carousel", False, 0.6, (), ("Carousel",), (), "", set_apart=(apart,))
+    assert headline(a, used) == ("No entity is proven to satisfy every condition; Carousel is joined to all 3, but "
+                                 "no extracted relation fits 'was composed by'.")
+    plain = Answer("Carousel", "doc:carousel", False, 0.6, (), ("Carousel",), (), "")
+    assert "joined to all 3, but some only through facts read with too little confidence" in headline(plain, used)
+    assert "satisfies 3 of 3" not in headline(plain, used)

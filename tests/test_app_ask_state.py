@@ -4,6 +4,7 @@ their documents by title with the passage."""
 import json
 import shutil
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from app_support import built_template, built_ws, make_app  # noqa: F401 (fixtures)
@@ -14,9 +15,10 @@ from hypothesis import strategies as st
 from conftest import build_workspace, kinds_graph
 from sgrag import Engine, Workspace, ingest
 from sgrag.passages import Passage, document_titles, locate
+from sgrag.types import Answer, Condition
 from sgrag_app import state as K
 from sgrag_app.asking import HISTORY_MAX, Asked, asked_from_params, read_history, record_question
-from sgrag_app.render import passage_html
+from sgrag_app.render import passage_html, verdict_badge
 
 DOCS = Path(__file__).resolve().parent.parent / "assets" / "docs"
 Q_HOBBITON = "Which film set is near Matamata and was built for The Fellowship of the Ring?"
@@ -287,3 +289,14 @@ def test_a_passage_is_escaped_whatever_the_document_says(before, sentence, after
     inner = out.split(">", 1)[1].rsplit("</div>", 1)[0]
     assert inner.replace("<mark>", "").replace("</mark>", "").count("<") == 0
     assert inner.count("<mark>") == 1
+
+
+
+def test_the_card_badge_tells_joined_to_every_condition_from_meeting_some():
+    used = tuple(Condition(t, t, "used") for t in ("musical", "Rodgers", "Hammerstein"))
+    apart = Answer("Carousel", "doc:carousel", False, 0.6, (), ("Carousel",), (), "", conditions=used)
+    assert verdict_badge(apart) == ":orange-badge[joined to every condition, not proven]"
+    some = replace(apart, conditions=used[:2] + (Condition("Hammerstein", "Hammerstein", "relaxed"),))
+    assert verdict_badge(some) == ":orange-badge[meets only some conditions]"
+    assert verdict_badge(replace(apart, exact=True)) == ":green-badge[meets all 3 conditions]"
+    assert verdict_badge(replace(some, exact=True)) == ":orange-badge[meets 2 of 3 conditions]"

@@ -26,7 +26,9 @@ reach the entity first named in another sentence or chunk:
   to that work), ``member-from`` (people listed right before "from" or "of" and an organisation are its members: "guest
   musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", read from the words), ``object-as`` (a
   verb's object holds the role its "as" names, of that role's possessor: "replaced Garcia as the New Riders'
-  guitar player" gives ``Garcia -[player of]-> New Riders``). Coordinated subjects and objects each get the edge, however long the list (a name
+  guitar player" gives ``Garcia -[player of]-> New Riders``), ``cast-as`` (a list after "stars"/"features" whose
+  names take roles: "The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as ...": each is starred, the
+  names inside a role relate to nobody; read from the words). Coordinated subjects and objects each get the edge, however long the list (a name
   the parser makes an apposition of the one before, though the list goes on, counts as listed); a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
@@ -65,7 +67,7 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -900,6 +902,10 @@ class _Reader:
         performers = self._performed_with(sent, mentions)
         related = {frozenset((m.entity, work.entity)) for work in mentions if id(work) in performers
                    for m in mentions if m.entity not in (work.entity, performers[id(work)].entity)}
+        cast, roles = self._cast_as(sent, mentions)
+        related |= {frozenset((m.entity, r.entity)) for r in roles for m in mentions if m.entity != r.entity}
+        named = [c[0] for c in cast[:1]] + [c[2] for c in cast]  # the work and its cast: read by the list alone
+        related |= {frozenset((x.entity, y.entity)) for x in named for y in named if x.entity != y.entity}
         blocked = set(related)  # "performed, following Lordi with "Hard Rock Hallelujah"": the work is Lordi's
         for i, a in enumerate(mentions):
             for b in mentions[i + 1:]:
@@ -921,6 +927,10 @@ class _Reader:
         self._place_lists(sent, mentions)
         related |= self._nationality_lists(sent, mentions)
         related |= self._members_from(sent, mentions)
+        for work, verb, who in cast:
+            related.add(frozenset((work.entity, who.entity)))
+            self._add(self.ents[work.entity].label, _verb(verb), self.ents[who.entity].label, "cast-as",
+                      self.doc[verb.i:who.end], sent, work.via)
         for work, who in [(m, performers[id(m)]) for m in mentions if id(m) in performers]:
             related.add(frozenset((who.entity, work.entity)))
             self._add(self.ents[who.entity].label, "performed", self.ents[work.entity].label, "performed-with",
@@ -1254,6 +1264,42 @@ class _Reader:
                 self._add(self.ents[who.entity].label, "from", self.ents[m.entity].label, "nationality-list",
                           doc[run[0].start:nouns[-1].i + 1], sent, who.via)
         return done
+
+    def _cast_as(self, sent: Any, mentions: list[_Mention]) -> tuple[list[tuple[_Mention, Any, _Mention]],
+                                                                      list[_Mention]]:
+        """"The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as the Palestinian cashier, and Joey Naber
+        as his rival": each name of the list is starred (work, verb, name); the names inside an "as" phrase (IDF) are
+        roles, related to nobody. Read from the words: the parser hangs each next name on the role before it."""
+        doc, text = self.doc, self.text
+        verb = next((t for t in sent if t.lemma_.lower() in ("star", "feature") and t.i + 1 < sent.end and
+                     doc[t.i + 1].i in self.token_mention), None)
+        work = None
+        if verb is not None:
+            subj = next((c for c in verb.children if c.dep_ in _SUBJ), None)
+            if subj is None and verb.i > sent.start:  # "The film stars" tagged a noun: the noun before is the work
+                subj = doc[verb.i - 1] if doc[verb.i - 1].pos_ == "NOUN" else None
+            work = self.token_mention.get(subj.i) if subj is not None else None
+        if work is None or self.ents[work.entity].kind == "VALUE":
+            return [], []
+        starts = {doc[m.start].idx: m for m in mentions}
+        cast, roles, pos, with_as = [], [], verb.idx + len(verb.text), False
+        while True:
+            gap = re.match(r"\s*(?:and\s+)?", text[pos:sent.end_char])
+            who = starts.get(pos + gap.end())
+            if who is None or self.ents[who.entity].kind not in ("PERSON", "PROPN", "ORG"):
+                break
+            cast.append((work, verb, who))
+            pos = self._end_char(who)
+            role = re.match(r"\s+as\s+[^,;()]*", text[pos:sent.end_char])
+            if role is not None:
+                with_as = True
+                roles += [m for m in mentions if pos <= doc[m.start].idx < pos + role.end()]
+                pos += role.end()
+            sep = re.match(r"\s*,\s*(?:and\s+)?|\s+and\s+", text[pos:sent.end_char])
+            if sep is None:
+                break
+            pos += sep.end()
+        return (cast, roles) if with_as and len(cast) > 1 else ([], [])
 
     def _members_from(self, sent: Any, mentions: list[_Mention]) -> set[frozenset[int]]:
         """"guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", "Le Bon, Rhodes and Taylor of

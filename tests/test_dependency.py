@@ -111,6 +111,16 @@ def test_a_name_the_parser_splits_is_its_subject_part(ex):
     assert all(rel(found, "Howard the Duck", p) == {"star"} for p in ("Lea Thompson", "Jeffrey Jones", "Tim Robbins"))
 
 
+def test_a_cast_list_with_roles_stars_each_name_and_relates_no_role(ex):
+    found = ex.extract_text("West Bank Story\n\nWest Bank Story is a 2005 short film. The film stars Ben Newmark as the "
+                            "IDF soldier, Noureen DeWulf as the Palestinian cashier, A.J. Tannen as the Israeli "
+                            "restaurant owner, and Joey Naber as his Palestinian rival.", title="West Bank Story")
+    for actor in ("Ben Newmark", "Noureen DeWulf", "A.J. Tannen", "Joey Naber"):
+        assert rel(found, "West Bank Story", actor) == {"star"}
+    assert not rel(found, "West Bank Story", "IDF") - {"mentioned with"}  # a word of a role, not in the cast
+    assert not rel(found, "Noureen DeWulf", "IDF") and not rel(found, "A.J. Tannen", "Palestinian")
+
+
 def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
     teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
              "Baltimore Bullets"]

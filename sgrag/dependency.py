@@ -1276,8 +1276,6 @@ class _Reader:
         work = None
         if verb is not None:
             subj = next((c for c in verb.children if c.dep_ in _SUBJ), None)
-            if subj is None and verb.i > sent.start:  # "The film stars" tagged a noun: the noun before is the work
-                subj = doc[verb.i - 1] if doc[verb.i - 1].pos_ == "NOUN" else None
             work = self.token_mention.get(subj.i) if subj is not None else None
         if work is None or self.ents[work.entity].kind == "VALUE":
             return [], []

@@ -28,7 +28,8 @@ reach the entity first named in another sentence or chunk:
   verb's object holds the role its "as" names, of that role's possessor: "replaced Garcia as the New Riders'
   guitar player" gives ``Garcia -[player of]-> New Riders``), ``cast-as`` (a list after "stars"/"features" whose
   names take roles: "The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as ...": each is starred, the
-  names inside a role relate to nobody; read from the words). Coordinated subjects and objects each get the edge, however long the list (a name
+  names inside a role relate to nobody; read from the words), ``team-in`` (the organisation one plays for is in
+  the one one plays in: "played in the National Basketball Association as a member of the Toronto Huskies, ..."). Coordinated subjects and objects each get the edge, however long the list (a name
   the parser makes an apposition of the one before, though the list goes on, counts as listed); a fact about a thing the
   subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
   verb's past participle or lemma with its particle, noun and preposition ("born in",
@@ -67,7 +68,7 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6, "document-place": 0.5, "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -1024,6 +1025,9 @@ class _Reader:
         side_a, side_b = ca[:lca_k + 1], cb[:ids_b[lca.i] + 1]
         inner = [t for t, _ in side_a[1:-1] + side_b[1:-1]] + ([lca] if lca.i not in (ta.i, tb.i) else [])
         content = [t for t in inner if t.pos_ not in ("PUNCT", "DET", "CCONJ", "PART", "SPACE")]
+        team = self._team_in_league(lca, side_a, side_b, a, b) if lca.pos_ == "VERB" else None
+        if team is not None:
+            return team + (doc[min(ta.i, tb.i):max(ta.i, tb.i) + 1],)
         if len(content) > MAX_PATH:
             return None
         for t in inner:
@@ -1144,6 +1148,19 @@ class _Reader:
                     self.ents[obj.entity].kind != "VALUE" and self.ents[owner.entity].kind != "VALUE" and \
                     obj.via in ("", "alias") and owner.via in ("", "alias"):  # not "the song ... as his co-producer"
                 return obj, f"{owner_side[1][0].lemma_.lower()} of", owner, "object-as"
+        return None
+
+    def _team_in_league(self, verb: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """"played in the National Basketball Association as a member of the Toronto Huskies", "played for SC
+        Freiburg in the Bundesliga": the organisation one plays for is in the organisation one plays in ->
+        (Toronto Huskies, "played in", National Basketball Association, "team-in"), or None."""
+        for (team, team_side), (league, league_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
+            words = [t.lower_ for t, _ in team_side[1:-1]]
+            if len(league_side) == 3 and league_side[1][0].lower_ == "in" and league_side[0][1] == "pobj" and \
+                    team_side[0][1] == "pobj" and words in (["for"], ["of", "member", "as"]) and \
+                    self.ents[team.entity].kind == self.ents[league.entity].kind == "ORG" and \
+                    _verb(verb) in ("played", "play"):
+                return team, "played in", league, "team-in"
         return None
 
     def _owned_by_other(self, noun: Any, ends: tuple[_Mention, _Mention]) -> bool:

@@ -121,6 +121,16 @@ def test_a_cast_list_with_roles_stars_each_name_and_relates_no_role(ex):
     assert not rel(found, "Noureen DeWulf", "IDF") and not rel(found, "A.J. Tannen", "Palestinian")
 
 
+def test_the_teams_one_plays_for_are_in_the_league_one_plays_in(ex):
+    found = ex.extract_text("Mark Nolan played in the National Basketball Association as a member of the Toronto "
+                            "Huskies, Cleveland Rebels and Boston Celtics.")
+    for team in ("Toronto Huskies", "Cleveland Rebels", "Boston Celtics"):
+        assert rel(found, team, "National Basketball Association") == {"played in"}
+    found = ex.extract_text("Mark Nolan worked in the National Basketball Association as a member of the Toronto "
+                            "Huskies.")
+    assert not rel(found, "Toronto Huskies", "National Basketball Association")  # only playing puts a team in
+
+
 def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
     teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
              "Baltimore Bullets"]

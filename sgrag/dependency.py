@@ -29,11 +29,11 @@ reach the entity first named in another sentence or chunk:
   guitar player" gives ``Garcia -[player of]-> New Riders``), ``cast-as`` (a list after "stars"/"features" whose
   names take roles: "The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as ...": each is starred, the
   names inside a role relate to nobody; read from the words), ``team-in`` (the organisation one plays for is in
-  the one one plays in: "played in the National Basketball Association as a member of the Toronto Huskies, ..."). Coordinated subjects and objects each get the edge, however long the list (a name
-  the parser makes an apposition of the one before, though the list goes on, counts as listed); a fact about a thing the
-  subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
-  verb's past participle or lemma with its particle, noun and preposition ("born in",
-  "capital of"), the words a question uses.
+  the one one plays in: "played in the National Basketball Association as a member of the Toronto Huskies, ...").
+  Coordinated subjects and objects each get the edge, however long the list (a name the parser makes an apposition
+  of the one before, though the list goes on, counts as listed); a fact about a thing the subject owns ("Its
+  mascot, created by A") is not the subject's. Relation names are the verb's past participle or lemma with its
+  particle, noun and preposition ("born in", "capital of"), the words a question uses.
 * **Nationalities**: "X is a German developer", "X, an American singer," give ``X -[from]-> German``
   (``nationality``); each of a list before the class noun too, read from the words where the parser takes the
   adjectives for nouns ("a Soviet, Ukrainian, and Russian mathematician"; ``nationality-list``).
@@ -68,7 +68,9 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6, "document-place": 0.5, "sentence": 0.35,
+              "contained": 0.7, "nationality": 0.8, "nationality-list": 0.75, "performed-with": 0.7,
+              "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6, "document-place": 0.5,
+              "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -1151,8 +1153,9 @@ class _Reader:
         return None
 
     def _team_in_league(self, verb: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
-        """"played in the National Basketball Association as a member of the Toronto Huskies", "played for SC
-        Freiburg in the Bundesliga": the organisation one plays for is in the organisation one plays in ->
+        """"played in the National Basketball Association as a member of the Toronto Huskies", "played for X in the
+        Y League" (where the parser hangs both on the verb): the organisation one plays for is in the one one plays
+        in ->
         (Toronto Huskies, "played in", National Basketball Association, "team-in"), or None."""
         for (team, team_side), (league, league_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
             words = [t.lower_ for t, _ in team_side[1:-1]]
@@ -1256,7 +1259,8 @@ class _Reader:
                 run.append(named[k + len(run)])
             k += len(run)
             if len(run) < 2 or any(self.ents[m.entity].kind not in ("NORP", "GPE") or m.end - m.start != 1
-                                   for m in run) or doc[run[0].start - 1].lower_ not in _DETS:
+                                   for m in run) or run[0].start <= sent.start or \
+                    doc[run[0].start - 1].lower_ not in _DETS:
                 continue
             words = doc[run[-1].end:min(run[-1].end + 4, sent.end)]
             nouns = [t for t in words[:next((i for i, t in enumerate(words)
@@ -1289,7 +1293,7 @@ class _Reader:
         roles, related to nobody. Read from the words: the parser hangs each next name on the role before it."""
         doc, text = self.doc, self.text
         verb = next((t for t in sent if t.lemma_.lower() in ("star", "feature") and t.i + 1 < sent.end and
-                     doc[t.i + 1].i in self.token_mention), None)
+                     t.i + 1 in self.token_mention), None)
         work = None
         if verb is not None:
             subj = next((c for c in verb.children if c.dep_ in _SUBJ), None)
@@ -1318,7 +1322,8 @@ class _Reader:
 
     def _members_from(self, sent: Any, mentions: list[_Mention]) -> set[frozenset[int]]:
         """"guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", "Le Bon, Rhodes and Taylor of
-        Duran Duran": people listed right before "from" or "of" and an organisation are its members. Read from the words: the parser hangs "from" on the verb."""
+        Duran Duran": people listed right before "from" or "of" and an organisation are its members. Read from the
+        words: the parser hangs "from" on the verb."""
         done = set()
         named = [m for m in mentions if not m.via]
         for k, group in enumerate(named):

@@ -112,8 +112,8 @@ def test_a_name_the_parser_splits_is_its_subject_part(ex):
 
 
 def test_a_cast_list_with_roles_stars_each_name_and_relates_no_role(ex):
-    found = ex.extract_text("West Bank Story\n\nWest Bank Story is a 2005 short film. The film stars Ben Newmark as the "
-                            "IDF soldier, Noureen DeWulf as the Palestinian cashier, A.J. Tannen as the Israeli "
+    found = ex.extract_text("West Bank Story\n\nWest Bank Story is a 2005 short film. The film stars Ben Newmark "
+                            "as the IDF soldier, Noureen DeWulf as the Palestinian cashier, A.J. Tannen as the Israeli "
                             "restaurant owner, and Joey Naber as his Palestinian rival.", title="West Bank Story")
     for actor in ("Ben Newmark", "Noureen DeWulf", "A.J. Tannen", "Joey Naber"):
         assert rel(found, "West Bank Story", actor) == {"star"}

@@ -23,15 +23,26 @@ reach the entity first named in another sentence or chunk:
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
   ("Y, X's son"), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
   Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
-  is in it: "Moscow State University"), ``place-chain`` ("Kroonstad, Free State", "Temagami, in the Nipissing
-  District", "Opole Voivodeship, south-western Poland": each in the next), ``place-of`` ("the Scarborough district
-  of North Yorkshire", "the Mexican state of Michoacán", "Thailand's Tak Province"), ``contains-list`` ("The
-  county contains three other towns: Praszka, ..., and Gorzów Śląski": each in the county), ``document-place``
-  (a place the text does not place is in the outermost place most of its located-in statements end in; none when
-  no place ends most). Coordinated subjects and objects each get the edge; a fact about a thing the
-  subject owns ("Its mascot, created by A") is not the subject's. Relation names are the
-  verb's past participle or lemma with its particle, noun and preposition ("born in",
-  "capital of"), the words a question uses.
+  is in it: "Moscow State University"), ``performed-with`` (a performer right before "with" and a quoted title:
+  "by Edsilia Rombley with "On Top of the World"", read from the words; the clause's own subject then gets no edge
+  to that work), ``member-from`` (people listed right before "from" or "of" and an organisation are its members: "guest
+  musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", read from the words), ``object-as`` (a
+  verb's object holds the role its "as" names, of that role's possessor: "replaced Garcia as the New Riders'
+  guitar player" gives ``Garcia -[player of]-> New Riders``), ``cast-as`` (a list after "stars"/"features" whose
+  names take roles: "The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as ...": each is starred, the
+  names inside a role relate to nobody; read from the words), ``team-in`` (the organisation one plays for is in
+  the one one plays in: "played in the National Basketball Association as a member of the Toronto Huskies, ..."),
+  ``place-chain`` ("Kroonstad, Free State", "Temagami, in the Nipissing District", "Opole Voivodeship, south-western
+  Poland": each in the next), ``place-of`` ("the Scarborough district of North Yorkshire", "the Mexican state of
+  Michoacán", "Thailand's Tak Province"), ``contains-list`` ("The county contains three other towns: Praszka, ...,
+  and Gorzów Śląski": each in the county), ``document-place`` (a place the text does not place is in the outermost
+  place most of its located-in statements end in; none when no place ends most). Coordinated subjects and objects each get the edge, however long the list (a name the parser makes an apposition
+  of the one before, though the list goes on, counts as listed); a fact about a thing the subject owns ("Its
+  mascot, created by A") is not the subject's. Relation names are the verb's past participle or lemma with its
+  particle, noun and preposition ("born in", "capital of"), the words a question uses.
+* **Nationalities**: "X is a German developer", "X, an American singer," give ``X -[from]-> German``
+  (``nationality``); each of a list before the class noun too, read from the words where the parser takes the
+  adjectives for nouns ("a Soviet, Ukrainian, and Russian mathematician"; ``nationality-list``).
 * **Classes**: "X is a Russian military leader" / "X, an American singer," give
   ``X -[is a]-> military leader`` and ``leader``; so do a class noun right before a name ("the
   musical Carousel", "the Sasanian shah Yazdegerd II") and a definite one the name is in
@@ -63,7 +74,9 @@ from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
-              "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "document-place": 0.5,
+              "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "nationality-list": 0.75,
+              "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6,
+              "document-place": 0.5,
               "sentence": 0.35,
               "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
@@ -691,8 +704,16 @@ class _Reader:
             return None
         return first
 
+    def _root(self, m: _Mention) -> Any:
+        """The mention's head word. Where the parser split a name of common words ("*Howard* the *Duck* is a film":
+        "Howard" an attribute, "Duck" the subject), the part that is the clause's subject stands for the name."""
+        span = self.doc[m.start:m.end]
+        heads = [t for t in span if not m.start <= t.head.i < m.end]
+        subject = next((t for t in heads if t.dep_ in _SUBJ), None) if len(heads) > 1 else None
+        return subject or span.root
+
     def _subject(self, m: _Mention) -> bool:
-        tok = self.doc[m.start:m.end].root
+        tok = self._root(m)
         return tok.dep_ in _SUBJ or tok.dep_ in ("appos", "compound", "conj") and tok.head.dep_ in _SUBJ
 
     def _person(self, k: int) -> bool:
@@ -903,10 +924,17 @@ class _Reader:
                 return
 
     def _relations(self, sent: Any, mentions: list[_Mention]) -> None:
-        related: set[frozenset[int]] = set()
+        performers = self._performed_with(sent, mentions)
+        related = {frozenset((m.entity, work.entity)) for work in mentions if id(work) in performers
+                   for m in mentions if m.entity not in (work.entity, performers[id(work)].entity)}
+        cast, roles = self._cast_as(sent, mentions)
+        related |= {frozenset((m.entity, r.entity)) for r in roles for m in mentions if m.entity != r.entity}
+        named = [c[0] for c in cast[:1]] + [c[2] for c in cast]  # the work and its cast: read by the list alone
+        related |= {frozenset((x.entity, y.entity)) for x in named for y in named if x.entity != y.entity}
+        blocked = set(related)  # "performed, following Lordi with "Hard Rock Hallelujah"": the work is Lordi's
         for i, a in enumerate(mentions):
             for b in mentions[i + 1:]:
-                if a.entity == b.entity:
+                if a.entity == b.entity or frozenset((a.entity, b.entity)) in blocked:
                     continue
                 found = self._path_relation(a, b)
                 if found is None:
@@ -924,6 +952,16 @@ class _Reader:
         self._place_lists(sent, mentions)
         self._places_of(sent, mentions)
         self._contained_lists(sent, mentions)
+        related |= self._nationality_lists(sent, mentions)
+        related |= self._members_from(sent, mentions)
+        for work, verb, who in cast:
+            related.add(frozenset((work.entity, who.entity)))
+            self._add(self.ents[work.entity].label, _verb(verb), self.ents[who.entity].label, "cast-as",
+                      self.doc[verb.i:who.end], sent, work.via)
+        for work, who in [(m, performers[id(m)]) for m in mentions if id(m) in performers]:
+            related.add(frozenset((who.entity, work.entity)))
+            self._add(self.ents[who.entity].label, "performed", self.ents[work.entity].label, "performed-with",
+                      self.doc[who.start:work.end], sent)
         for i, a in enumerate(mentions):  # the weakest reading: named together
             for b in mentions[i + 1:]:
                 ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
@@ -933,7 +971,7 @@ class _Reader:
                     self._add(self.ents[a.entity].label, "mentioned with", self.ents[b.entity].label, "sentence",
                               self.doc[a.start:b.end], sent)
         for subj in mentions:  # the sentence's subject relates to what the rest of its clause names
-            root = self.doc[subj.start:subj.end].root
+            root = self._root(subj)
             if root.dep_ not in ("nsubj", "nsubjpass") or root.head.dep_ not in ("ROOT", "conj") or \
                     self.ents[subj.entity].kind == "VALUE":
                 continue
@@ -950,7 +988,7 @@ class _Reader:
     def _clause_relation(self, verb: Any, b: _Mention):
         """How a clause's verb reaches a mention of it: (the verb's word and the mention's preposition, span),
         or None when the mention belongs to another clause with a subject of its own."""
-        chain = [t for t, _ in self._chain(self.doc[b.start:b.end].root)]
+        chain = [t for t, _ in self._chain(self._root(b))]
         if verb not in chain:
             return None
         toks = chain[:chain.index(verb) + 1]
@@ -976,12 +1014,13 @@ class _Reader:
         """``tok`` and its ancestors up to the root, each with the role it plays there; a nominal
         conjunct stands in its head's place and role ("A and B founded C": B is a subject too)."""
         out = [(tok, tok.dep_)]
-        t = tok
+        t, listed = tok, True
         while t.head.i != t.i:
             h = t.head
-            if t.dep_ == "conj" and t.pos_ not in ("VERB", "AUX") and out[-1][0].i == t.i:
-                out[-1] = (out[-1][0], h.dep_)
+            if listed and (t.dep_ == "conj" and t.pos_ not in ("VERB", "AUX") or _listed_apposition(t)):
+                out[-1] = (out[-1][0], h.dep_)  # "A, B, C and D": each is where A is
             else:
+                listed = False
                 out.append((h, h.dep_))
             t = h
         return out
@@ -1002,7 +1041,7 @@ class _Reader:
     def _path_relation(self, a: _Mention, b: _Mention):
         """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""
         doc = self.doc
-        ta, tb = doc[a.start:a.end].root, doc[b.start:b.end].root
+        ta, tb = self._root(a), self._root(b)
         ca, cb = self._chain(ta), self._chain(tb)
         ids_b = {t.i: k for k, (t, _) in enumerate(cb)}
         lca_k = next((k for k, (t, _) in enumerate(ca) if t.i in ids_b), None)
@@ -1012,6 +1051,9 @@ class _Reader:
         side_a, side_b = ca[:lca_k + 1], cb[:ids_b[lca.i] + 1]
         inner = [t for t, _ in side_a[1:-1] + side_b[1:-1]] + ([lca] if lca.i not in (ta.i, tb.i) else [])
         content = [t for t in inner if t.pos_ not in ("PUNCT", "DET", "CCONJ", "PART", "SPACE")]
+        team = self._team_in_league(lca, side_a, side_b, a, b) if lca.pos_ == "VERB" else None
+        if team is not None:
+            return team + (doc[min(ta.i, tb.i):max(ta.i, tb.i) + 1],)
         if len(content) > MAX_PATH:
             return None
         for t in inner:
@@ -1058,6 +1100,9 @@ class _Reader:
         role_a = side_a[-2][1]
         role_b = side_b[-2][1]
         if lca.pos_ in ("VERB", "AUX"):
+            role_as = self._object_as(side_a, side_b, a, b)
+            if role_as is not None:
+                return role_as + (span,)
             if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
                 return None  # "used his concept for X": X is not his
             subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ
@@ -1075,14 +1120,14 @@ class _Reader:
                 if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                     return None
             nouns = [t for t in toks[1:-1] if t.pos_ == "NOUN"]
+            verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
+            attr = [t for t in toks[1:-1] if t.dep_ in ("attr", "acomp")]
+            if verb is None and attr and len(toks) == 3 and self._nationality(dst, dst_side[0][1]):
+                return src, "from", dst, "nationality", span  # "X is a German developer (of Y)"
             if any(self._owned_by_other(n, (src, dst)) for n in nouns) or _in_time_frame(toks):
                 return None  # "after the establishment of X in 1991, Y has ...": 1991 dates X's establishment
             preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
-            verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
             if verb is None:  # copula: "X is the capital of Y"
-                attr = [t for t in toks[1:-1] if t.dep_ in ("attr", "acomp")]
-                if attr and len(toks) == 3 and self._nationality(dst, dst_side[0][1]):
-                    return src, "from", dst, "nationality", span  # "X is a German video game developer"
                 if not attr or not preps or len(nouns) > 1:
                     return None
                 return src, _name([attr[-1]], preps[0]), dst, "copula", span
@@ -1118,13 +1163,41 @@ class _Reader:
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
         return None
 
+    def _object_as(self, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """"(who) had replaced Garcia as the New Riders' guitar player", "appointed Smith as the club's coach": the
+        verb's object holds the role its "as" names, of that role's possessor -> (Garcia, "player of", New Riders,
+        "object-as"), or None."""
+        for (obj, obj_side), (owner, owner_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
+            if len(obj_side) == 2 and obj_side[0][1] == "dobj" and len(owner_side) == 4 and \
+                    owner_side[0][1] == "poss" and owner_side[1][0].pos_ == "NOUN" and \
+                    owner_side[1][1] == "pobj" and owner_side[2][0].lower_ == "as" and \
+                    self.ents[obj.entity].kind != "VALUE" and self.ents[owner.entity].kind != "VALUE" and \
+                    obj.via in ("", "alias") and owner.via in ("", "alias"):  # not "the song ... as his co-producer"
+                return obj, f"{owner_side[1][0].lemma_.lower()} of", owner, "object-as"
+        return None
+
+    def _team_in_league(self, verb: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """"played in the National Basketball Association as a member of the Toronto Huskies", "played for X in the
+        Y League" (where the parser hangs both on the verb): the organisation one plays for is in the one one plays
+        in ->
+        (Toronto Huskies, "played in", National Basketball Association, "team-in"), or None."""
+        for (team, team_side), (league, league_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
+            words = [t.lower_ for t, _ in team_side[1:-1]]
+            if len(league_side) == 3 and league_side[1][0].lower_ == "in" and league_side[0][1] == "pobj" and \
+                    team_side[0][1] == "pobj" and words in (["for"], ["of", "member", "as"]) and \
+                    self.ents[team.entity].kind == self.ents[league.entity].kind == "ORG" and \
+                    _verb(verb) in ("played", "play"):
+                return team, "played in", league, "team-in"
+        return None
+
     def _owned_by_other(self, noun: Any, ends: tuple[_Mention, _Mention]) -> bool:
         """Whether ``noun`` has an "of" object naming a third entity ("the establishment *of X*")."""
         for prep in noun.children:
             if prep.dep_ == "prep" and prep.lower_ == "of":
-                m = next((self.token_mention.get(c.i) for c in prep.children if c.dep_ == "pobj"), None)
-                if m is not None and m not in ends:
-                    return True
+                obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+                listed = [self.token_mention.get(t.i) for t in ([obj, *obj.conjuncts] if obj is not None else [])]
+                if listed and listed[0] is not None and not any(m in ends for m in listed):
+                    return True  # (any name of a list "member of A, B and C" is the noun's own)
         return False
 
     def _nominal(self, noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
@@ -1259,6 +1332,123 @@ class _Reader:
         """``_place`` for an entity named by its label (relations hold labels)."""
         k = self.by_key.get(fold(label))
         return k is not None and self._place(k)
+
+    def _nationality_lists(self, sent: Any, mentions: list[_Mention]) -> set[frozenset[int]]:
+        """"X was a Soviet, Ukrainian, and Russian mathematician", "X, an American-Canadian and British actor,": X is
+        from each nationality of the list before its class noun. Read from the words, since the parser often takes
+        a list of adjectives for a list of nouns ("a *Soviet*, *Ukrainian*, and Russian mathematician"); the class
+        noun's place in the parse (after its conjuncts: the attribute or apposition of a name) says whose it is."""
+        doc, done = self.doc, set()
+        named = [m for m in mentions if not m.via]
+        k = 0
+        while k < len(named):
+            run = [named[k]]
+            while k + len(run) < len(named) and re.fullmatch(
+                    r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+|[-–/])",
+                    self.text[self._end_char(run[-1]):doc[named[k + len(run)].start].idx]):
+                run.append(named[k + len(run)])
+            k += len(run)
+            if len(run) < 2 or any(self.ents[m.entity].kind not in ("NORP", "GPE") or m.end - m.start != 1
+                                   for m in run) or run[0].start <= sent.start or \
+                    doc[run[0].start - 1].lower_ not in _DETS:
+                continue
+            words = doc[run[-1].end:min(run[-1].end + 4, sent.end)]
+            nouns = [t for t in words[:next((i for i, t in enumerate(words)
+                                             if not (t.is_lower and t.pos_ in ("ADJ", "NOUN"))), len(words))]
+                     if t.pos_ == "NOUN"]
+            if not nouns:
+                continue
+            t, steps = nouns[-1], 0
+            while t.dep_ in ("conj", "amod", "compound") and t.head.i >= run[0].start - 1 and steps < 6:
+                t, steps = t.head, steps + 1
+            if t.dep_ == "attr":
+                t = next((c for c in t.head.children if c.dep_ in _SUBJ), None)
+            elif t.dep_ == "appos":
+                t = t.head
+            else:
+                continue
+            who = self.token_mention.get(t.i) if t is not None else None
+            if who is None or self.ents[who.entity].kind == "VALUE" or any(who is m for m in run):
+                continue
+            for m in run:
+                done.add(frozenset((who.entity, m.entity)))
+                self._add(self.ents[who.entity].label, "from", self.ents[m.entity].label, "nationality-list",
+                          doc[run[0].start:nouns[-1].i + 1], sent, who.via)
+        return done
+
+    def _cast_as(self, sent: Any, mentions: list[_Mention]) -> tuple[list[tuple[_Mention, Any, _Mention]],
+                                                                      list[_Mention]]:
+        """"The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as the Palestinian cashier, and Joey Naber
+        as his rival": each name of the list is starred (work, verb, name); the names inside an "as" phrase (IDF) are
+        roles, related to nobody. Read from the words: the parser hangs each next name on the role before it."""
+        doc, text = self.doc, self.text
+        verb = next((t for t in sent if t.lemma_.lower() in ("star", "feature") and t.i + 1 < sent.end and
+                     t.i + 1 in self.token_mention), None)
+        work = None
+        if verb is not None:
+            subj = next((c for c in verb.children if c.dep_ in _SUBJ), None)
+            work = self.token_mention.get(subj.i) if subj is not None else None
+        if work is None or self.ents[work.entity].kind == "VALUE":
+            return [], []
+        starts = {doc[m.start].idx: m for m in mentions}
+        cast, roles, pos, with_as = [], [], verb.idx + len(verb.text), False
+        while True:
+            gap = re.match(r"\s*(?:and\s+)?", text[pos:sent.end_char])
+            who = starts.get(pos + gap.end())
+            if who is None or self.ents[who.entity].kind not in ("PERSON", "PROPN", "ORG"):
+                break
+            cast.append((work, verb, who))
+            pos = self._end_char(who)
+            role = re.match(r"\s+as\s+[^,;()]*", text[pos:sent.end_char])
+            if role is not None:
+                with_as = True
+                roles += [m for m in mentions if pos <= doc[m.start].idx < pos + role.end()]
+                pos += role.end()
+            sep = re.match(r"\s*,\s*(?:and\s+)?|\s+and\s+", text[pos:sent.end_char])
+            if sep is None:
+                break
+            pos += sep.end()
+        return (cast, roles) if with_as and len(cast) > 1 else ([], [])
+
+    def _members_from(self, sent: Any, mentions: list[_Mention]) -> set[frozenset[int]]:
+        """"guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", "Le Bon, Rhodes and Taylor of
+        Duran Duran": people listed right before "from" or "of" and an organisation are its members. Read from the
+        words: the parser hangs "from" on the verb."""
+        done = set()
+        named = [m for m in mentions if not m.via]
+        for k, group in enumerate(named):
+            if k == 0 or self.ents[group.entity].kind != "ORG" or not re.fullmatch(
+                    r"\s*(?:from|of)\s+(?:the\s+)?", self.text[self._end_char(named[k - 1]):self.doc[group.start].idx]):
+                continue
+            people = [named[k - 1]]
+            for m in reversed(named[:k - 1]):
+                if not re.fullmatch(r"\s*(?:,\s*(?:and\s+)?|and\s+)",
+                                    self.text[self._end_char(m):self.doc[people[-1].start].idx]):
+                    break
+                people.append(m)
+            if any(self.ents[m.entity].kind != "PERSON" for m in people):
+                continue
+            for m in people:
+                done.add(frozenset((m.entity, group.entity)))
+                self._add(self.ents[m.entity].label, "member of", self.ents[group.entity].label, "member-from",
+                          self.doc[m.start:group.end], sent)
+        return done
+
+    def _performed_with(self, sent: Any, mentions: list[_Mention]) -> dict[int, _Mention]:
+        """"succeeded by Edsilia Rombley with "On Top of the World"", "following Finland's Lordi with "Hard Rock
+        Hallelujah"": a performer named right before "with" and a quoted title performed that work (id of the
+        work's mention -> the performer's). Read from the words: the parser hangs "with" on the clause's verb, whose
+        subject is someone else."""
+        done: dict[int, _Mention] = {}
+        named = [m for m in mentions if not m.via]
+        for who, work in zip(named, named[1:]):
+            if self.ents[who.entity].kind not in ("PERSON", "ORG", "PROPN") or \
+                    self.ents[work.entity].kind != "WORK_OF_ART" or work.end >= sent.end or \
+                    self.doc[work.end].text not in _QUOTES or \
+                    not re.fullmatch(r"\s*with\s+[\"“]", self.text[self._end_char(who):self.doc[work.start].idx]):
+                continue
+            done[id(work)] = who
+        return done
 
     def _comma_between(self, x: _Mention, y: _Mention) -> bool:
         """Whether a comma links two names of a chain: "Opole Voivodeship, south-western Poland", "Temagami, in the
@@ -1404,6 +1594,15 @@ def _outermost(label: str, parent: dict[str, str]) -> str:
 def _dates_its_object(verb: Any) -> bool:
     """Whether a verb of making has an object: then a date of the act is the made thing's, not the subject's."""
     return bool(_MADE.match(_verb(verb))) and any(c.dep_ == "dobj" for c in verb.children)
+
+
+def _listed_apposition(tok: Any) -> bool:
+    """A name the parser made an apposition of the name before it though a list goes on from it ("stars
+    Donnie Yen, *Michelle Yeoh*, Harry Shum and Jason Scott Lee"); a place after a place is its container."""
+    head = tok.head
+    return tok.dep_ == "appos" and tok.pos_ == head.pos_ == "PROPN" and tok.ent_type_ not in _PLACE and \
+        tok.left_edge.i == head.i + 2 and tok.doc[head.i + 1].text == "," and \
+        any(c.dep_ == "conj" for c in tok.children)
 
 
 def _in_time_frame(path: list[Any]) -> bool:

@@ -55,6 +55,97 @@ def test_coordination_gives_each_conjunct_the_edge(ex):
     assert rel(found, "George Martin", "Abbey Road") == rel(found, "Geoff Emerick", "Abbey Road") == {"produced"}
 
 
+def test_nationality_of_a_class_noun_that_has_an_of_object(ex):
+    found = ex.extract_text("Marco Lenti is a Spanish priest of the Roman Catholic Church.")
+    assert rel(found, "Marco Lenti", "Spanish") == {"from"}
+    assert rel(found, "Marco Lenti", "Roman Catholic Church") == {"priest of"}
+
+
+def test_each_nationality_of_a_list_before_the_class_noun(ex):
+    # the parser reads "Soviet" as the attribute and "Ukrainian" as its conjunct: the words say more
+    found = ex.extract_text("Gennadii Belyi (1951–2001) was a Soviet, Ukrainian, and Russian mathematician.")
+    assert all(rel(found, "Gennadii Belyi", n) == {"from"} for n in ("Soviet", "Ukrainian", "Russian"))
+    found = ex.extract_text("Oleg Ivanov is a Soviet and Russian footballer. Anna Berg, an American, Canadian and "
+                            "British actress, was born in Oslo.")
+    assert all(rel(found, "Oleg Ivanov", n) == {"from"} for n in ("Soviet", "Russian"))
+    assert all(rel(found, "Anna Berg", n) == {"from"} for n in ("American", "Canadian", "British"))
+
+
+def test_a_performer_named_right_before_with_and_a_quoted_title_performed_it(ex):
+    found = ex.extract_text("Amambanda\n\n\"Amambanda\" was the Dutch entry in the contest. Here, it was performed "
+                            "seventeenth, following Finland's Lordi with \"Hard Rock Hallelujah\". It was succeeded "
+                            "at the 2007 Contest by Edsilia Rombley with \"On Top of the World\".", title="Amambanda")
+    assert rel(found, "Lordi", "Hard Rock Hallelujah") == {"performed"}
+    assert rel(found, "Edsilia Rombley", "On Top of the World") == {"performed"}
+    # the clause's subject did not perform (nor succeed on) the other's work: at most the article's lead names both
+    assert rel(found, "Amambanda", "Hard Rock Hallelujah") | rel(found, "Amambanda", "On Top of the World") <= \
+        {"mentioned with"}
+
+
+def test_people_listed_before_from_an_organisation_are_its_members(ex):
+    found = ex.extract_text("The album includes guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful "
+                            "Dead. Anna Lind from Oslo sang.")
+    assert rel(found, "Jerry Garcia", "Grateful Dead") == rel(found, "Bill Kreutzmann", "Grateful Dead") == \
+        {"member of"}
+    assert "member of" not in rel(found, "Anna Lind", "Oslo")  # from a place: no membership
+    found = ex.extract_text("The group was formed by Simon Le Bon, Nick Rhodes and Andy Taylor of the Rolling Stones.")
+    assert all("member of" in rel(found, p, "Rolling Stones") for p in ("Simon Le Bon", "Nick Rhodes", "Andy Taylor"))
+
+
+def test_the_object_holds_the_role_its_as_names(ex):
+    found = ex.extract_text("Buddy Cage, who had replaced Jerry Garcia as the New Riders' pedal steel guitar player, "
+                            "sang. The board appointed John Smith as the Chelsea's head coach.")
+    assert rel(found, "Jerry Garcia", "New Riders") == {"player of"}
+    assert rel(found, "John Smith", "Chelsea") == {"coach of"}
+    found = ex.extract_text("Ray Hill recorded the song Blue Sky. He recorded the song with Ray Cooper as his "
+                            "co-producer.")
+    assert not rel(found, "Blue Sky", "Ray Hill")  # "his" is the recorder, not the song's
+
+
+def test_a_name_the_parser_splits_is_its_subject_part(ex):
+    # the parser makes "Howard" an attribute and "the Duck" the subject of "is"
+    found = ex.extract_text("Howard the Duck (film)\n\nHoward the Duck is a 1986 American science fiction comedy film "
+                            "directed by Willard Huyck and starring Lea Thompson, Jeffrey Jones, and Tim Robbins.",
+                            title="Howard the Duck (film)")
+    assert rel(found, "Howard the Duck", "American") == {"from"}
+    assert all(rel(found, "Howard the Duck", p) == {"star"} for p in ("Lea Thompson", "Jeffrey Jones", "Tim Robbins"))
+
+
+def test_a_cast_list_with_roles_stars_each_name_and_relates_no_role(ex):
+    found = ex.extract_text("West Bank Story\n\nWest Bank Story is a 2005 short film. The film stars Ben Newmark "
+                            "as the IDF soldier, Noureen DeWulf as the Palestinian cashier, A.J. Tannen as the Israeli "
+                            "restaurant owner, and Joey Naber as his Palestinian rival.", title="West Bank Story")
+    for actor in ("Ben Newmark", "Noureen DeWulf", "A.J. Tannen", "Joey Naber"):
+        assert rel(found, "West Bank Story", actor) == {"star"}
+    assert not rel(found, "West Bank Story", "IDF") - {"mentioned with"}  # a word of a role, not in the cast
+    assert not rel(found, "Noureen DeWulf", "IDF") and not rel(found, "A.J. Tannen", "Palestinian")
+
+
+def test_the_teams_one_plays_for_are_in_the_league_one_plays_in(ex):
+    found = ex.extract_text("Mark Nolan played in the National Basketball Association as a member of the Toronto "
+                            "Huskies, Cleveland Rebels and Boston Celtics.")
+    for team in ("Toronto Huskies", "Cleveland Rebels", "Boston Celtics"):
+        assert rel(found, team, "National Basketball Association") == {"played in"}
+    found = ex.extract_text("Mark Nolan worked in the National Basketball Association as a member of the Toronto "
+                            "Huskies.")
+    assert not rel(found, "Toronto Huskies", "National Basketball Association")  # only playing puts a team in
+
+
+def test_every_name_of_a_long_list_gets_the_edge_the_first_gets(ex):
+    teams = ["Toronto Huskies", "Cleveland Rebels", "Providence Steamrollers", "Boston Celtics", "Detroit Falcons",
+             "Baltimore Bullets"]
+    found = ex.extract_text("Mark Nolan played in the league as a member of the Toronto Huskies, Cleveland Rebels, "
+                            "Providence Steamrollers, Boston Celtics, Detroit Falcons and Baltimore Bullets.")
+    assert all(rel(found, "Mark Nolan", t) == {"played member of"} for t in teams)
+    cast = ["Donnie Yen", "Michelle Yeoh", "Harry Shum", "Jason Scott Lee", "Roger Yuan", "Chris Pang",
+            "Natasha Liu Bordizzo"]  # the parser makes the second name an apposition of the first
+    found = ex.extract_text("Blue Harbour (film)\n\nBlue Harbour is a 2016 drama film. The film stars Donnie Yen, "
+                            "Michelle Yeoh, Harry Shum, Jason Scott Lee, Roger Yuan, Chris Pang and Natasha Liu "
+                            "Bordizzo.", title="Blue Harbour (film)")
+    edges = {r.target: (r.relation, r.confidence) for r in found.relations if r.source == "Blue Harbour"}
+    assert len({edges.get(c) for c in cast}) == 1 and edges["Donnie Yen"][0] == "star"
+
+
 def test_possessive_names_the_possessed_not_the_owner(ex):
     found = ex.extract_text("Lisbon is a city in Portugal. Its mascot, created by Ana Silva in 1943, is a cat.")
     assert not rel(found, "Lisbon", "Ana Silva") and not rel(found, "Ana Silva", "Lisbon")

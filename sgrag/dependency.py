@@ -36,8 +36,9 @@ reach the entity first named in another sentence or chunk:
   Poland": each in the next), ``place-of`` ("the Scarborough district of North Yorkshire", "the Mexican state of
   Michoacán", "Thailand's Tak Province"), ``contains-list`` ("The county contains three other towns: Praszka, ...,
   and Gorzów Śląski": each in the county), ``document-place`` (a place the text does not place is in the outermost
-  place most of its located-in statements end in; none when no place ends most). Coordinated subjects and objects each get the edge, however long the list (a name the parser makes an apposition
-  of the one before, though the list goes on, counts as listed); a fact about a thing the subject owns ("Its
+  place most of its located-in statements end in; none when no place ends most). Coordinated subjects and
+  objects each get the edge, however long the list (a name the parser makes an apposition of the one before,
+  though the list goes on, counts as listed); a fact about a thing the subject owns ("Its
   mascot, created by A") is not the subject's. Relation names are the verb's past participle or lemma with its
   particle, noun and preposition ("born in", "capital of"), the words a question uses.
 * **Nationalities**: "X is a German developer", "X, an American singer," give ``X -[from]-> German``
@@ -76,9 +77,8 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
               "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "nationality-list": 0.75,
               "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6,
-              "document-place": 0.5,
-              "sentence": 0.35,
-              "clause-subject": 0.5, "name-place": 0.6, "document": 0.3, "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
+              "name-place": 0.6, "document-place": 0.5, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
+              "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
                    r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")

@@ -767,10 +767,7 @@ class _Reader:
         filed as a less sure ``is a`` edge (how "ner") with the sentence of its first mention. Not "person" for a
         known person (its class edge says more), nor for a person by NER whose classes or name say otherwise ("a
         song", "... Records"), nor another kind for a name a person noun describes."""
-        first: dict[int, _Mention] = {}
-        for m in self.mentions:
-            if not m.via:
-                first.setdefault(m.entity, m)
+        first = self._first_mentions()
         for i, e in enumerate(self.ents):
             ner = majority_kind(self.ner_labels.get(i, Counter()))
             kind = stated_kind(e.classes) or named_kind(e.label, ner) or ner
@@ -1462,13 +1459,18 @@ class _Reader:
             and all(t.is_punct or t.pos_ == "NOUN" or t.pos_ == "ADJ" and (not said or _COMPASS.match(t.lower_))
                     or t.lower_ in ("in", "within", "the") for t in gap)
 
-    def _named_places(self) -> None:
-        """An organisation, a building or an event whose name holds a place's name is in that place
-        ("National Railway Company of Belgium", "Moscow State University", "IBM Research–Brazil")."""
+    def _first_mentions(self) -> dict[int, _Mention]:
+        """Each entity's first mention by its own name (not a pronoun or description): where its facts are cited."""
         first: dict[int, _Mention] = {}
         for m in self.mentions:
             if not m.via:
                 first.setdefault(m.entity, m)
+        return first
+
+    def _named_places(self) -> None:
+        """An organisation, a building or an event whose name holds a place's name is in that place
+        ("National Railway Company of Belgium", "Moscow State University", "IBM Research–Brazil")."""
+        first = self._first_mentions()
         places = {i: _words(e.label) for i, e in enumerate(self.ents) if e.kind in _PLACE and i in first and
                   i not in self.people and majority_kind(self.ner_labels.get(i, Counter())) == PLACE}
         related = {frozenset((r.source, r.target)) for r in self.relations.values()}
@@ -1665,8 +1667,8 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
 
 def _person_class(noun: str) -> bool:
     """A class noun for people: coreference's list and "-ist"s, or the kinds lexicon's ("shah", "consort")."""
-    return is_person_noun(noun) or base_kinds().get(singular(noun.split()[-1].lower())) == PERSON if noun.split() \
-        else False
+    words = noun.split()
+    return bool(words) and (is_person_noun(noun) or base_kinds().get(singular(words[-1].lower())) == PERSON)
 
 
 def _words(label: str) -> list[str]:

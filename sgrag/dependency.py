@@ -69,7 +69,7 @@ from typing import Any, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import NER_HOW, PLACE, base_kinds, majority_kind, named_kind, stated_kind
+from .kinds import NER_HOW, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold, singular
 
@@ -848,7 +848,7 @@ class _Reader:
         shah Yazdegerd II", "cavalry officer Count Alexei Vronsky") or a name in apposition to a definite one
         ("their debut album, Get Your Mood On,"): the name is one of that class. The apposition is read from the
         words, since the parse of a title made of common words ("Get Your Mood On") is no guide."""
-        doc, kinds = self.doc, base_kinds()
+        doc = self.doc
         for m in {id(m): m for m in self.token_mention.values()}.values():
             if m.via or not sent.start <= m.start < sent.end or self.ents[m.entity].kind == "VALUE":
                 continue
@@ -859,13 +859,13 @@ class _Reader:
             root = next((t for t in doc[m.start:m.end] if not m.start <= t.head.i < m.end), doc[m.start])
             if noun is not None and noun.is_lower and noun.is_alpha and \
                     (m.start <= noun.head.i < m.end or root.head.i == noun.i) and \
-                    noun.tag_ in ("NN", "JJ") and (singular(noun.lower_) in kinds or noun.pos_ == "NOUN" and
+                    noun.tag_ in ("NN", "JJ") and (noun_kind(noun.lower_) is not None or noun.pos_ == "NOUN" and
                                                       (_person_class(noun.lower_) or
                                                        singular(noun.lower_).endswith(_AGENT_ENDINGS))):
                 self._class_of(m, noun, sent)
                 continue
             noun = doc[m.start - 2] if m.start - 2 >= sent.start and doc[m.start - 1].text == "," else None
-            if noun is not None and noun.is_lower and singular(noun.lower_) in kinds and \
+            if noun is not None and noun.is_lower and noun_kind(noun.lower_) is not None and \
                     (m.end >= sent.end or doc[m.end].is_punct) and \
                     any(t.lower_ in _DEFINITE for t in doc[max(sent.start, noun.i - 4):noun.i]):
                 self._class_of(m, noun, sent)
@@ -941,7 +941,7 @@ class _Reader:
                 self._add(self.ents[src.entity].label, rel, self.ents[dst.entity].label, how, span, sent, a.via or b.via)
         for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)"
             if self.ents[b.entity].kind == "VALUE" and self.ents[a.entity].kind != "VALUE" and \
-                    re.fullmatch(r"\s*\(\s*", self.text[self._end_char(a):self.doc[b.start].idx]):
+                    re.fullmatch(r"\s*\(\s*", self._between(a, b)):
                 related.add(frozenset((a.entity, b.entity)))
                 self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
                           "modifier", self.doc[a.start:b.end], sent, a.via)
@@ -1217,6 +1217,10 @@ class _Reader:
         """The character offset just after a mention (where the text that follows it starts)."""
         return self.doc[m.start:m.end].end_char
 
+    def _between(self, a: _Mention, b: _Mention) -> str:
+        """The text from the end of mention ``a`` to the start of ``b`` (", ", " from the ", " with ")."""
+        return self.text[self._end_char(a):self.doc[b.start].idx]
+
     def _nationality(self, m: _Mention, role: str) -> bool:
         """A nationality or country modifying the class noun said of a name ("a *German* developer")."""
         return role in ("amod", "compound") and self.ents[m.entity].kind in ("NORP", "GPE")
@@ -1253,13 +1257,13 @@ class _Reader:
         for k, where in enumerate(named):
             if k < 2 or self.ents[where.entity].kind not in _PLACE:
                 continue
-            if not re.fullmatch(r"\s*(?:,|in)\s*", self.text[self._end_char(named[k - 1]):self.doc[where.start].idx]) \
+            if not re.fullmatch(r"\s*(?:,|in)\s*", self._between(named[k - 1], where)) \
                     or re.match(r"\s*(?:,\s*|(?:,\s*)?(?:and|or)\s+)(?:the\s+)?[A-Z]",
                                 self.text[self._end_char(where):sent.end_char]):
                 continue  # not the list's place, but one more item of a list
             items, joined = [named[k - 1]], False
             for m in reversed(named[:k - 1]):
-                gap = self.text[self._end_char(m):self.doc[items[-1].start].idx]
+                gap = self._between(m, items[-1])
                 if re.fullmatch(r"\s*,?\s*(?:and|or)\s+", gap) and not joined:
                     joined = True
                 elif not (re.fullmatch(r"\s*,\s*", gap) and joined):
@@ -1278,11 +1282,11 @@ class _Reader:
         named = [m for m in mentions if not m.via]
         for a, b in zip(named, named[1:]):
             ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
-            gap = self.text[self._end_char(a):self.doc[b.start].idx]
+            gap = self._between(a, b)
             between = [t for t in self.doc[a.end:b.start] if t.lower_ not in ("of", "the")]
             if kb in _PLACE and ka in _CHAINED | {"NORP"} and self.doc[a.start - 1].lower_ == "the" and \
                     _DIVISION_GAP.fullmatch(gap) and between and all(t.pos_ == "NOUN" for t in between) and \
-                    base_kinds().get(singular(between[-1].lower_)) == PLACE:
+                    noun_kind(between[-1].lower_) == PLACE:
                 inner, outer = (b, a) if ka == "NORP" else (a, b)
                 self._add(self.ents[inner.entity].label, LOCATED_IN, self.ents[outer.entity].label, "place-of",
                           self.doc[a.start:b.end], sent)
@@ -1302,7 +1306,7 @@ class _Reader:
             noun = next((c for c in verb.children if c.dep_ == "dobj"), None)
             holder = self.token_mention.get(subj.i) if subj is not None else None
             if holder is None or noun is None or not self._place(holder.entity) or \
-                    noun.tag_ != "NNS" or base_kinds().get(singular(noun.lower_)) != PLACE:
+                    noun.tag_ != "NNS" or noun_kind(noun.lower_) != PLACE:
                 continue
             for m in mentions:
                 before = self.doc[m.start - 1]
@@ -1342,7 +1346,7 @@ class _Reader:
             run = [named[k]]
             while k + len(run) < len(named) and re.fullmatch(
                     r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or)\s+|[-–/])",
-                    self.text[self._end_char(run[-1]):doc[named[k + len(run)].start].idx]):
+                    self._between(run[-1], named[k + len(run)])):
                 run.append(named[k + len(run)])
             k += len(run)
             if len(run) < 2 or any(self.ents[m.entity].kind not in ("NORP", "GPE") or m.end - m.start != 1
@@ -1415,12 +1419,12 @@ class _Reader:
         named = [m for m in mentions if not m.via]
         for k, group in enumerate(named):
             if k == 0 or self.ents[group.entity].kind != "ORG" or not re.fullmatch(
-                    r"\s*(?:from|of)\s+(?:the\s+)?", self.text[self._end_char(named[k - 1]):self.doc[group.start].idx]):
+                    r"\s*(?:from|of)\s+(?:the\s+)?", self._between(named[k - 1], group)):
                 continue
             people = [named[k - 1]]
             for m in reversed(named[:k - 1]):
                 if not re.fullmatch(r"\s*(?:,\s*(?:and\s+)?|and\s+)",
-                                    self.text[self._end_char(m):self.doc[people[-1].start].idx]):
+                                    self._between(m, people[-1])):
                     break
                 people.append(m)
             if any(self.ents[m.entity].kind != "PERSON" for m in people):
@@ -1442,7 +1446,7 @@ class _Reader:
             if self.ents[who.entity].kind not in ("PERSON", "ORG", "PROPN") or \
                     self.ents[work.entity].kind != "WORK_OF_ART" or work.end >= sent.end or \
                     self.doc[work.end].text not in _QUOTES or \
-                    not re.fullmatch(r"\s*with\s+[\"“]", self.text[self._end_char(who):self.doc[work.start].idx]):
+                    not re.fullmatch(r"\s*with\s+[\"“]", self._between(who, work)):
                 continue
             done[id(work)] = who
         return done
@@ -1455,7 +1459,7 @@ class _Reader:
                 and re.match(r"\s*,\s*(?:and\s+)?(?:north|south|east|west)", self.text[self._end_char(y):]):
             return False  # "Praszka, north of Olesno, Dobrodzień, south of Olesno": a list of bearings, no chain
         said = {t.lower_ for t in gap} & {"in", "within"}
-        return bool(_CHAIN_GAP.match(self.text[self._end_char(x):self.doc[y.start].idx])) \
+        return bool(_CHAIN_GAP.match(self._between(x, y))) \
             and all(t.is_punct or t.pos_ == "NOUN" or t.pos_ == "ADJ" and (not said or _COMPASS.match(t.lower_))
                     or t.lower_ in ("in", "within", "the") for t in gap)
 
@@ -1667,8 +1671,7 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
 
 def _person_class(noun: str) -> bool:
     """A class noun for people: coreference's list and "-ist"s, or the kinds lexicon's ("shah", "consort")."""
-    words = noun.split()
-    return bool(words) and (is_person_noun(noun) or base_kinds().get(singular(words[-1].lower())) == PERSON)
+    return bool(noun.split()) and (is_person_noun(noun) or noun_kind(noun) == PERSON)
 
 
 def _words(label: str) -> list[str]:

@@ -50,7 +50,7 @@ def majority_kind(labels: Counter) -> str | None:
 
 def stated_kind(classes: list[str]) -> str | None:
     """The coarse kind the classes a text states name ("a novel": work), when they agree (the shipped lexicon)."""
-    said = {base_kinds().get(singular(c.split()[-1].lower())) for c in classes if c.split()} - {None}
+    said = {noun_kind(c) for c in classes} - {None}
     return said.pop() if len(said) == 1 else None
 
 
@@ -62,20 +62,30 @@ def named_kind(label: str, ner: str | None) -> str | None:
     words = label.split()
     if len(words) < 2:
         return None
-    kinds = base_kinds()
     if "of" in words[1:-1]:
         head = words[words.index("of", 1) - 1]
         if head[:1].isupper():
-            return kinds.get(singular(head.lower()))
-    said = kinds.get(singular(words[-1].lower())) if words[-1][:1].isupper() else None
+            return noun_kind(head)
+    said = noun_kind(words[-1]) if words[-1][:1].isupper() else None
     return said if said in (ORGANIZATION, PLACE, EVENT) and ner not in (PERSON, WORK, PRODUCT) else None
+
+
+def coarse_words(coarse_kinds: dict[str, str]) -> dict[str, str]:
+    """A lexicon's ``coarse_kinds`` keyed as they are looked up (lowercase, singular), those naming a coarse kind."""
+    return {singular(w.lower()): k for w, k in coarse_kinds.items() if k in COARSE_KINDS}
 
 
 @lru_cache(maxsize=1)
 def base_kinds() -> dict[str, str]:
     """The shipped lexicon's class nouns -> coarse kinds (the extractor reads names with the base preset)."""
     from .lexicon import Lexicon
-    return {singular(w.lower()): k for w, k in Lexicon.load(preset="base").coarse_kinds.items() if k in COARSE_KINDS}
+    return coarse_words(Lexicon.load(preset="base").coarse_kinds)
+
+
+def noun_kind(noun: str) -> str | None:
+    """The coarse kind the shipped lexicon files a class noun under, by its last word ("military *leader*")."""
+    words = noun.split()
+    return base_kinds().get(singular(words[-1].lower())) if words else None
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import numpy as np
 
 from .config import RankingConfig
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import COARSE_KINDS, PERSON, NodeKinds, read_by_ner
+from .kinds import COARSE_KINDS, PERSON, NodeKinds, coarse_words, read_by_ner
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import ProfileThresholds, SchemaProfile, is_value_label, learn_profile, one_way_relations
@@ -178,7 +178,7 @@ class Ranker:
         self.weights = {f: fitted.get(f, shipped[f]) if rules.on(FEATURE_RULES[f]) else 0.0 for f in FEATURES}
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._untyped = tuple(untyped_namespaces)
-        self._coarse_words = {singular(w.lower()): k for w, k in (coarse_kinds or {}).items() if k in COARSE_KINDS}
+        self._coarse_words = coarse_words(coarse_kinds or {})
         self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()
                          if rules.on(RELATION_SYNONYMS)}
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)

@@ -121,6 +121,14 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         else:
             notes.append(f"Nothing in the graph says which entities are a '{qg.answer_type}' (no class node nor "
                          "relation kind names it): the answer type was not checked and only ranks.")
+    gone = np.zeros(nodes.size, dtype=bool)
+    for j, mask in ranker.reversed_containment(qg, nodes, sat):  # never gives way: read backwards, the edge says the opposite
+        label, mask = qg.constraints[j].label, mask & ~gone
+        if mask.any():
+            drop(nodes[mask], f"holds {label}, not in it", f"{int(mask.sum()):,} of the entities joined to every "
+                 f"constraint {'holds' if mask.sum() == 1 else 'hold'} {label} rather than lying in it")
+            gone |= mask
+    nodes, sat = nodes[~gone], sat[~gone]
     if nodes.size and g.edge_sources and ranker.rules.on(UNFIT_EXTRACTED):
         for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
             if mask is None and nodes.size and _all_extracted(g, ranker._edges_to_label(nodes, sat[:, j])[0]):
@@ -175,6 +183,19 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
         wrong = [v for v in candidates if bool(values[v]) != wants]
         if len(wrong) < len(candidates) or wants:  # a thing never answers "On what date": no answer says more
             for v in wrong:
+                del candidates[v]
+
+
+def unmet_reversed(ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> None:
+    """Takes from each partial candidate the conditions it meets only the wrong way round (``reversed_containment``:
+    "in Olesno County" met by "Olesno County located in" the candidate); one left meeting none is dropped."""
+    if not candidates:
+        return
+    nodes, sat = candidate_arrays(qg, candidates)
+    for j, mask in ranker.reversed_containment(qg, nodes, sat):
+        for v in nodes[mask].tolist():
+            candidates[v].pop(qg.constraints[j].qid, None)
+            if not candidates[v]:
                 del candidates[v]
 
 

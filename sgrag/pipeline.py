@@ -32,7 +32,7 @@ from .ingest import import_kg
 from .lexicon import Lexicon, resolve_preset
 from .linking import Linker, unknown_link_notes
 from .match import Matcher
-from .narrowing import narrow_partial, set_apart as narrow
+from .narrowing import narrow_partial, set_apart as narrow, unmet_reversed
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
 from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_words, demoted
@@ -268,6 +268,7 @@ class Engine:
                 matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
                 candidates = best_tiers(support, mq, cfg.ranking.rank_cap, self.ranker.partial_tiers)
                 narrow_partial(self.graph, self.rules, qg, candidates, self.value_nodes, self.class_only)
+                unmet_reversed(self.ranker, qg, candidates)
             trace.notes.append("No exact match: showing the best partial matches.")
         elif not exact:
             candidates, matches = {}, []

@@ -34,6 +34,9 @@ from .types import QueryGraph, RankedAnswer
 # the answer is (a band, a profession). A word the lexicon maps to one of them ("figure" -> person) does name it.
 NOT_A_KIND = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name"})
 LOCATIVE = frozenset({"in", "on", "at", "into", "within", "inside", "near"})  # "Which bridge *in* Samarinda"
+INSIDE = frozenset({"in", "within", "inside"})  # "Which estate *in* Albemarle County": the answer lies inside
+LOCATED = frozenset({"located", "situated", "lies", "lie", "lying", "sits", "stands", "based"})
+"""Verbs that only say where a thing is ("is *located* in"), unlike "appears in", "took part in"."""
 FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also"})  # "issued *both* X and Y" states no relation
 
 
@@ -83,6 +86,11 @@ COARSE_KIND = register("coarse_kind", "narrowing", 'On a graph read from documen
                        'place for "Which *singer*") is left out of the exact set and ranked below the partial matches '
                        'of the right kind. Only a person the text shows to be one is left out even when nothing else '
                        'meets the conditions.')
+CONTAINMENT_DIRECTION = register("containment_direction", "narrowing", 'A candidate the question puts *in* a '
+                                 'place or thing ("Which estate *in* Albemarle County", "is located *in* Olesno '
+                                 'County") does not meet it through an edge that puts that place *in the candidate* '
+                                 '("Albemarle County located in Virginia" read from Virginia\'s side): such a '
+                                 'condition counts as not met.')
 PASSIVE_DIRECTION = register("passive_direction", "narrowing", '"influenced by X": in a graph that keeps directions, '
                              "a passive _by relation counts only in its own direction.")
 
@@ -512,6 +520,36 @@ class Ranker:
             mask[owner[good]] = True
             if not mask.all():
                 out.append((j, phrase, mask))
+        return out
+
+    def reversed_containment(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """(constraint column, mask of ``nodes`` joined to it only the wrong way round) for each constraint the
+        question puts the answer in: the words before it (after the answer type) end in "in" or "within" and say
+        nothing but where ("in", "is located in", "lies within"; not "appears in"). An edge
+        whose relation says "in" ("located in", "unit in", "located in the administrative territorial entity")
+        and whose tail is the candidate puts the constraint in the candidate, the reverse; a candidate joined
+        to the constraint by such edges only does not meet it. Columns without such a candidate are left out."""
+        if not self.rules.on(CONTAINMENT_DIRECTION):
+            return []
+        g, out = self.graph, []
+        near, a_end = stated_words(qg, self.rules), answer_type_span(qg.question)[2]
+        for j, c in enumerate(qg.constraints):
+            said = tokens(near[c.qid][0]) if c.qid in near and c.mention.start >= a_end else []
+            rows = np.flatnonzero(sat[:, j] >= 0)
+            if not said or said[-1] not in INSIDE or not rows.size \
+                    or not {w for w in said if w not in STOPWORDS and w not in FILLER} <= LOCATED:
+                continue
+            eids, owner = self._edges_to_label(nodes[rows], sat[rows, j])
+            if not eids.size:
+                continue
+            says_in = np.array([bool(set(tokens(g.relations[r])) & INSIDE) for r in g.rel[eids].tolist()], dtype=bool)
+            reversed_ = says_in & (g.dst[eids] == nodes[rows[owner]]) & (g.src[eids] != nodes[rows[owner]])
+            other = np.bincount(owner, weights=~reversed_, minlength=rows.size)
+            wrong = np.bincount(owner, weights=reversed_, minlength=rows.size)
+            mask = np.zeros(nodes.size, dtype=bool)
+            mask[rows[(wrong > 0) & (other == 0)]] = True
+            if mask.any():
+                out.append((j, mask))
         return out
 
     def stated_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, str, np.ndarray]]:

@@ -211,6 +211,8 @@ CONTRACTS = {
     "stated_relation": Contract("kinds", "Which thing has nominated both Gorvath Rising and Teeble Days?",
                                 "Which place is linked to both Zork University and Freedonia?", on_only="'nominated' names"),
     "relation_synonyms": Contract("influence", "Who passed away in Zork City?", "Who is from Freedonia?", on_only="'passed' names"),
+    "containment_direction": Contract("places_read", "Which place is located in Olesno County?",
+                                      "Which place is linked to Olesno County?", on_only="rather than lying in it"),
     "passive_direction": Contract("influence", "Who was influenced by both Gorvath Prime and Blen Tesk?",
                                   "Who passed away in Zork City?", on_only="'Teeble Snorkel', \"not joined"),
     # ---- relaxing: what happens when nothing meets every condition -------------------------------------------
@@ -335,10 +337,22 @@ def cut_graph():
          ("tb", "x", "lives in", "Tina Burr lives in Montreal.", "svo|0.85")])
 
 
+def places_read_graph():
+    """Read from documents: Praszka lies in Olesno County, which lies in Opole Voivodeship, which lies in Poland (so
+    Opole Voivodeship *holds* Olesno County); Dobrodzien is only mentioned with Olesno County."""
+    return _read_facts(
+        [("pr", "Praszka"), ("oc", "Olesno County"), ("ov", "Opole Voivodeship"), ("pl", "Poland"), ("do", "Dobrodzien")],
+        [("pr", "oc", "located in", "Praszka is a town in Olesno County.", "place-list|0.75"),
+         ("oc", "ov", "located in", "Olesno County lies in Opole Voivodeship.", "place-chain|0.85"),
+         ("ov", "pl", "located in", "Opole Voivodeship is in Poland.", "place-chain|0.85"),
+         ("do", "oc", "mentioned with", "Dobrodzien and Olesno County are old.", "sentence|0.35")])
+
+
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
-          "misspelt": misspelt_graph, "cut": cut_graph, "coarse": coarse_graph}
+          "misspelt": misspelt_graph, "cut": cut_graph, "coarse": coarse_graph,
+          "places_read": places_read_graph}
 
 
 @pytest.fixture(scope="module")
@@ -350,7 +364,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut", "coarse"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut", "coarse", "places_read"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]
@@ -452,6 +466,21 @@ def test_partial_answers_are_narrowed_by_the_questions_words_too(world_ws):
     narrow_partial(g, RuleSwitches(frozenset({"class_not_answer", "named_not_answer", "question_words_not_answer", "value_kind"})),
                    qg, everything, values, classes)
     assert len(everything) == 5
+
+
+def test_a_place_holding_the_named_place_is_not_in_it_even_as_a_partial_match(world_ws):
+    """"in Olesno County and in Poland": Opole Voivodeship meets "in Poland" and holds Olesno County, Praszka lies in
+    Olesno County; neither meets both, and the partial answer is the one that lies in Olesno County, never the one
+    holding it ranked as meeting two conditions."""
+    trace = _engine(world_ws("places_read"), "").ask("Which place is located in Olesno County and is located in Poland?")
+    a = trace.answer
+    assert not a.exact_set
+    met = {r.label: set(r.satisfied) for r in a.ranked}
+    olesno = next(c.qid for c in trace.query_graph.constraints if c.label == "Olesno County")
+    assert olesno in met["Praszka"] and olesno not in met.get("Opole Voivodeship", set())
+    off = _engine(world_ws("places_read"), "containment_direction").ask(
+        "Which place is located in Olesno County and is located in Poland?")
+    assert [r.label for r in off.answer.exact_set] == ["Opole Voivodeship"]
 
 
 def test_a_thing_never_answers_a_question_asking_for_a_date(world_ws):

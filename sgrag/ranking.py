@@ -528,9 +528,10 @@ class Ranker:
         nothing but where ("in", "is located in", "lies within"; not "appears in"). An edge
         whose relation says "in" ("located in", "unit in", "located in the administrative territorial entity")
         and whose tail is the candidate puts the constraint in the candidate, the reverse; a candidate joined
-        to the constraint by such edges only does not meet it. Columns without such a candidate are left out."""
-        if not self.rules.on(CONTAINMENT_DIRECTION):
-            return []
+        to the constraint by such edges only does not meet it. Only on relations named in plain words (the schema
+        profile). Columns without such a candidate are left out."""
+        if not self.rules.on(CONTAINMENT_DIRECTION) or not self.plain_relation_names:
+            return []  # a path name ("/continents/countries_within") may put its tail inside its head
         g, out = self.graph, []
         near, a_end = stated_words(qg, self.rules), answer_type_span(qg.question)[2]
         for j, c in enumerate(qg.constraints):

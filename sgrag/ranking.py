@@ -21,8 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from .config import RankingConfig
+from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import COARSE_KINDS, PERSON, NodeKinds, coarse_words, read_by_ner
+from .kinds import COARSE_KINDS, PERSON, PLACE, NodeKinds, coarse_words, noun_kind, read_by_ner
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import ProfileThresholds, SchemaProfile, is_value_label, learn_profile, one_way_relations
@@ -525,10 +526,10 @@ class Ranker:
     def reversed_containment(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """(constraint column, mask of ``nodes`` joined to it only the wrong way round) for each constraint the
         question puts the answer in: the words before it (after the answer type) end in "in" or "within" and say
-        nothing but where ("in", "is located in", "lies within"; not "appears in"). An edge
-        whose relation says "in" ("located in", "unit in", "located in the administrative territorial entity")
-        and whose tail is the candidate puts the constraint in the candidate, the reverse; a candidate joined
-        to the constraint by such edges only does not meet it. Only on relations named in plain words (the schema
+        nothing but where ("in", "is located in", "lies within"; not "appears in"). An edge whose relation puts
+        its head inside its tail ("located in", "unit in", "capital of": ``_says_inside``) and whose tail is the candidate puts the constraint in the candidate, the reverse; a candidate joined
+        to the constraint more surely by such edges than by any other (a co-occurrence says no direction) does not
+        meet it. Only on relations named in plain words (the schema
         profile). Columns without such a candidate are left out."""
         if not self.rules.on(CONTAINMENT_DIRECTION) or not self.plain_relation_names:
             return []  # a path name ("/continents/countries_within") may put its tail inside its head
@@ -543,12 +544,14 @@ class Ranker:
             eids, owner = self._edges_to_label(nodes[rows], sat[rows, j])
             if not eids.size:
                 continue
-            says_in = np.array([bool(set(tokens(g.relations[r])) & INSIDE) for r in g.rel[eids].tolist()], dtype=bool)
+            says_in = np.array([_says_inside(g.relations[r]) for r in g.rel[eids].tolist()], dtype=bool)
             reversed_ = says_in & (g.dst[eids] == nodes[rows[owner]]) & (g.src[eids] != nodes[rows[owner]])
-            other = np.bincount(owner, weights=~reversed_, minlength=rows.size)
-            wrong = np.bincount(owner, weights=reversed_, minlength=rows.size)
+            sure = np.array([edge_confidence(g.edge_sources.get(e, ())) for e in eids.tolist()])
+            wrong, other = np.zeros(rows.size), np.zeros(rows.size)
+            np.maximum.at(wrong, owner[reversed_], sure[reversed_])
+            np.maximum.at(other, owner[~reversed_], sure[~reversed_])
             mask = np.zeros(nodes.size, dtype=bool)
-            mask[rows[(wrong > 0) & (other == 0)]] = True
+            mask[rows[wrong > other]] = True
             if mask.any():
                 out.append((j, mask))
         return out
@@ -860,6 +863,14 @@ class Ranker:
             out.append(RankedAnswer(g.node_ids[v], labels[r], score_r, have, missing[have], dict(zip(FEATURES, feats))))
         return out
 
+
+
+@lru_cache(maxsize=4096)
+def _says_inside(relation: str) -> bool:
+    """Whether a relation named in plain words puts its head inside its tail: it says "in" ("located in", "unit
+    in") or is a place noun's "of" ("capital of", "province of": the shipped lexicon's place nouns)."""
+    words = tokens(relation)
+    return bool(set(words) & INSIDE) or (len(words) >= 2 and words[-1] == "of" and noun_kind(words[-2]) == PLACE)
 
 
 def _cut_names_yield(order: np.ndarray, labels: list[str], met: np.ndarray, score: np.ndarray) -> np.ndarray:

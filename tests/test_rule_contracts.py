@@ -341,11 +341,15 @@ def places_read_graph():
     """Read from documents: Praszka lies in Olesno County, which lies in Opole Voivodeship, which lies in Poland (so
     Opole Voivodeship *holds* Olesno County); Dobrodzien is only mentioned with Olesno County."""
     return _read_facts(
-        [("pr", "Praszka"), ("oc", "Olesno County"), ("ov", "Opole Voivodeship"), ("pl", "Poland"), ("do", "Dobrodzien")],
+        [("pr", "Praszka"), ("oc", "Olesno County"), ("ov", "Opole Voivodeship"), ("pl", "Poland"), ("do", "Dobrodzien"),
+         ("sa", "Samarinda"), ("ek", "East Kalimantan"), ("mb", "Mahakam Bridge")],
         [("pr", "oc", "located in", "Praszka is a town in Olesno County.", "place-list|0.75"),
          ("oc", "ov", "located in", "Olesno County lies in Opole Voivodeship.", "place-chain|0.85"),
          ("ov", "pl", "located in", "Opole Voivodeship is in Poland.", "place-chain|0.85"),
-         ("do", "oc", "mentioned with", "Dobrodzien and Olesno County are old.", "sentence|0.35")])
+         ("do", "oc", "mentioned with", "Dobrodzien and Olesno County are old.", "sentence|0.35"),
+         ("sa", "ek", "capital of", "Samarinda is the capital of East Kalimantan.", "copula|0.9"),
+         ("ek", "sa", "mentioned with", "East Kalimantan grew around Samarinda.", "sentence|0.35"),
+         ("mb", "sa", "located in", "The Mahakam Bridge is a bridge in Samarinda.", "copula|0.9")])
 
 
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
@@ -481,6 +485,14 @@ def test_a_place_holding_the_named_place_is_not_in_it_even_as_a_partial_match(wo
     off = _engine(world_ws("places_read"), "containment_direction").ask(
         "Which place is located in Olesno County and is located in Poland?")
     assert [r.label for r in off.answer.exact_set] == ["Opole Voivodeship"]
+
+
+def test_the_place_a_capital_is_the_capital_of_does_not_lie_in_it(world_ws):
+    """"Samarinda is the capital of East Kalimantan" puts Samarinda in East Kalimantan: asked for a place in
+    Samarinda, East Kalimantan is set apart though a weak co-occurrence also joins them (it says no direction)."""
+    a = _engine(world_ws("places_read"), "").ask("Which place is located in Samarinda?").answer
+    assert [r.label for r in a.exact_set] == ["Mahakam Bridge"]
+    assert ("East Kalimantan", "holds Samarinda, not in it") in [(x.label, x.reason) for x in a.set_apart]
 
 
 def test_a_thing_never_answers_a_question_asking_for_a_date(world_ws):

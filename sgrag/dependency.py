@@ -166,6 +166,8 @@ _BORN = re.compile(r"^\s*\((?:[^()]*?[;,]\s*)?born\s+([^()]*?)\)")
 """A life's bracket that gives only the birth: "X (; born 14 December 1964 in Kyiv)"."""
 _DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*[-–—]\s*([^()]*?)\)")
 _ABBREV = re.compile(r"[^A-Za-z]")
+_WORDED = re.compile(r"[^\W\d_]{2}")
+"""A relation name needs a word of two letters or more (any script)."""
 _NON_LATIN_SHARE = 0.5
 
 
@@ -252,9 +254,12 @@ class ParseExtractor:
     # ---- the work ----------------------------------------------------------------------------
     def _extract(self, text: str, title: str) -> tuple[list[ExtractedEntity], list[ExtractedRelation]]:
         from .nlp import english
-        doc = english()(text)
+        headed = bool(title) and text.lstrip().startswith(title) and "\n" in text
+        body = text.split("\n", 1)[1] if headed else text
+        # the title line is parsed as blanks (offsets kept): run into the first sentence, it breaks the parse of
+        # that sentence ("Elias Brown\n\nElias Brown (May 9, 1793–July 7, 1857) was ..." splits at each word)
+        doc = english()(re.sub(r"\S", " ", text[:len(text) - len(body)]) + body if headed else text)
         name = _title_name(title)
-        body = text.split("\n", 1)[1] if text.lstrip().startswith(title) and "\n" in text else text
         if name and fold(name) not in fold(body) and not _named_in_full(name, body):
             name = ""  # a headline ("Sable University and its economists"), not the name of the article's subject
         reader = _Reader(doc, name)
@@ -277,6 +282,8 @@ class ParseExtractor:
             src, dst = canon.get(fold(r.source), r.source), canon.get(fold(r.target), r.target)
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
+            if not _WORDED.search(r.relation):
+                continue  # "5505", "n e": the text between two names was no words, so it says no relation
             if values & {fold(src), fold(dst)} and not dates_thing(r.relation, "rules"):
                 continue
             if (src, r.relation, dst) not in have and fold(src) != fold(dst):

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from conftest import shared_or_skip
 from sgrag.dependency import ParseExtractor, clean_name, is_english
 from sgrag.errors import SgragError
+from sgrag.io.documents import Chunk
 from sgrag.extract import EdgeEvidence, ExtractedRelation, edge_confidence, edge_source, parse_edge_source
 from sgrag.nlp import check_meta
 
@@ -22,6 +23,23 @@ def triples(found):
 def rel(found, src, dst):
     """Relation names joining src -> dst."""
     return {r.relation for r in found.relations if r.source == src and r.target == dst}
+
+
+def test_a_title_line_does_not_break_the_parse_of_the_first_sentence(ex):
+    """Run into the first sentence, the title line made the parser split "Elias Brown (May 9, 1793–..." at every
+    word, and the life bracket gave no birth or death."""
+    found = ex.extract_text("Elias Brown\n\nElias Brown (May 9, 1793–July 7, 1857) was a U.S. Representative from "
+                            "Maryland. Born near Baltimore, Brown attended the common schools.", title="Elias Brown")
+    assert rel(found, "Elias Brown", "May 9, 1793") >= {"born on"}
+    assert rel(found, "Elias Brown", "July 7, 1857") >= {"died on"}
+
+
+def test_the_rule_readers_relation_between_names_needs_a_word(ex):
+    """"for PlayStation 4, PlayStation Vita, Xbox 360 and Macintosh": the rule reader took the numbers between two
+    names for relations ("4", "360"); a relation needs a word."""
+    text = "Interactive Entertainment released it for PlayStation 4, PlayStation Vita, Xbox 360 and Macintosh."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert found.relations and all(any(c.isalpha() for c in r.relation) for r in found.relations)
 
 
 def test_subject_verb_object_and_prepositional_object(ex):

@@ -244,6 +244,8 @@ QUALIFIERS_SOFT = register("qualifiers_soft", "linking", 'A place after a comma 
 IDIOM_WORDS_NOT_THINGS = register("idiom_words_not_things", "linking", 'The verb after the answer type ("Which event '
                                   '*saw* ...") and a bare noun after a light verb ("took *place* in", "took *part* in", '
                                   '"gave *birth* to") are part of a relation phrase, no things of the graph.')
+CAPITALISED_STOPWORDS = register("capitalised_stopwords", "linking", 'A common word written capitalised after the '
+                                 'question\'s first word and spelt so by a label names it ("the song *More*").')
 ONE_MENTION_PER_LABEL = register("one_mention_per_label", "linking", "Two mentions of one label become one constraint "
                                  '(the surer: "United Kingdom", not "British").')
 
@@ -448,11 +450,22 @@ class Linker:
                 continue
             if not (is_cjk(key[-1]) or end == len(folded) or folded[end] == " "):
                 continue
-            if key in STOPWORDS or (len(key) <= 2 and not is_cjk(key[0]) and not (
-                    text and text[offsets[start]:offsets[end - 1] + 1] in self._short_labels)):
+            written = text[offsets[start]:offsets[end - 1] + 1] if text else ""
+            if key in STOPWORDS and not (written in self.graph.nodes_by_label
+                                         and self._capitalised_word(text, offsets[start], offsets[end - 1] + 1)):
+                continue  # "more", but the song "More"
+            if len(key) <= 2 and not is_cjk(key[0]) and written not in self._short_labels:
                 continue
             out.append((start, end, key))
         return out
+
+    def _capitalised_word(self, text: str, start: int, end: int) -> bool:
+        """Whether a common word is written capitalised between lower-case words, as a title is ("includes the song
+        *More*"); inside a capitalised run ("I *Was* an Adventuress") it is a piece of a longer name, and the first
+        word of a question is capitalised anyway (``capitalised_stopwords``)."""
+        before, after = text[:start].split()[-1:], text[end:].split()[:1]
+        return (start > 0 and text[start:start + 1].isupper() and not any(w[:1].isupper() for w in before + after)
+                and self.rules.on(CAPITALISED_STOPWORDS))
 
     def _candidates(self, key: str, method: str | None = None, score: float | None = None,
                     entry: _Entry | None = None) -> list[LinkCandidate]:
@@ -502,7 +515,7 @@ class Linker:
                 rest = _LOWER_RUN.match(question, e)
                 if rest and rest.end() > e and not any(e < c.end and c.start < rest.end() for c in mentions):
                     text = question[s:rest.end()]
-            if fold(text) in STOPWORDS or len(fold(text)) < 3:
+            if len(fold(text)) < 3 or (fold(text) in STOPWORDS and not self._capitalised_word(question, s, e)):
                 continue
             out.append(text)
         return out

@@ -11,10 +11,11 @@ from rapidfuzz.distance import Levenshtein
 
 from .extract import parse_edge_source
 from .graph import KnowledgeGraph
-from .kinds import PERSON
+from .kinds import EVENT, ORGANIZATION, PERSON, PLACE, noun_kind
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
 from .schema import asks_for_value
+from .textnorm import singular, tokens
 from .types import QueryGraph, SetApart
 
 NAMED_NOT_ANSWER = register("named_not_answer", "narrowing", "An entity the question names as a condition is left "
@@ -35,7 +36,8 @@ MISSPELT_NAMED_NOT_ANSWER = register("misspelt_named_not_answer", "narrowing", "
                                      "(\"Noel Nincola\" for \"Noel Nicola\": a document's misspelling made a second "
                                      "node) is that condition, never its answer.")
 VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers) are left out when the question asks "
-                      'for a thing, and things when it asks for a value ("In which year").')
+                      'for a thing (even when none is left, once its answer type names one: "Which *person*"), and '
+                      'things when it asks for a value ("In which year").')
 
 
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
@@ -83,11 +85,11 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
             drop(nodes[wrong], "a class, not a thing", f"{int(wrong.sum()):,} of the entities joined to every "
                  "constraint name a kind of thing (a class node), not a thing")
             nodes, sat = nodes[~wrong], sat[~wrong]
-    if values is not None and nodes.size > 1 and ranker.rules.on(VALUE_KIND):
+    if values is not None and nodes.size and ranker.rules.on(VALUE_KIND):
         is_value = values[nodes]
         wants = asks_for_value(qg.question, qg.answer_type)
         wrong = ~is_value if wants else is_value
-        if wrong.any() and not wrong.all():
+        if wrong.any() and (not wrong.all() or _names_a_thing(qg, wants)):
             n = int(wrong.sum())
             drop(nodes[wrong], "not a date or number" if wants else "a date or number, not a thing",
                  f"{n:,} of the {nodes.size:,} entities joined to every constraint "
@@ -181,9 +183,25 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
     if values is not None and rules.on(VALUE_KIND) and candidates:
         wants = asks_for_value(qg.question, qg.answer_type)
         wrong = [v for v in candidates if bool(values[v]) != wants]
-        if len(wrong) < len(candidates) or wants:  # a thing never answers "On what date": no answer says more
+        # a thing never answers "On what date", nor a value "Which person": no answer says more
+        if len(wrong) < len(candidates) or wants or _names_a_thing(qg, wants):
             for v in wrong:
                 del candidates[v]
+
+
+def _names_a_thing(qg: QueryGraph, wants_value: bool) -> bool:
+    """Whether the answer type names a kind of thing no year or number can be ("Which *person*", "Which *city*",
+    "Which *battle*"): then a value never answers, even when nothing else is joined to the conditions. A work
+    may be titled by a number ("1917"), and a bare "What ..." says nothing: there a value gives way."""
+    words = tokens(qg.answer_type)
+    if wants_value or not words:
+        return False
+    head = singular(words[-1])
+    return head in _PERSON_WORDS or noun_kind(head) in _NEVER_NUMBERS
+
+
+_PERSON_WORDS = frozenset({"person", "people"})
+_NEVER_NUMBERS = frozenset({PERSON, ORGANIZATION, PLACE, EVENT})
 
 
 def unmet_reversed(ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> None:

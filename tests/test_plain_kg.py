@@ -40,6 +40,8 @@ def plain_graph():
     for album in ("a1", "a2"):
         b.add_edge(album, "y1985", "publication date")
         b.add_edge(album, "band", "performer")
+    b.add_node("a3", "Calm Harbour")  # released the same year, by nobody the graph knows
+    b.add_edge("a3", "y1985", "publication date")
     # places stored both ways (located in / contains), each with its country; books with a publisher and an author;
     # a series stored both ways (follows / followed by); a symmetric relation (sibling)
     for nid, label in [("t1", "Mill Town"), ("t2", "Rye Town"), ("vale", "Vale County"), ("br", "Stone Bridge"),
@@ -126,6 +128,14 @@ def test_a_value_answers_only_a_question_that_asks_for_one(plain_engine):
     band = plain_engine.ask("Which band performed both Quiet Harbour and Loud Harbour?").answer
     assert [r.label for r in band.exact_set] == ["Zed Band"]
     assert {x.label: x.reason for x in band.set_apart} == {"1985": "a date or number, not a thing"}
+
+
+def test_a_value_never_answers_a_question_naming_a_kind_of_thing(plain_engine):
+    # only the year joins both albums: still no answer to "Which person", exact or partial
+    a = plain_engine.ask("Which person is tied to Quiet Harbour and Calm Harbour?").answer
+    assert a.exact_set == () and {x.label: x.reason for x in a.set_apart} == {"1985": "a date or number, not a thing"}
+    assert "1985" not in {r.label for r in a.ranked}
+    assert not a.meets_every_named
 
 
 @given(st.integers(0, 10**9), st.sampled_from(["", " km", " million", "%"]))

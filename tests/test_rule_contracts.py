@@ -41,7 +41,7 @@ def words_graph():
                   "The Piano", "Piano", "Music", "Zork Tuba Club", "Bulldog", "Drama", "MTV", "Birmingham",
                   "Alabama", "United Nations", "Country", "Caribbean", "Pirates of the Caribbean: At World's End",
                   "Academy Award for Best Director", "Academy Award for Best Actor", "1988 Summer Olympics",
-                  "2008 Summer Olympics", "Action", "Action Film", "Common", "Website", "Sweet", "Sour", "Place"):
+                  "2008 Summer Olympics", "Action", "Action Film", "Common", "Website", "Sweet", "Sour", "Place", "More"):
         node(label)
     classes = ("Actor", "Female", "Male", "Comedian", "Film Director", "Screenwriter-GB", "Producer-GB",
                "Writer-GB", "Television Director", "Television Producer")
@@ -147,6 +147,8 @@ CONTRACTS = {
                                      "Which film stars Tom Skerritt?", off_only="'Actor'"),
     "the_title_lowercase": Contract("words", "Which film features the piano?", "Which film features The Piano?", on_only="'Piano', 0.5", off_only="'The Piano'"),
     "common_word_weak": Contract("words", "Which film has music by Tom Skerritt?", "Which film stars Tom Skerritt?", on_only="'Music', 0.5"),
+    "capitalised_stopwords": Contract("words", "Which film features the song More?", "Which film features more music?",
+                                      on_only="'More', 1.0"),
     "fuzzy_fallback": Contract("words", "Which film stars the Zork Tuba Klub?", "Which film stars the Zork Tuba Club?", on_only="'Zork Tuba Club'"),
     "embedding_fallback": Contract("words", "Which actor starred in Qwerty Uiop?", "Which actor starred in Gorvath Rising?", on_only="'Gorvath Rising'"),
     "capitalised_plural": Contract("words", "Which college is famous for its Bulldogs?",

@@ -12,8 +12,10 @@ reach the entity first named in another sentence or chunk:
   (or none known yet), it/its never a person or a nationality, they/their only a group (an
   organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
   before it, then the article's subject (the title entity, or a longer form of the title as the
-  first subject), then the latest subject of the two sentences before; two subjects of that
-  sentence, or none that agrees, leave the pronoun unresolved. "the <class noun>" -> the entity
+  first subject), then (a possessive) the latest agreeing name of its own sentence ("by The Sisters of Mercy,
+  from *their* album"), then the latest subject of the two sentences before; two subjects of that
+  sentence, or none that agrees, leave the pronoun unresolved. A possessive in a phrase fronted before its
+  clause's subject means that subject ("In addition to *its* headquarters in Hamburg, Bigpoint ..."). "the <class noun>" -> the entity
   of that class (the title entity first, whose name's head noun is a class too: "the county" of
   "Olesno County").
 * **Relations** follow the shortest dependency path between two mentions of a sentence, one
@@ -21,7 +23,8 @@ reach the entity first named in another sentence or chunk:
   the verb ("born in"), ``passive`` with its agent reversed ("X was founded by Y" is "Y founded
   X"), ``copula`` ("X is the capital of Y"), ``apposition`` ("X, the capital of Y"),
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
-  ("Y, X's son"), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
+  ("Y, X's son"; a possessor's noun and its preposition: "*its* headquarters in Hamburg", "*his* role in Titanic";
+  a class noun before the possessed name names the relation: "*their* album Vision Thing" is an "album of" them), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
   Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
   is in it: "Moscow State University"), ``performed-with`` (a performer right before "with" and a quoted title:
   "by Edsilia Rombley with "On Top of the World"", read from the words; the clause's own subject then gets no edge
@@ -45,7 +48,8 @@ reach the entity first named in another sentence or chunk:
   (``nationality``); each of a list before the class noun too, read from the words where the parser takes the
   adjectives for nouns ("a Soviet, Ukrainian, and Russian mathematician"; ``nationality-list``).
 * **Classes**: "X is a Russian military leader" / "X, an American singer," give
-  ``X -[is a]-> military leader`` and ``leader``; so do a class noun right before a name ("the
+  ``X -[is a]-> military leader`` and ``leader``, and a year or date in that class's words is X's ("X is a *1948*
+  Hindi film": ``X -[year]-> 1948``; ``class-date``); so do a class noun right before a name ("the
   musical Carousel", "the Sasanian shah Yazdegerd II") and a definite one the name is in
   apposition to ("their debut album, Get Your Mood On,"); NER persons ``is a -> person``.
 * **Coarse kinds**: every name ``is a`` person, organization, place, work, event, product or law
@@ -74,7 +78,7 @@ from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
-              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
+              "possessive": 0.75, "modifier": 0.6, "class": 0.9, "class-date": 0.85, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
               "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "nationality-list": 0.75,
               "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6,
               "name-place": 0.6, "document-place": 0.5, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
@@ -197,7 +201,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v6"
+    VERSION = "spacy-v7"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists)."""
 
@@ -302,6 +306,13 @@ def dates_thing(relation: str, how: str) -> bool:
     a number read as a modifier or in brackets ("the 1997 film", "Spawn (1997)") does, and so
     does a date of a sentence about the article's subject (the weak "mentioned with")."""
     return how in ("dates", "modifier", "document") or bool(_LIFECYCLE.search(relation))
+
+
+def _fuller(label: str, title: str) -> bool:
+    """Whether a name is the title's in full: its first and last words with more between ("Gary *Allan* Anderson")."""
+    words, short = label.split(), title.split()
+    return len(short) >= 2 and len(words) > len(short) and words[0] == short[0] and words[-1] == short[-1] \
+        and _named_in_full(title, label)
 
 
 def _named_in_full(name: str, body: str) -> bool:
@@ -594,6 +605,9 @@ class _Reader:
             return
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
             self.title_entity = self._entity(self.title, kind)
+        elif kind in ("PERSON", "PROPN") and self.title and self.title_entity is None and _fuller(label, self.title):
+            self.title_entity = self._entity(label, kind)  # "Gary Allan Anderson" under "Gary Anderson": the title
+            self.ents[self.title_entity].aliases.add(self.title)  # is how others name him
         idx = self._entity(label, kind)
         self.ner_labels.setdefault(idx, Counter())[kind] += 1
         via = "alias" if fold(self.ents[idx].label) != fold(label) else ""
@@ -651,6 +665,9 @@ class _Reader:
         trees around her palace": Consort Mei's). Unsure means unresolved: two subjects of one sentence,
         or a latest subject from before while the pronoun's own sentence names another that agrees."""
         sent = tok.sent
+        ahead = self._fronted_for(tok, agree)
+        if ahead is not None:
+            return ahead
         here = [m.entity for m in self.mentions if sent.start <= m.start < tok.i and self._subject(m)
                 and self._agrees(m.entity, agree)]
         ranked: list[int] = []
@@ -664,6 +681,13 @@ class _Reader:
             ranked = known[:1] + [k for k in ranked if k not in known[:1]]
         if ranked:
             return ranked[0]
+        if tok.dep_ == "poss":  # "by Meat Loaf for *his* album", "by The Sisters of Mercy, from *their* album"
+            named = {m.entity for m in self.mentions if sent.start <= m.start < tok.i and not m.via
+                     and self._agrees(m.entity, agree)}
+            latest = next((m.entity for m in reversed(self.mentions) if sent.start <= m.start < tok.i
+                           and m.entity in named), None)
+            if latest is not None:
+                return latest
         k = self.sent_starts.index(sent.start)
         reach = self.sent_starts[max(k - PRONOUN_REACH, 0)]
         before = [m for m in self.mentions if reach <= m.start < sent.start and self._subject(m)
@@ -678,6 +702,20 @@ class _Reader:
         rivals = {m.entity for m in self.mentions if sent.start <= m.start < tok.i and m.entity != found
                   and self._agrees(m.entity, agree)}
         return None if rivals else found
+
+    def _fronted_for(self, tok: Any, agree: str) -> int | None:
+        """A possessive in a phrase fronted before its clause's subject means that subject ("In addition to *its*
+        headquarters in Hamburg, Bigpoint maintains offices ...", "In *his* youth, Smith ..."), if it agrees."""
+        verb = tok.sent.root
+        if tok.dep_ != "poss" or not tok.i < verb.i or verb.pos_ not in ("VERB", "AUX"):
+            return None
+        subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        m = self.token_mention.get(subj.i) if subj is not None and subj.i > tok.i else None
+        if m is None or m.via or not self._agrees(m.entity, agree):
+            return None
+        if any(t.dep_ in ("nsubj", "nsubjpass") for t in self.doc[tok.i:subj.i]):
+            return None  # a clause of its own comes first
+        return m.entity
 
     def _place_before(self, tok: Any) -> int | None:
         """The place a locative "there" stands for: the latest thing named as where a verb's action happened
@@ -843,6 +881,11 @@ class _Reader:
             if m is None or self.ents[m.entity].kind == "VALUE":
                 continue
             self._class_of(m, t, sent)
+            for v in self.mentions:  # "X is a *1948* Hindi film": the year of the class is X's
+                if self.ents[v.entity].kind == "VALUE" and not v.via and t.left_edge.i <= v.start and v.end <= t.i \
+                        and any(c.isdigit() for c in self.ents[v.entity].label):  # not "a *Christmas* song"
+                    self._add(self.ents[m.entity].label, self._modifier_name(v, []), self.ents[v.entity].label,
+                              "class-date", self.doc[v.start:t.i + 1], sent, m.via)
             for conj in t.conjuncts:  # "a singer and songwriter"
                 if conj.pos_ == "NOUN":
                     self.ents[m.entity].classes.append(conj.lower_)
@@ -1091,7 +1134,7 @@ class _Reader:
                     return None
                 return top, _name([first] + nouns, preps[0] if preps else None), low, "clause", span
             if not any(t.pos_ in ("VERB", "AUX", "ADP") for t in toks) and len(content) <= 2 and \
-                    low_side[0][1] in _MODIFIER and self.ents[top.entity].kind != "VALUE":
+                    low_side[0][1] in _MODIFIER and self.ents[top.entity].kind not in ("VALUE", "NORP"):
                 return top, self._modifier_name(low, toks), low, "modifier", span  # "the 1997 film Spawn"
             if first.dep_ == "prep" and first.lower_ in ("in", "at", "near", "of", "from") and len(content) == 1 \
                     and self.ents[top.entity].kind != "VALUE":
@@ -1162,6 +1205,9 @@ class _Reader:
             nominal = self._nominal(lca, side_a, side_b, a, b)
             if nominal is not None:
                 return nominal + (span,)
+            owned = self._owned_in(lca, side_a, side_b, a, b)
+            if owned is not None:
+                return owned + (span,)
             if roles == {"poss", "appos"}:  # "Y, X's son": a possessor and an apposition of the possessed noun
                 owner, owned = (a, b) if side_a[0][1] == "poss" else (b, a)
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
@@ -1219,6 +1265,19 @@ class _Reader:
         if self.ents[thing.entity].kind == "VALUE" or not noun.lemma_.isalpha():
             return None
         return thing, f"{noun.lemma_.lower()} {prep.lower_}", when, "nominal"
+
+    @staticmethod
+    def _owned_in(noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """A possessor's noun and where or what it is ("*its* headquarters in *Hamburg*", "*his* role in
+        *Titanic*") -> (possessor, "headquarters in", the name, "possessive"), or None."""
+        if sorted((len(side_a), len(side_b))) != [2, 3] or not noun.lemma_.isalpha():
+            return None
+        (owner, owner_side), (thing, thing_side) = ((a, side_a), (b, side_b)) if len(side_a) == 2 else \
+            ((b, side_b), (a, side_a))
+        prep = thing_side[1][0]
+        if owner_side[0][1] != "poss" or thing_side[0][1] != "pobj" or prep.dep_ != "prep":
+            return None
+        return owner, f"{noun.lemma_.lower()} {prep.lower_}", thing, "possessive"
 
     def _end_char(self, m: _Mention) -> int:
         """The character offset just after a mention (where the text that follows it starts)."""
@@ -1554,7 +1613,10 @@ class _Reader:
         if kind in ("NORP", "GPE", "LOC"):
             return "from"
         if any(t.dep_ == "poss" for t in toks[:1]) or self.doc[low.end - 1].dep_ == "poss":
-            return "of"  # "Milton's Paradise Lost"
+            owned = toks[-1] if toks else None  # "their *album* Vision Thing": the album of theirs
+            noun = next((c for c in owned.children if c.dep_ == "compound" and c.pos_ == "NOUN"
+                         and c.i not in self.token_mention), None) if owned is not None else None
+            return f"{noun.lemma_.lower()} of" if noun is not None else "of"  # "Milton's Paradise Lost"
         nouns = [t for t in toks if t.pos_ == "NOUN"]
         return nouns[0].lemma_.lower() if nouns else "related to"
 

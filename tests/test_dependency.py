@@ -592,3 +592,36 @@ def test_spacy_loads_only_to_read_documents():
             "print('spacy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_a_possessive_pronoun_means_a_name_of_its_own_sentence_before_its_sentences_subject(ex):
+    """"... a song by The Sisters of Mercy, from their album Vision Thing": no subject before "their" is a group,
+    the article's subject (the song) is none, so the band named earlier in the sentence owns the album, named by
+    its class noun."""
+    found = ex.extract_text('"More" is a song by The Sisters of Mercy, from their album Vision Thing.', title="More")
+    assert rel(found, "Vision Thing", "The Sisters of Mercy") == {"album of"}
+
+
+def test_a_possessive_fronted_before_the_subject_means_that_subject(ex):
+    """"In addition to its headquarters in Hamburg, Bigpoint maintains ...": "its" is Bigpoint's, not NBCU's (the
+    previous sentence's subject); the possessed noun and its preposition name the relation."""
+    found = ex.extract_text("NBCU has featured some games. In addition to its headquarters in Hamburg, Bigpoint "
+                            "maintains offices in Berlin.")
+    assert rel(found, "Bigpoint", "Hamburg") == {"headquarters in"}
+    assert not rel(found, "NBCU", "Hamburg")
+
+
+def test_a_possessors_noun_and_its_preposition_relate_the_possessor(ex):
+    found = ex.extract_text("John Smith is an English actor. His role in Titanic made him famous.")
+    assert rel(found, "John Smith", "Titanic") == {"role in"}
+
+
+def test_the_year_of_a_class_said_of_a_name_is_the_names(ex):
+    """"Rambaan is a 1948 Hindi film": the film's year is Rambaan's, however the parser attaches it; a holiday
+    ("a Christmas song") is no date of the song."""
+    found = ex.extract_text("Rambaan is a 1948 Hindi film directed by Vijay Bhatt. "
+                            "Spawn Song, a 1997 American single, sold well.")
+    assert rel(found, "Rambaan", "1948") == {"year"}
+    assert rel(found, "Spawn Song", "1997") == {"year"}
+    song = ex.extract_text('"Peace on Earth" is a Christmas song performed by David Bowie.')
+    assert not any(r.source == "Peace on Earth" and r.target == "Christmas" for r in song.relations)

@@ -988,7 +988,9 @@ class _Reader:
                     continue
                 src, rel, dst, how, span = found
                 related.add(frozenset((a.entity, b.entity)))
-                self._add(self.ents[src.entity].label, rel, self.ents[dst.entity].label, how, span, sent, a.via or b.via)
+                for said in [rel] + _shared_by_coordination(rel, span):
+                    self._add(self.ents[src.entity].label, said, self.ents[dst.entity].label, how, span, sent,
+                              a.via or b.via)
         for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)"
             if self.ents[b.entity].kind == "VALUE" and self.ents[a.entity].kind != "VALUE" and \
                     re.fullmatch(r"\s*\(\s*", self._between(a, b)):
@@ -1059,13 +1061,16 @@ class _Reader:
     # ---- dependency paths -------------------------------------------------------------------
     def _chain(self, tok: Any) -> list[tuple[Any, str]]:
         """``tok`` and its ancestors up to the root, each with the role it plays there; a nominal
-        conjunct stands in its head's place and role ("A and B founded C": B is a subject too)."""
+        conjunct stands in its head's place and role ("A and B founded C": B is a subject too), and so does a
+        participle coordinated with another ("a song written by A and *produced* by B": produced what the song is)."""
         out = [(tok, tok.dep_)]
         t, listed = tok, True
         while t.head.i != t.i:
             h = t.head
             if listed and (t.dep_ == "conj" and t.pos_ not in ("VERB", "AUX") or _listed_apposition(t)):
                 out[-1] = (out[-1][0], h.dep_)  # "A, B, C and D": each is where A is
+            elif _coordinated_participle(t):
+                out[-1] = (t, h.dep_)
             else:
                 listed = False
                 out.append((h, h.dep_))
@@ -1120,7 +1125,11 @@ class _Reader:
                     return top, f"{first.lemma_.lower()} of", low, "possessive", span
                 if len(low_side) == 3 and self._nationality(low, low_side[0][1]):  # "X, an American singer,"
                     return top, "from", low, "nationality", span
-                if not preps or any(t.pos_ == "VERB" for t in toks):
+                verbs = [t for t in toks if t.pos_ == "VERB"]
+                if len(verbs) == 1 and len(toks) >= 4 and toks[-3] is verbs[0] and low_side[-3][1] == "acl":
+                    return top, _name(verbs, preps[0] if preps else None), low, "apposition", span  # "X, a song
+                    #                                                           written by A," "a film starring A"
+                if not preps or verbs:
                     return None
                 return top, _name([first], preps[-1]), low, "apposition", span
             if first.dep_ in ("relcl", "acl") and first.pos_ == "VERB":
@@ -1746,6 +1755,31 @@ def _person_class(noun: str) -> bool:
 def _words(label: str) -> list[str]:
     """A name's words, folded ("IBM Research–Brazil" -> ibm, research, brazil)."""
     return re.findall(r"\w+", fold(label))
+
+
+def _shared_by_coordination(rel: str, span: Any) -> list[str]:
+    """The relation also said by the verbs coordinated before the one that names it and sharing its object or
+    agent ("written and *directed* by X": written by X too); a verb with an object or agent of its own says
+    its own thing ("written by A and produced by B")."""
+    out = []
+    for w in span:
+        if w.pos_ != "VERB" or w.dep_ != "conj" or not rel.startswith(_verb(w) + " ") and rel != _verb(w):
+            continue
+        v = w.head
+        while v.pos_ == "VERB" and not any(c.dep_ in ("agent", "dobj", "prep", "attr") for c in v.children):
+            out.append(_verb(v) + rel[len(_verb(w)):])
+            if v.dep_ != "conj":
+                break
+            v = v.head
+    return out
+
+
+def _coordinated_participle(tok: Any) -> bool:
+    """A verb coordinated with a participle or relative clause's verb, with no subject of its own: it says something
+    of the same noun ("a film written and *directed* by X", "a song written by A and *produced* by B")."""
+    h = tok.head
+    return tok.dep_ == "conj" and tok.pos_ == "VERB" and h.pos_ == "VERB" and h.dep_ in ("acl", "relcl") \
+        and not any(c.dep_ in _SUBJ for c in tok.children)
 
 
 def _verb(tok: Any) -> str:

@@ -39,7 +39,9 @@ reach the entity first named in another sentence or chunk:
   Poland": each in the next), ``place-of`` ("the Scarborough district of North Yorkshire", "the Mexican state of
   Michoacán", "Thailand's Tak Province"), ``contains-list`` ("The county contains three other towns: Praszka, ...,
   and Gorzów Śląski": each in the county), ``document-place`` (a place the text does not place is in the outermost
-  place most of its located-in statements end in; none when no place ends most). Coordinated subjects and
+  place most of its located-in statements end in; none when no place ends most), ``contained`` (what is in a place
+  is in every place that contains it, over the whole document and both readers: "he died there" of the palace, and
+  the palace "in Warsaw", give died in Warsaw, a step less sure). Coordinated subjects and
   objects each get the edge, however long the list (a name the parser makes an apposition of the one before,
   though the list goes on, counts as listed); a fact about a thing the subject owns ("Its
   mascot, created by A") is not the subject's. Relation names are the verb's past participle or lemma with its
@@ -91,6 +93,9 @@ _POST_NOMINAL = re.compile(r"[A-Z]{2,4}|Jr\.?|Sr\.?|I{2,3}|IV|Ph\.?D\.?")
 """Letters after a person's name: honours ("AO", "OBE"), degrees ("PhD"), generations ("Jr.", "III")."""
 _TIME_FRAME = {"after", "before", "since", "until", "following", "during", "upon"}
 """Prepositions whose event noun frames a clause in time rather than naming what its subject did."""
+CONTAINMENT_FLOOR = 0.55
+"""The least confidence a reading needs to take part in ``_contained_across`` (a document's outermost place, 0.5, and
+co-occurrences do not)."""
 INFERRED_FACTOR = 0.9
 """A containment read through a chain of places ("A in B, B in C": A in C) is a little less sure per step."""
 DOCUMENT_LEAD_SENTENCES = 8
@@ -248,7 +253,7 @@ class ParseExtractor:
                 mine = tuple(e for e in ents if ent_chunk.get(e.label, first) == c.chunk_id)
                 out.append(self._with_rules(ChunkExtraction(c.chunk_id, c.doc_id, mine, tuple(per_chunk[c.chunk_id]),
                                                             self.name), c))
-        return out
+        return _contained_across(out)
 
     def extract_text(self, text: str, title: str = "") -> ChunkExtraction:
         """Entities and relations of one text (one discourse); spans are offsets into ``text``."""
@@ -1755,6 +1760,41 @@ def _person_class(noun: str) -> bool:
 def _words(label: str) -> list[str]:
     """A name's words, folded ("IBM Research–Brazil" -> ibm, research, brazil)."""
     return re.findall(r"\w+", fold(label))
+
+
+def _contained_across(found: list[ChunkExtraction]) -> list[ChunkExtraction]:
+    """What is in a place is in every place that contains it, over all of a document's readings (the parse's and the
+    rule reader's, every chunk): "Staszic died there" (the palace) and "the palace, located ... in Warsaw" (read by
+    the rules) give "Staszic died in Warsaw", a step less sure, filed with the sentence of the first fact. Only
+    sure enough readings take part (``CONTAINMENT_FLOOR``), so a guess never leads to another."""
+    rels = [(i, r) for i, f in enumerate(found) for r in f.relations if r.confidence >= CONTAINMENT_FLOOR]
+    have = {(r.source, r.relation, r.target) for f in found for r in f.relations}
+    inside: dict[str, list[ExtractedRelation]] = {}
+    for _, r in rels:
+        if r.relation == LOCATED_IN:
+            inside.setdefault(r.source, []).append(r)
+    added: dict[int, list[ExtractedRelation]] = {}
+    for _ in range(3):
+        new = []
+        for i, r in rels:
+            if not (r.relation == "in" or r.relation.endswith(" in")) or r.how.startswith(("document", "sentence")):
+                continue
+            for up in inside.get(r.target, ()):
+                key = (r.source, r.relation, up.target)
+                conf = round(min(r.confidence, up.confidence) * INFERRED_FACTOR, 3)
+                if up.target == r.source or key in have or conf < CONTAINMENT_FLOOR * INFERRED_FACTOR:
+                    continue
+                have.add(key)
+                made = dataclasses.replace(r, target=up.target, how="contained", confidence=conf)
+                new.append((i, made))
+                added.setdefault(i, []).append(made)
+                if r.relation == LOCATED_IN:
+                    inside.setdefault(r.source, []).append(made)
+        if not new:
+            break
+        rels += new
+    return [dataclasses.replace(f, relations=f.relations + tuple(added[i])) if i in added else f
+            for i, f in enumerate(found)]
 
 
 def _shared_by_coordination(rel: str, span: Any) -> list[str]:

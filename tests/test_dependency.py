@@ -625,3 +625,18 @@ def test_the_year_of_a_class_said_of_a_name_is_the_names(ex):
     assert rel(found, "Spawn Song", "1997") == {"year"}
     song = ex.extract_text('"Peace on Earth" is a Christmas song performed by David Bowie.')
     assert not any(r.source == "Peace on Earth" and r.target == "Christmas" for r in song.relations)
+
+
+def test_what_is_in_a_place_is_in_the_places_holding_it_across_both_readers(ex):
+    """The parse reads "he died there" (the palace); the rule reader reads the palace "located by ... in Warsaw":
+    over the whole document, the death is in Warsaw too, a step less sure, with the sentence of the death."""
+    from sgrag.io.documents import Document, chunk_document
+    text = ("Zamoyski Palace\n\nZamoyski Palace (Polish: Pałac Zamoyskich)-a historical building, located by Nowy Świat "
+            "Street in Warsaw, Poland. Stanisław Staszic would live in the palace until he died there in 1826.")
+    doc = Document("d", "zamoyski.txt", "Zamoyski Palace", (text,), "txt")
+    chunks = chunk_document(doc)
+    found = [r for f in ex.extract_document(doc, chunks) for r in f.relations]
+    death = {(r.target, r.how) for r in found if r.source == "Stanisław Staszic" and r.relation == "died in"}
+    assert ("Zamoyski Palace", "svo+pronoun") in death and ("Warsaw", "contained") in death
+    inferred = next(r for r in found if r.source == "Stanisław Staszic" and r.target == "Warsaw" and r.relation == "died in")
+    assert "died there" in chunks[0].text[inferred.start:inferred.end] and inferred.confidence < 0.72

@@ -54,10 +54,11 @@ class Matcher:
 
     # ---- query keys ---------------------------------------------------------------------
     def _shape(self, qg: QueryGraph) -> tuple[dict[str, int | None], dict[str, list[str]]]:
-        """Each query node's graph node (None: unknown or unlinked) and sorted query neighbours, computed once
-        per query graph instead of once per path position."""
+        """Each query node's graph node (None: unknown or unlinked, or met through other labels too: the dominance
+        and signature bounds then assume none of its nodes) and sorted query neighbours, computed once per query
+        graph instead of once per path position."""
         index_of = self.graph.index_of
-        node = {n.qid: None if n.is_unknown else index_of.get(n.node_id) for n in qg.nodes}
+        node = {n.qid: None if n.is_unknown or n.also else index_of.get(n.node_id) for n in qg.nodes}
         nbrs: dict[str, set[str]] = {q: set() for q in node}
         for u, v in qg.edges:
             nbrs[u].add(v)
@@ -94,13 +95,22 @@ class Matcher:
             keys = self._keys[(stars, words)] = (degs, doms, sigs)
         return PathQuery([label_sets.get(qid) for qid in path.qids], *keys)
 
-    def known_label_sets(self, qg: QueryGraph) -> dict[str, np.ndarray]:
+    def known_label_sets(self, qg: QueryGraph, also: bool = True) -> dict[str, np.ndarray]:
+        """Per linked constraint, the label ids that meet it: its node's, and (``also``) those of the labels it
+        stands for too (``QueryNode.also``: a country's demonym)."""
         out = {}
         for n in qg.constraints:
             v = self.graph.index_of.get(n.node_id)
             if v is not None:
-                out[n.qid] = np.array([self.graph.label_id[v]], dtype=np.int32)
+                own = int(self.graph.label_id[v])
+                out[n.qid] = self._label_ids(n, own) if also else np.array([own], dtype=np.int32)
         return out
+
+    def _label_ids(self, n, own: int) -> np.ndarray:
+        """The sorted label ids meeting constraint ``n`` whose own label id is ``own``."""
+        g = self.graph
+        also = [int(g.label_id[g.nodes_by_label[x][0]]) for x in n.also if g.nodes_by_label.get(x)]
+        return np.unique(np.array([own] + also, dtype=np.int32))
 
     # ---- ψ4 label completion ------------------------------------------------------------
     def complete_labels(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
@@ -222,7 +232,7 @@ class Matcher:
             nodes = g.nodes_by_label.get(n.label)
             if n.qid not in where or not nodes:
                 return np.zeros(rows.shape[0], dtype=bool), []
-            ok &= g.label_id[rows[:, where[n.qid]]] == g.label_id[nodes[0]]
+            ok &= np.isin(g.label_id[rows[:, where[n.qid]]], self._label_ids(n, int(g.label_id[nodes[0]])))
         if any(u not in where or v not in where for u, v in qg.edges):
             return np.zeros(rows.shape[0], dtype=bool), []
         if not qg.edges:
@@ -318,7 +328,7 @@ class Matcher:
             nodes = g.nodes_by_label.get(n.label)
             if not nodes:
                 continue
-            hit = g.label_id[nbr] == g.label_id[nodes[0]]
+            hit = np.isin(g.label_id[nbr], self._label_ids(n, int(g.label_id[nodes[0]])))
             who, first = np.unique(owner[hit], return_index=True)
             for i, u in zip(who.tolist(), nbr[hit][first].tolist()):
                 sats[i][n.qid] = u

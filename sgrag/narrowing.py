@@ -65,7 +65,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         notes.append(f"{note} ({shown}): left out of the exact set.")
 
     nodes, sat = candidate_arrays(qg, candidates)
-    named = {c.label for c in qg.constraints}
+    named = {x for c in qg.constraints for x in c.labels}
     own = np.array([g.labels[v] in named for v in nodes.tolist()], dtype=bool) & ranker.rules.on(NAMED_NOT_ANSWER)
     if own.any():  # never gives way: what the question names as a condition is not what it asks for
         drop(nodes[own], "named in the question as a condition",
@@ -133,7 +133,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     nodes, sat = nodes[~gone], sat[~gone]
     if nodes.size and g.edge_sources and ranker.rules.on(UNFIT_EXTRACTED):
         for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
-            if mask is None and nodes.size and _all_extracted(g, ranker._edges_to_label(nodes, sat[:, j])[0]):
+            if mask is None and nodes.size and _all_extracted(
+                    g, ranker._edges_to_label(nodes, sat[:, j], qg.constraints[j].labels)[0]):
                 drop(nodes, f"no extracted relation fits '{phrase}'", f"No relation read from the documents fits "
                      f"'{phrase}' for {qg.constraints[j].label}, so nothing is proven to meet it")
                 nodes, sat = nodes[:0], sat[:0]
@@ -171,7 +172,7 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
     """Removes from the partial candidates what the question's words rule out as for the exact set: a class node,
     a condition's own name, the question's own words, and a value when it asks for a thing or the reverse (a value
     gives way when it would leave nothing; a thing never answers a question asking for a value)."""
-    named = {c.label for c in qg.constraints}
+    named = {x for c in qg.constraints for x in c.labels}
     nodes = list(candidates)
     echo = echoes_question(graph, qg, nodes) if rules.on(QUESTION_WORDS_NOT_ANSWER) else [False] * len(nodes)
     misspelt = bool(graph.edge_sources) and rules.on(MISSPELT_NAMED_NOT_ANSWER)
@@ -258,3 +259,18 @@ def _inside(name: list[str], question: list[str]) -> bool:
     """Whether the words of ``name`` occur, in order and together, among the question's words."""
     k = len(name)
     return k > 0 and any(question[i:i + k] == name for i in range(len(question) - k + 1))
+
+
+def met_through(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dict[str, int]],
+                answers: list) -> list[str]:
+    """One note per condition an answer meets through another label than its own (``QueryNode.also``): "'Netherlands'
+    is met through 'Dutch' for Edsilia Rombley", so the reader sees which node stood for the one named."""
+    out = []
+    for r in answers:
+        bound = candidates.get(graph.index_of.get(r.node_id, -1), {})
+        for c in qg.constraints:
+            v = bound.get(c.qid)
+            if v is not None and graph.labels[v] != c.label and graph.labels[v] in c.also:
+                out.append(f"'{c.label}' is met through '{graph.labels[v]}' (the same nationality: rule "
+                           f"demonym_equivalence) for {r.label}.")
+    return out

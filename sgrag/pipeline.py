@@ -32,7 +32,7 @@ from .ingest import import_kg
 from .lexicon import Lexicon, resolve_preset
 from .linking import Linker, unknown_link_notes
 from .match import Matcher
-from .narrowing import narrow_partial, set_apart as narrow, unmet_reversed
+from .narrowing import met_through, narrow_partial, set_apart as narrow, unmet_reversed
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
 from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_words, demoted
@@ -222,7 +222,8 @@ class Engine:
                 mentions, atype = self.linker.link(question, overrides)
                 qg = build_query_graph(question, mentions, atype,
                                        "llm->offline" if cfg.query.mode == "llm" and self.llm else "offline",
-                                       tuple(self.linker.unlinked(question, mentions)), self.rules)
+                                       tuple(self.linker.unlinked(question, mentions)), self.rules,
+                                       self.linker.equivalents)
         trace.query_graph = qg
         trace.notes.extend(unknown_link_notes(overrides, self.graph))
         if not qg.constraints:
@@ -265,7 +266,9 @@ class Engine:
                 for n in soft if n.qid not in stated))
         if not exact and self.rules.on(PARTIAL_MATCHES):
             with timer.stage("δ partial match fallback"):
-                matches, support = self.matcher.partial(mq, trace.paths, known, cfg.match.max_partial)
+                # partial candidates through each condition's own label: a demonym node is a hub that would flood them
+                matches, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq, also=False),
+                                                        cfg.match.max_partial)
                 candidates = best_tiers(support, mq, cfg.ranking.rank_cap, self.ranker.partial_tiers)
                 narrow_partial(self.graph, self.rules, qg, candidates, self.value_nodes, self.class_only)
                 unmet_reversed(self.ranker, qg, candidates)
@@ -284,6 +287,7 @@ class Engine:
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
                                     cfg.ranking.tie_confidence, self.ranker.weights)
+            trace.notes.extend(met_through(self.graph, qg, candidates, ranked[:1]))
             answer = _read_from_documents(answer, trace, target)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,

@@ -5,6 +5,7 @@ Linking lives in ``linking.py``, the stated relations in ``stated.py``.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 from .errors import SgragError
 from .linking import Linker, answer_type_span
@@ -14,15 +15,18 @@ from .types import UNK, Mention, QueryGraph, QueryNode, QueryPath
 
 
 def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline",
-                      unlinked: tuple[str, ...] = (), rules: RuleSwitches = ALL_ON) -> QueryGraph:
+                      unlinked: tuple[str, ...] = (), rules: RuleSwitches = ALL_ON,
+                      equivalents: Callable[[str], tuple[str, ...]] = lambda label: ()) -> QueryGraph:
     """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint; ``unlinked``: the names no node
-    stands for, kept so the answer reports them."""
+    stands for, kept so the answer reports them; ``equivalents``: label -> the labels that meet it too
+    (``Linker.equivalents``)."""
     a_end = answer_type_span(question)[2]
     phrases = relation_phrases(question, mentions, a_end, rules)
     nodes = [QueryNode("q0", UNK, None, 1.0, None)]
     edges = []
     for i, m in enumerate(sorted(mentions, key=lambda m: m.start), start=1):
-        nodes.append(QueryNode(f"q{i}", m.chosen.label, m.chosen.node_id, m.chosen.score, m))
+        nodes.append(QueryNode(f"q{i}", m.chosen.label, m.chosen.node_id, m.chosen.score, m,
+                               equivalents(m.chosen.label)))
         edges.append(("q0", f"q{i}"))
     return QueryGraph(question, tuple(nodes), tuple(edges), answer_type, tuple(phrases), source, tuple(unlinked))
 
@@ -134,8 +138,8 @@ def llm_query_graph(question: str, llm, linker: Linker, prompts=None) -> QueryGr
     ordered = sorted(mentions.items(), key=lambda kv: kv[1].start)
     qid.update({nid: f"q{i}" for i, (nid, _) in enumerate(ordered, start=1)})
     phrases = relation_phrases(question, [m for _, m in ordered], a_end, linker.rules)
-    nodes = [QueryNode("q0", UNK)] + [QueryNode(qid[nid], m.chosen.label, m.chosen.node_id, m.chosen.score, m)
-                                      for nid, m in ordered]
+    nodes = [QueryNode("q0", UNK)] + [QueryNode(qid[nid], m.chosen.label, m.chosen.node_id, m.chosen.score, m,
+                                                linker.equivalents(m.chosen.label)) for nid, m in ordered]
     edges = {tuple(sorted((qid[a], qid[b]))) for a, b in parsed.edges if a in qid and b in qid and a != b}
     for nid, _ in ordered:  # every constraint constrains the target, even if the LLM forgot the edge
         if not any(qid[nid] in e for e in edges):

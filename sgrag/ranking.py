@@ -368,15 +368,19 @@ class Ranker:
             self._relation_stems_cache[r] = words
         return words
 
-    def _edges_to_label(self, nodes: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _edges_to_label(self, nodes: np.ndarray, bound: np.ndarray, labels: tuple[str, ...] = ()
+                        ) -> tuple[np.ndarray, np.ndarray]:
         """Edge ids joining ``nodes[i]`` to ``bound[i]`` or to any node of its label, and the i of each.
 
         A constraint is a label, and ``bound`` holds one of its nodes; a label two nodes share ("Spider-Man"
         the film and the character) must count the edges to both, or "the prequel to Spider-Man" misses
-        the edge that states it."""
+        the edge that states it. ``labels``: every label that meets the constraint when others than its own do
+        (``QueryNode.labels``: Netherlands and Dutch), whose nodes' edges all count."""
         g = self.graph
         same = g.nodes_by_label.get(g.labels[int(bound[0])], ()) if bound.size else ()
-        if len(same) > 1 and (g.label_id[bound] == g.label_id[same[0]]).all():
+        if len(labels) > 1:
+            same = sorted(int(v) for x in labels for v in g.nodes_by_label.get(x, ()))
+        if len(labels) > 1 or (len(same) > 1 and (g.label_id[bound] == g.label_id[same[0]]).all()):
             k = len(same)
             lo, hi = g.edge_slots(np.repeat(nodes, k), np.tile(np.asarray(same, dtype=np.int64), nodes.size))
             slots, pair = expand_ranges(lo, hi)
@@ -487,7 +491,7 @@ class Ranker:
         text_of, back_of = self._relation_text_ids, self._reciprocal_ids
         read = bool(g.edge_sources)  # read from documents: relation names are the parse's words, texts sentences
         for (j, phrase), vec in zip(wanted, vecs):
-            eids, owner = self._edges_to_label(nodes, sat[:, j])
+            eids, owner = self._edges_to_label(nodes, sat[:, j], qg.constraints[j].labels)
             if not eids.size:
                 continue
             said = tokens(phrase)
@@ -541,7 +545,7 @@ class Ranker:
             if not said or said[-1] not in INSIDE or not rows.size \
                     or not {w for w in said if w not in STOPWORDS and w not in FILLER} <= LOCATED:
                 continue
-            eids, owner = self._edges_to_label(nodes[rows], sat[rows, j])
+            eids, owner = self._edges_to_label(nodes[rows], sat[rows, j], c.labels)
             if not eids.size:
                 continue
             says_in = np.array([_says_inside(g.relations[r]) for r in g.rel[eids].tolist()], dtype=bool)
@@ -579,7 +583,7 @@ class Ranker:
                 continue
             said_before = tokens(near[c.qid][0])
             passive = {w for i, w in enumerate(said_before) if "by" in said_before[i + 1:]}  # "executive produced by"
-            eids, owner = self._edges_to_label(nodes, sat[:, j])
+            eids, owner = self._edges_to_label(nodes, sat[:, j], c.labels)
             rels, inv = np.unique(g.rel[eids], return_inverse=True)
             inv = inv.reshape(-1)
             stems = [self._relation_stems(r) for r in rels.tolist()]
@@ -747,7 +751,7 @@ class Ranker:
         for j, c in enumerate(cons):
             coverage = coverage + np.where(has[:, j], c.confidence, 0.0)
             rows = np.flatnonzero(has[:, j])
-            eids, owner = self._edges_to_label(nodes[rows], sat[rows, j])
+            eids, owner = self._edges_to_label(nodes[rows], sat[rows, j], c.labels)
             if not eids.size:
                 continue
             heads = g.src[eids] == nodes[rows[owner]]

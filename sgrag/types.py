@@ -41,10 +41,18 @@ class QueryNode:
     node_id: str | None = None  # linked graph node (None for UNK)
     confidence: float = 1.0  # linking confidence, used to relax the weakest first
     mention: Mention | None = None
+    also: tuple[str, ...] = ()
+    """Labels of other nodes that meet this condition too, edge by edge as its own: a country's demonym ("Dutch"
+    for Netherlands, rule ``demonym_equivalence``)."""
 
     @property
     def is_unknown(self) -> bool:
         return self.label == UNK
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Every label that meets this condition: its own, then ``also``."""
+        return (self.label, *self.also)
 
 
 @dataclass(frozen=True)

@@ -613,3 +613,27 @@ def test_the_answer_type_is_the_questions_own_words_and_never_holds_a_verb_after
         assert at.start < at.names[0] <= at.names[1] <= at.end
     later = at.text.split()[1:]
     assert not {"took", "made", "saw", "directed", "plays"} & set(later), (q, at)
+
+
+def test_a_country_is_met_through_its_demonym_unless_that_names_a_language_or_relations_are_paths():
+    """On plain relation names "Netherlands" also stands for the node "Dutch" (one way: "Dutch" does not stand for
+    the country); "French" the tail of "original language" is a language, not the people of France; and a
+    path-named graph (FB15k-237 types "Irish" as a language) gets no equivalence."""
+    def linker(relation: str) -> Linker:
+        b = GraphBuilder()
+        for nid, label in [("nl", "Netherlands"), ("du", "Dutch"), ("fr", "France"), ("fre", "French"),
+                           ("s", "Edsa Rom"), ("f", "Red Film")]:
+            b.add_node(nid, label)
+        b.add_edge("s", "du", relation)
+        b.add_edge("s", "nl", relation)
+        b.add_edge("f", "fre", "original language")
+        b.add_edge("f", "fr", relation)
+        return Linker(b.build())
+
+    lk = linker("country of citizenship")
+    assert lk.equivalents("Netherlands") == ("Dutch",) and lk.equivalents("Dutch") == ()
+    assert lk.equivalents("France") == ()
+    q = "Which singer from the Netherlands performed Top Wave?"
+    qg = build_query_graph(q, *lk.link(q), equivalents=lk.equivalents)
+    assert [n.labels for n in qg.constraints] == [("Netherlands", "Dutch")]
+    assert linker("/people/person/nationality").equivalents("Netherlands") == ()

@@ -164,6 +164,8 @@ CONTRACTS = {
     "name_pieces_soft": Contract("words", "Which film won an MTV Movie Award?", "Which film won an award from MTV?", on_only="'MTV', 0.5"),
     "qualifiers_soft": Contract("words", "Which actor was born in Birmingham, Alabama?",
                                 "Which actor was born in Birmingham and Alabama?", on_only="'Alabama', 0.5"),
+    "demonym_equivalence": Contract("nations", "Which singer from the Netherlands performed Top Wave?",
+                                    "Which singer from the Netherlands performed Low Song?", on_only="met through 'Dutch'"),
     "one_mention_per_label": Contract("words", "Which British actor was born in the United Kingdom?",
                                       "Which actor was born in the United Kingdom?", off_only="'United Kingdom', 0.9, 'type'"),
     "weak_word_states": Contract("words", "Which film features music by Tom Skerritt?",
@@ -354,11 +356,23 @@ def places_read_graph():
          ("mb", "sa", "located in", "The Mahakam Bridge is a bridge in Samarinda.", "copula|0.9")])
 
 
+def nations_graph():
+    """Read from documents: Edsa Rom is written Dutch ("a Dutch singer"), Kees Vos from the Netherlands; both
+    nodes are in the graph, as an extractor leaves them."""
+    return _read_facts(
+        [("er", "Edsa Rom"), ("kv", "Kees Vos"), ("du", "Dutch"), ("nl", "Netherlands"), ("tw", "Top Wave"),
+         ("ls", "Low Song")],
+        [("er", "du", "from", "Edsa Rom is a Dutch singer.", "nationality|0.8"),
+         ("er", "tw", "performed", "Edsa Rom performed Top Wave.", "svo|0.85"),
+         ("kv", "nl", "born in", "Kees Vos was born in the Netherlands.", "svo|0.85"),
+         ("kv", "ls", "performed", "Kees Vos performed Low Song.", "svo|0.85")])
+
+
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
           "misspelt": misspelt_graph, "cut": cut_graph, "coarse": coarse_graph,
-          "places_read": places_read_graph}
+          "places_read": places_read_graph, "nations": nations_graph}
 
 
 @pytest.fixture(scope="module")

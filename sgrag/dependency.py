@@ -43,7 +43,10 @@ reach the entity first named in another sentence or chunk:
   is in every place that contains it, over the whole document and both readers: "he died there" of the palace, and
   the palace "in Warsaw", give died in Warsaw, a step less sure). Coordinated subjects and
   objects each get the edge, however long the list (a name the parser makes an apposition of the one before,
-  though the list goes on, counts as listed); a fact about a thing the subject owns ("Its
+  though the list goes on, counts as listed); a name in apposition to its clause's subject, a common noun, is that
+  subject ("A sequel, Änglagård–andra sommaren, was produced in 1994"); a participle coordinated with another says its
+  thing of the same noun, and coordinated verbs share an agent ("written and directed by X"); a fact about a thing
+  the subject owns ("Its
   mascot, created by A") is not the subject's. Relation names are the verb's past participle or lemma with its
   particle, noun and preposition ("born in", "capital of"), the words a question uses.
 * **Nationalities**: "X is a German developer", "X, an American singer," give ``X -[from]-> German``
@@ -310,7 +313,8 @@ def dates_thing(relation: str, how: str) -> bool:
     """Whether an edge to a date or number says something of its source (see ``_LIFECYCLE``);
     a number read as a modifier or in brackets ("the 1997 film", "Spawn (1997)") does, and so
     does a date of a sentence about the article's subject (the weak "mentioned with")."""
-    return how in ("dates", "modifier", "document") or bool(_LIFECYCLE.search(relation))
+    return how in ("dates", "modifier", "document", "class-date") or bool(_LIFECYCLE.search(relation)) or \
+        bool(_MADE.fullmatch(relation.split(" ", 1)[0]))  # "produced in 1994": when it was made
 
 
 def _fuller(label: str, title: str) -> bool:
@@ -886,11 +890,7 @@ class _Reader:
             if m is None or self.ents[m.entity].kind == "VALUE":
                 continue
             self._class_of(m, t, sent)
-            for v in self.mentions:  # "X is a *1948* Hindi film": the year of the class is X's
-                if self.ents[v.entity].kind == "VALUE" and not v.via and t.left_edge.i <= v.start and v.end <= t.i \
-                        and any(c.isdigit() for c in self.ents[v.entity].label):  # not "a *Christmas* song"
-                    self._add(self.ents[m.entity].label, self._modifier_name(v, []), self.ents[v.entity].label,
-                              "class-date", self.doc[v.start:t.i + 1], sent, m.via)
+            self._class_dates(m, t, sent)
             for conj in t.conjuncts:  # "a singer and songwriter"
                 if conj.pos_ == "NOUN":
                     self.ents[m.entity].classes.append(conj.lower_)
@@ -918,12 +918,22 @@ class _Reader:
                                                       (_person_class(noun.lower_) or
                                                        singular(noun.lower_).endswith(_AGENT_ENDINGS))):
                 self._class_of(m, noun, sent)
+                self._class_dates(m, noun, sent)
                 continue
             noun = doc[m.start - 2] if m.start - 2 >= sent.start and doc[m.start - 1].text == "," else None
             if noun is not None and noun.is_lower and noun_kind(noun.lower_) is not None and \
                     (m.end >= sent.end or doc[m.end].is_punct) and \
                     any(t.lower_ in _DEFINITE for t in doc[max(sent.start, noun.i - 4):noun.i]):
                 self._class_of(m, noun, sent)
+
+    def _class_dates(self, m: _Mention, noun: Any, sent: Any) -> None:
+        """A year or date in the words of a class said of a name is the name's ("X is a *1948* Hindi film", "the
+        *1951* film The Lost One"); a holiday ("a *Christmas* song") is none (``class-date``)."""
+        for v in self.mentions:
+            if self.ents[v.entity].kind == "VALUE" and not v.via and noun.left_edge.i <= v.start and v.end <= noun.i \
+                    and any(c.isdigit() for c in self.ents[v.entity].label):
+                self._add(self.ents[m.entity].label, self._modifier_name(v, []), self.ents[v.entity].label,
+                          "class-date", self.doc[v.start:noun.i + 1], sent, m.via)
 
     def _class_of(self, m: _Mention, t: Any, sent: Any) -> None:
         """The mention's entity is a ``t`` (with the nouns and class adjectives before it: "military leader")."""
@@ -1074,13 +1084,21 @@ class _Reader:
             h = t.head
             if listed and (t.dep_ == "conj" and t.pos_ not in ("VERB", "AUX") or _listed_apposition(t)):
                 out[-1] = (out[-1][0], h.dep_)  # "A, B, C and D": each is where A is
-            elif _coordinated_participle(t):
+            elif _coordinated_participle(t) or self._named_subject(t):
                 out[-1] = (t, h.dep_)
             else:
                 listed = False
                 out.append((h, h.dep_))
             t = h
         return out
+
+    def _named_subject(self, tok: Any) -> bool:
+        """A name in apposition to its clause's subject, a common noun ("*A sequel*, Änglagård–andra sommaren, was
+        produced in 1994"): what the clause says of the subject it says of the name."""
+        h = tok.head
+        return tok.dep_ == "appos" and tok.pos_ == "PROPN" and h.pos_ == "NOUN" and h.dep_ in _SUBJ and \
+            h.i not in self.token_mention and not any(c.dep_ == "poss" for c in h.children)  # "Lutsenko's wife
+        #                                                                         Iryna" is read as a possessive
 
     def _made_object_date(self, verb: Any, one: tuple, other: tuple):
         """"X released *their debut album, Y,* on 4 December 2006": a verb of making dates its object, not its
@@ -1149,7 +1167,8 @@ class _Reader:
                 return top, _name([first] + nouns, preps[0] if preps else None), low, "clause", span
             if not any(t.pos_ in ("VERB", "AUX", "ADP") for t in toks) and len(content) <= 2 and \
                     low_side[0][1] in _MODIFIER and self.ents[top.entity].kind not in ("VALUE", "NORP"):
-                return top, self._modifier_name(low, toks), low, "modifier", span  # "the 1997 film Spawn"
+                name = self._modifier_name(low, toks)  # "the 1997 film Spawn"; "their album Vision Thing"
+                return top, name, low, "possessive" if name.endswith(" of") else "modifier", span
             if first.dep_ == "prep" and first.lower_ in ("in", "at", "near", "of", "from") and len(content) == 1 \
                     and self.ents[top.entity].kind != "VALUE":
                 if self.ents[low.entity].kind == "VALUE":
@@ -1215,7 +1234,8 @@ class _Reader:
                 low = mods[0][0]
                 top = b if low is a else a
                 if self.ents[top.entity].kind != "VALUE":
-                    return top, self._modifier_name(low, [lca]), low, "modifier", span
+                    name = self._modifier_name(low, [lca])  # "Lutsenko's wife Iryna": wife of, a possessive
+                    return top, name, low, "possessive" if name.endswith(" of") else "modifier", span
             nominal = self._nominal(lca, side_a, side_b, a, b)
             if nominal is not None:
                 return nominal + (span,)
@@ -1627,9 +1647,10 @@ class _Reader:
         if kind in ("NORP", "GPE", "LOC"):
             return "from"
         if any(t.dep_ == "poss" for t in toks[:1]) or self.doc[low.end - 1].dep_ == "poss":
-            owned = toks[-1] if toks else None  # "their *album* Vision Thing": the album of theirs
-            noun = next((c for c in owned.children if c.dep_ == "compound" and c.pos_ == "NOUN"
-                         and c.i not in self.token_mention), None) if owned is not None else None
+            owned = toks[-1] if toks else None  # "their *album* Vision Thing", "Lutsenko's *wife* Iryna": of theirs
+            noun = owned if owned is not None and owned.pos_ == "NOUN" and owned.i not in self.token_mention else \
+                next((c for c in owned.children if c.dep_ == "compound" and c.pos_ == "NOUN"
+                      and c.i not in self.token_mention), None) if owned is not None else None
             return f"{noun.lemma_.lower()} of" if noun is not None else "of"  # "Milton's Paradise Lost"
         nouns = [t for t in toks if t.pos_ == "NOUN"]
         return nouns[0].lemma_.lower() if nouns else "related to"

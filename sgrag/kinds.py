@@ -11,6 +11,8 @@ noun whose members are mostly NER persons names people), else a person-noun endi
 """
 from __future__ import annotations
 
+import re
+
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,9 +33,11 @@ NER_KINDS = {"PERSON": PERSON, "ORG": ORGANIZATION, "GPE": PLACE, "LOC": PLACE, 
 """spaCy's entity labels -> coarse kinds (NORP and LANGUAGE name no thing of these kinds)."""
 NER_HOW = "ner"
 """How an ``is a`` edge to a coarse kind read from NER labels is marked in its provenance."""
-NOT_ASKED = frozenset({"entity", "one", "individual", "notable", "person", "people", "thing", "item", "name", "kind",
-                       "type", "other"})
-"""Answer-type words that ask for no kind ("Who is the person ...": every Who question is put so)."""
+NOT_ASKED = frozenset({"entity", "one", "notable", "thing", "item", "name", "kind", "type", "other"})
+"""Answer-type words that ask for no kind ("Which *one*", "Which *thing*")."""
+PERSON_WORDS = frozenset({"person", "people", "individual"})
+"""Answer-type words that ask for a person in so many words ("Which *person* ..."): on a graph read from documents, where
+kinds come from NER and the text, they ask for the person kind."""
 
 
 def majority_kind(labels: Counter) -> str | None:
@@ -135,18 +139,22 @@ class NodeKinds:
                 learned[singular(graph.labels[t].lower())] = COARSE_KINDS[k]
         return cls(kind, sure, learned)
 
-    def asked_kind(self, answer_type: str, lexicon: dict[str, str]) -> str | None:
+    def asked_kind(self, answer_type: str, lexicon: dict[str, str], question: str = "") -> str | None:
         """The coarse kind the answer type asks for (``asked_kind``), with this graph's learned class nouns."""
-        return asked_kind(answer_type, lexicon, self.learned)
+        return asked_kind(answer_type, lexicon, self.learned, question)
 
 
-def asked_kind(answer_type: str, lexicon: dict[str, str], learned: dict[str, str] | None = None) -> str | None:
+def asked_kind(answer_type: str, lexicon: dict[str, str], learned: dict[str, str] | None = None,
+               question: str = "") -> str | None:
     """The coarse kind an answer type asks for: its last word that names one ("film director made": director),
     by the lexicon (lowercase singular noun -> kind), else the graph's learned class nouns, else a person-noun
-    ending ("pianist", "physician"); None when no word says (or the answer type is "person", "one": no kind)."""
+    ending ("pianist", "physician"); "person" only where the question writes it ("Which *person*": a "Who" question
+    may ask for a band or a publisher); None when no word says ("one", "thing")."""
     for w in reversed([singular(w) for w in tokens(answer_type)]):
         if w in NOT_ASKED:
             return None
+        if w in PERSON_WORDS:
+            return PERSON if re.search(rf"\b{w}", question, re.I) else None
         said = lexicon.get(w) or (learned or {}).get(w)
         if said in COARSE_KINDS:
             return said

@@ -97,8 +97,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                     "are values (years, dates, numbers), and the question asks for a thing"))
             nodes, sat = nodes[~wrong], sat[~wrong]
     if nodes.size:
-        wrong = ranker.wrong_kind(qg.answer_type, nodes)
-        asked = ranker.asked_kind(qg.answer_type)
+        wrong = ranker.wrong_kind(qg, nodes)
+        asked = ranker.asked_kind(qg)
         # gives way when it would leave nothing, unless what is left out is a person for sure (never a "league")
         if wrong.any() and (not wrong.all() or asked != PERSON):
             n = int(wrong.sum())
@@ -116,7 +116,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         nodes, sat = nodes[kind], sat[kind]
     elif nodes.size > 1 and not ranker.can_check_kind(qg.answer_type) \
             and not any(c.mention is not None and c.mention.role == "type" for c in qg.constraints):
-        coarse = ranker.asked_kind(qg.answer_type)
+        coarse = ranker.asked_kind(qg)
         if coarse is not None:
             notes.append(f"Nothing in the graph names the kind '{qg.answer_type}': only its coarse kind ({coarse}) was "
                          "checked, from the kinds read from the documents; the answer type otherwise only ranks.")

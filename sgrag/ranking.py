@@ -668,26 +668,27 @@ class Ranker:
         return NodeKinds.of_graph(self.graph, min_members=self.cfg.kind_class_min_members,
                                   share=self.cfg.kind_class_share)
 
-    def asked_kind(self, answer_type: str) -> str | None:
-        """The coarse kind the answer type asks for on a graph read from documents (None elsewhere or unsure)."""
-        if not self._read or not answer_type:
+    def asked_kind(self, qg: QueryGraph) -> str | None:
+        """The coarse kind the question's answer type asks for on a graph read from documents (None elsewhere or
+        unsure); "person" asks for one only when the question writes it ("Which *person*", not "Who")."""
+        if not self._read or not qg.answer_type:
             return None
-        return self.node_kinds.asked_kind(answer_type, self._coarse_words)
+        return self.node_kinds.asked_kind(qg.answer_type, self._coarse_words, qg.question)
 
-    def kind_fit(self, answer_type: str, nodes: np.ndarray) -> np.ndarray:
+    def kind_fit(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per node: 1 of the coarse kind the answer type asks for, 0 of another, 0.5 of none known; 0 for every
         node when it asks for none (the ``kind`` feature)."""
-        asked = self.asked_kind(answer_type) if self.rules.on(FEATURE_RULES["kind"]) else None
+        asked = self.asked_kind(qg) if self.rules.on(FEATURE_RULES["kind"]) else None
         if asked is None or not nodes.size:
             return np.zeros(nodes.size, dtype=np.float64)
         kind = self.node_kinds.kind[nodes]
         return np.where(kind < 0, 0.5, (kind == COARSE_KINDS.index(asked)).astype(np.float64))
 
-    def wrong_kind(self, answer_type: str, nodes: np.ndarray) -> np.ndarray:
+    def wrong_kind(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per node: clearly of another coarse kind than the answer type asks for (``COARSE_KIND``). Person against
         the rest is what is sure: for "Which singer" a node NER and its name type an organisation, place, work,
         event, product or law; for any other kind, a node the text shows to be a person (not NER alone)."""
-        asked = self.asked_kind(answer_type) if self.rules.on(COARSE_KIND) else None
+        asked = self.asked_kind(qg) if self.rules.on(COARSE_KIND) else None
         if asked is None or not nodes.size:
             return np.zeros(nodes.size, dtype=bool)
         nk = self.node_kinds
@@ -795,7 +796,7 @@ class Ranker:
                 "relation_words": np.minimum(words_hit.sum(axis=1), 10) / 10,
                 "prior": prior,
                 "likelihood": np.clip(likelihood, 0.0, 1.0),
-                "kind": self.kind_fit(qg.answer_type, nodes)}
+                "kind": self.kind_fit(qg, nodes)}
 
     def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
         """Per candidate: the features ``rank`` weighs (all in [0, 1]).
@@ -851,7 +852,7 @@ class Ranker:
             score = score + self.weights[name] * cols[name]
         labels = [g.labels[v] for v in nodes.tolist()]
         if flat:  # a partial match clearly of another kind than asked comes after those of the right kind
-            tier = tier - self.wrong_kind(qg.answer_type, nodes)
+            tier = tier - self.wrong_kind(qg, nodes)
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):
             firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)

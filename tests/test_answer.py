@@ -136,7 +136,7 @@ def brute_features(ranker, qg, candidates):
     from sgrag.textnorm import tokens
     from sgrag.kinds import COARSE_KINDS
     g, m = ranker.graph, ranker.model
-    asked = ranker.asked_kind(qg.answer_type)
+    asked = ranker.asked_kind(qg)
     cons = qg.constraints
     conf = {n.qid: n.confidence for n in cons}
     soft = {q for q, c in conf.items() if c < ranker.soft_below}

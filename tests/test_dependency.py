@@ -640,3 +640,14 @@ def test_what_is_in_a_place_is_in_the_places_holding_it_across_both_readers(ex):
     assert ("Zamoyski Palace", "svo+pronoun") in death and ("Warsaw", "contained") in death
     inferred = next(r for r in found if r.source == "Stanisław Staszic" and r.target == "Warsaw" and r.relation == "died in")
     assert "died there" in chunks[0].text[inferred.start:inferred.end] and inferred.confidence < 0.72
+
+
+def test_a_name_in_apposition_to_its_clauses_subject_is_that_subject(ex):
+    """"A sequel, Änglagård–andra sommaren, was produced in 1994": the sequel's making is the name's; a
+    possessed subject ("Lutsenko's wife Iryna") stays a possessive, named by its noun."""
+    found = ex.extract_text("A new bridge, the Stone Bridge, was built in 1990 by John Smith.")
+    assert rel(found, "Stone Bridge", "1990") == {"built in"} and rel(found, "John Smith", "Stone Bridge") == {"built"}
+    made = ex.extract_text("A sequel, Änglagård–andra sommaren, was produced in 1994.")
+    assert rel(made, "Änglagård–andra sommaren", "1994") == {"produced in"}
+    wife = ex.extract_text("Yuriy Lutsenko is a politician. Lutsenko's wife Iryna Lutsenko is a member of parliament.")
+    assert rel(wife, "Iryna Lutsenko", "Yuriy Lutsenko") == {"wife of"}

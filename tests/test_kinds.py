@@ -56,9 +56,16 @@ def test_a_name_s_head_noun_names_its_kind_only_where_names_mean_it():
     ("league", "organization"), ("publisher", "organization"), ("record label", "organization"),
     ("chapel", "place"), ("county", "place"), ("lighthouse", "place"),
     ("film", "work"), ("musical", "work"), ("battle", "event"), ("tournament", "event"),
-    ("person", None), ("date", None), ("year", None), ("entity", None), ("widget", None)])
+    ("person", "person"), ("people", "person"), ("date", None), ("year", None), ("entity", None), ("one", None),
+    ("widget", None)])
 def test_the_kind_an_answer_type_asks_for(answer_type, kind):
-    assert asked_kind(answer_type, base_kinds()) == kind
+    assert asked_kind(answer_type, base_kinds(), question=f"Which {answer_type} is it?") == kind
+
+
+def test_a_who_question_asks_for_no_kind_unless_it_says_person():
+    # "Who" reads as the answer type "person", but may ask for a publisher or a band
+    assert asked_kind("person", base_kinds(), question="Who published Mistborn?") is None
+    assert asked_kind("person", base_kinds(), question="Who is the person that published Mistborn?") == "person"
 
 
 def test_a_class_noun_the_lexicon_lacks_is_learned_from_its_members():

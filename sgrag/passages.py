@@ -49,6 +49,22 @@ def document_titles(ws: Workspace) -> dict[str, str]:
         return {}
 
 
+READINGS = {
+    "contained": "inferred: what is in a place is in every place that holds it",
+    "document-place": "a guess: the place most of the document's places lie in",
+    "document": "only named in the same article",
+    "sentence": "only named in the same sentence",
+}
+"""How an edge was read, in words a reader checking it needs, where the sentence alone does not say the fact (the
+extractor's ``how`` of the provenance entry, without its coreference suffix)."""
+
+
+def how_read(source: str) -> str:
+    """What a reader should know of how an edge's fact was read ("" where the sentence states it)."""
+    ev = parse_edge_source(source) if source else None
+    return READINGS.get(ev.how.split("+")[0], "") if ev is not None and ev.how else ""
+
+
 def cite(source: str, titles: dict[str, str]) -> Citation | None:
     """The citation of a provenance entry, or None when it names no document of the workspace."""
     doc_id = source_doc_id(source) if source else ""

@@ -19,7 +19,7 @@ import streamlit as st
 
 from sgrag import errors as sgrag_errors
 from sgrag import viz
-from sgrag.passages import Citation, Passage, cite, document_titles, locate
+from sgrag.passages import Citation, Passage, cite, document_titles, how_read, locate
 from sgrag.types import UNK, Answer, Condition, Match, QueryTrace, RankedAnswer
 from sgrag_app import state as K
 from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry, OutsideWriter, build_percent
@@ -408,7 +408,8 @@ def _cited(trace: QueryTrace, titles: dict[str, str]) -> list[tuple[Any, Citatio
 def evidence_source_lines(trace: QueryTrace, titles: dict[str, str] | None = None) -> list[str]:
     """Escaped Markdown per evidence edge of the answer that a document sentence supports:
     the edge, the sentence quoted under it, and the document it was read in (by title)."""
-    return [f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**  \n"
+    return [f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**"
+            + (f" *({md(how_read(e.source))})*" if how_read(e.source) else "") + "  \n"
             f"> “{md(e.sentence)}” — *{md(c.title) if c else md(e.source)}*" for e, c in _cited(trace, titles or {})]
 
 
@@ -441,7 +442,8 @@ def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
         groups.setdefault((e.source, e.sentence), []).append((e, c))
     for (source, sentence), edges in groups.items():
         c = edges[0][1]
-        st.markdown("  \n".join(f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**" for e, _ in edges)
+        st.markdown("  \n".join(f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**"
+                                + (f" *({md(how_read(e.source))})*" if how_read(e.source) else "") for e, _ in edges)
                     + f"  \n> “{md(sentence)}” — *{md(c.title) if c else md(source)}*")
         if c is None or engine is None:
             continue

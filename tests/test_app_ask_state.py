@@ -300,3 +300,12 @@ def test_the_card_badge_tells_joined_to_every_condition_from_meeting_some():
     assert verdict_badge(some) == ":orange-badge[meets only some conditions]"
     assert verdict_badge(replace(apart, exact=True)) == ":green-badge[meets all 3 conditions]"
     assert verdict_badge(replace(some, exact=True)) == ":orange-badge[meets 2 of 3 conditions]"
+
+
+def test_a_fact_the_sentence_does_not_state_says_how_it_was_read():
+    """An inferred or co-occurrence edge quotes a sentence that does not state it: the reader is told how it was
+    read; a fact the sentence states gets no note."""
+    from sgrag.passages import how_read
+    assert how_read("d:p0:c0@0-50|contained|0.65|0-50").startswith("inferred")
+    assert how_read("d:p0:c0@0-50|document+pronoun|0.26|0-50") == "only named in the same article"
+    assert how_read("d:p0:c0@0-50|svo|0.85|0-50") == "" and how_read("") == ""

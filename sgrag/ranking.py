@@ -38,7 +38,9 @@ LOCATIVE = frozenset({"in", "on", "at", "into", "within", "inside", "near"})  # 
 INSIDE = frozenset({"in", "within", "inside"})  # "Which estate *in* Albemarle County": the answer lies inside
 LOCATED = frozenset({"located", "situated", "lies", "lie", "lying", "sits", "stands", "based"})
 """Verbs that only say where a thing is ("is *located* in"), unlike "appears in", "took part in"."""
-FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also"})  # "issued *both* X and Y" states no relation
+# "issued *both* X and Y" states no relation; nor does a verb of coming beyond its preposition ("comes *from*",
+# "came *after*")
+FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also", "come", "comes", "came", "coming"})
 
 
 WEIGHTS = RankingConfig().weights  # the shipped weights (a workspace's may differ: ``Ranker.weights``)

@@ -47,12 +47,21 @@ def acquired_graph():
                   ("Ostra Mills", "Lisbon", "visited", "svo|0.85")])
 
 
+def origins_graph():
+    """Requiem is from France (an extractor's "from" edge to "French") and Alma performed it; Nazim Khaled is only
+    mentioned beside Alma."""
+    return _read([("Requiem", "French", "from", "modifier|0.6"), ("Alma", "Requiem", "performed", "clause|0.75"),
+                  ("Nazim Khaled", "French", "wrote entry", "svo|0.722"),
+                  ("Nazim Khaled", "Alma", "mentioned with", "document|0.3")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
     cfg.embed.backend = "minilm"
     out = {}
-    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph)):
+    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
+                        ("origins", origins_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -116,6 +125,14 @@ def test_in_a_year_says_when_not_where(engines):
     assert sorted(r.label for r in trace.answer.exact_set) == ["Nuvola Labs", "Ostra Mills"]
     trace = engine.ask("Which company was acquired by Halvard Group and is in Lisbon?")
     assert [r.label for r in trace.answer.exact_set] == ["Nuvola Labs"]
+
+
+def test_a_verb_of_coming_says_no_more_than_its_preposition(engines):
+    """"What comes from French": no answer type, and "comes from" asks no more of the relation than "from" does, so
+    Requiem's "from" edge meets it and Requiem is the exact answer."""
+    trace = engines["origins"].ask("What comes from French and was performed by Alma?")
+    assert trace.query_graph.answer_type == ""
+    assert [r.label for r in trace.answer.exact_set] == ["Requiem"]
 
 
 @pytest.mark.parametrize("a, b, same", [("Noel Nincola", "Noel Nicola", True), ("Rocky II", "Rocky III", False),

@@ -98,6 +98,8 @@ undertaken understood upheld withdrew withdrawn woke woken wore worn wove woven 
 # is a relation to a thing.
 _LIGHT_VERBS = frozenset("""take takes taking took taken make makes making made give gives giving gave given hold holds
 holding held get gets getting got gotten pay pays paying paid come comes coming came""".split())
+_DETERMINER_END = re.compile(r"\b(?:the|a|an|his|her|their|its|whose)\s+$", re.I)  # "was *the* father of"
+_KIN_GAP = re.compile(r"\s+(?:of|to)(?:\s+(?:both|either|the|an?))?\s+")  # "the father *of both* Zarir"
 _IDIOM_NOUN_END = re.compile(r"\s*(?:$|[?!.,;:]|(?:in|of|to|at|on|for|with|from|by|during|and|as|under|over)\b)")
 
 
@@ -309,6 +311,9 @@ IDIOM_WORDS_NOT_THINGS = register("idiom_words_not_things", "linking", 'The verb
                                   'the question word ("Which event *saw* ...", "What *comes* from") and a bare noun '
                                   'after a light verb ("took *place* in", "took *part* in", "gave *birth* to") are part '
                                   'of a relation phrase, no things of the graph.')
+KIN_NOUNS_STATE = register("kin_nouns_state", "linking", 'A kinship noun right before "of" or "to" and a condition '
+                           '("was *the father of* both Zarir and Balash") names how that condition is related, and is '
+                           'no thing of the graph: the word is part of its stated relation.')
 CAPITALISED_STOPWORDS = register("capitalised_stopwords", "linking", 'A common word written capitalised after the '
                                  'question\'s first word and spelt so by a label names it ("the song *More*").')
 ONE_MENTION_PER_LABEL = register("one_mention_per_label", "linking", "Two mentions of one label become one constraint "
@@ -633,6 +638,8 @@ class Linker:
             mentions = self._without_relation_words(mentions)
         if on(IDIOM_WORDS_NOT_THINGS):
             mentions = [m for m in mentions if not self._idiom_word(question, m, a_end, a_start == a_end)]
+        if on(KIN_NOUNS_STATE):
+            mentions = [m for i, m in enumerate(mentions) if not self._kin_noun(question, m, mentions[i + 1:], a_end)]
         if on(QUOTED_PIECES_SOFT):
             mentions = _quoted_pieces_soft(question, mentions)
         if on(CATEGORY_PIECES_SOFT):
@@ -932,6 +939,16 @@ class Linker:
         before = re.search(r"([A-Za-z]+)\s+$", question[:m.start])
         return bool(before and before.group(1).lower() in _LIGHT_VERBS and not re.search(r"[^s]s$", said)
                     and _IDIOM_NOUN_END.match(question, m.end))
+
+    def _kin_noun(self, question: str, m: Mention, later: list[Mention], a_end: int) -> bool:
+        """Whether a mention is a kinship noun of the lexicon's ``converse_words`` after the answer type, with a
+        determiner before it and "of"/"to" and the next mention after it ("the *father* of both Zarir", "a
+        *sister* of X"): the relation to that mention, not a thing ("was *married* to X", a verb, is no noun)."""
+        said = question[m.start:m.end]
+        if m.start < a_end or not said.islower() or said not in self.lexicon.converse_words or not later:
+            return False
+        return bool(_DETERMINER_END.search(question, 0, m.start)) and bool(
+            _KIN_GAP.fullmatch(question, m.end, min(x.start for x in later)))
 
     def _relation_vocabulary(self, m: Mention) -> frozenset[str]:
         v = self.graph.index_of.get(m.chosen.node_id)

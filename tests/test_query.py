@@ -154,6 +154,24 @@ def test_a_named_answer_type_is_a_class_condition_whole_and_a_verb_first_leaves_
     assert build_query_graph(q, mentions, atype).relation_phrases == ("comes from",)
 
 
+def test_a_kinship_noun_before_of_and_a_name_states_its_relation_and_is_no_thing():
+    """"was the father of both Zarir and Balash": "father" (a class node here) is how they are related, part of their
+    stated relation; not after "a father in", nor as the answer type ("Which son of ...")."""
+    b = GraphBuilder()
+    for label in ("father", "son", "Zarir", "Balash", "Baruch"):
+        b.add_node(label.lower(), label)
+    b.add_edge("baruch", "father", "is a")
+    b.add_edge("zarir", "son", "is a")
+    lk = Linker(b.build())
+    q = "Which ruler was the father of both Zarir and Balash?"
+    mentions, atype = lk.link(q)
+    assert [m.chosen.label for m in mentions] == ["Zarir", "Balash"]
+    assert build_query_graph(q, mentions, atype).relation_phrases == ("was the father of both",) * 2
+    assert labels(lk, "Which ruler was a father in Zarir?") == ["father", "Zarir"]
+    mentions, _ = lk.link("Which son of Zarir was born in Balash?")  # the answer type's class stays
+    assert [(m.chosen.label, m.role) for m in mentions] == [("son", "type"), ("Zarir", "entity"), ("Balash", "entity")]
+
+
 def test_chinese_answer_type():
     assert answer_type_span("哪种疾病会同时导致深静脉血栓、感染和骨折等并发症？")[0] == "疾病"
     assert answer_type_span("哪位演员出生在北京并且获得了金鸡奖？")[0] == "演员"

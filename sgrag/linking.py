@@ -98,6 +98,7 @@ undertaken understood upheld withdrew withdrawn woke woken wore worn wove woven 
 # is a relation to a thing.
 _LIGHT_VERBS = frozenset("""take takes taking took taken make makes making made give gives giving gave given hold holds
 holding held get gets getting got gotten pay pays paying paid come comes coming came""".split())
+_SUBTITLE_MARK = re.compile(r"\s*(?::|\s\(|\s[–—-]\s)")  # "Title: Subtitle", "Title (2016)", "Title – Part II"
 _DETERMINER_END = re.compile(r"\b(?:the|a|an|his|her|their|its|whose)\s+$", re.I)  # "was *the* father of"
 _KIN_GAP = re.compile(r"\s+(?:of|to)(?:\s+(?:both|either|the|an?))?\s+")  # "the father *of both* Zarir"
 _IDIOM_NOUN_END = re.compile(r"\s*(?:$|[?!.,;:]|(?:in|of|to|at|on|for|with|from|by|during|and|as|under|over)\b)")
@@ -311,6 +312,10 @@ IDIOM_WORDS_NOT_THINGS = register("idiom_words_not_things", "linking", 'The verb
                                   'the question word ("Which event *saw* ...", "What *comes* from") and a bare noun '
                                   'after a light verb ("took *place* in", "took *part* in", "gave *birth* to") are part '
                                   'of a relation phrase, no things of the graph.')
+COMMA_TITLES = register("comma_titles", "linking", 'A name written across a comma that a label of the graph spells '
+                        'before a subtitle ("Crouching Tiger, Hidden Dragon" of "Crouching Tiger, Hidden Dragon: Sword of '
+                        'Destiny") is one name: when no label is it whole, it is reported as not found and the names '
+                        'inside it only rank, as parts of it.')
 KIN_NOUNS_STATE = register("kin_nouns_state", "linking", 'A kinship noun right before "of" or "to" and a condition '
                            '("was *the father of* both Zarir and Balash") names how that condition is related, and is '
                            'no thing of the graph: the word is part of its stated relation.')
@@ -588,7 +593,34 @@ class Linker:
             if len(fold(text)) < 3 or (fold(text) in STOPWORDS and not self._capitalised_word(question, s, e)):
                 continue
             out.append(text)
+        if self.rules.on(COMMA_TITLES):  # "Crouching Tiger, Hidden Dragon": one name, not found whole
+            out += [question[s:e] for s, e in self.comma_titles(question, mentions) if question[s:e] not in out]
         return out
+
+    def comma_titles(self, question: str, mentions: list[Mention]) -> list[tuple[int, int]]:
+        """Spans of the names written across a comma that no mention covers whole, whose words and comma a label spells
+        before a subtitle mark ("Crouching Tiger, Hidden Dragon" of "Crouching Tiger, Hidden Dragon: Sword of
+        Destiny"): one name the graph has no node for, not a list of its pieces ("Crouching Tiger", "Hidden Dragon").
+        A name a label is whole is linked whole by the longest match already; "Canada, Mexico" no label spells so."""
+        if not self._comma_heads or "," not in question:
+            return []
+        folded, offsets = fold_with_offsets(question)
+        out = []
+        for head in self._comma_heads:
+            for hit in re.finditer(rf"(?<!\w){re.escape(head)}(?!\w)", folded):
+                s, e = offsets[hit.start()], offsets[hit.end() - 1] + 1
+                inside = [m for m in mentions if s <= m.start and m.end <= e]
+                if "," in question[s:e] and not any(m.start < e and s < m.end and m not in inside for m in mentions) \
+                        and not any((m.start, m.end) == (s, e) for m in inside):
+                    out.append((s, e))
+        return sorted(set(out))
+
+    @cached_property
+    def _comma_heads(self) -> tuple[str, ...]:
+        """Folded names with a comma that labels spell before a subtitle mark (``comma_titles``)."""
+        heads = {fold(head) for head in (_SUBTITLE_MARK.split(label, 1)[0] for label in set(self.graph.labels)
+                                         if "," in label) if "," in head and fold(head)}
+        return tuple(sorted(heads - {""}))
 
     def equivalents(self, label: str) -> tuple[str, ...]:
         """The labels of the nodes that meet a condition on ``label`` too (``DEMONYM_EQUIVALENCE``): "Dutch" for
@@ -648,6 +680,9 @@ class Linker:
             mentions = _name_pieces_soft(question, mentions)
         if on(QUALIFIERS_SOFT):
             mentions = self._qualifiers_soft(question, mentions)
+        if on(COMMA_TITLES):
+            spans = self.comma_titles(question, mentions)
+            mentions = _softened(mentions, [m for m in mentions if any(s <= m.start and m.end <= e for s, e in spans)])
         out = []
         for m in mentions:
             if m.text in overrides:

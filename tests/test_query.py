@@ -172,6 +172,21 @@ def test_a_kinship_noun_before_of_and_a_name_states_its_relation_and_is_no_thing
     assert [(m.chosen.label, m.role) for m in mentions] == [("son", "type"), ("Zarir", "entity"), ("Balash", "entity")]
 
 
+def test_the_pieces_of_a_comma_title_keep_the_stated_relation_of_what_follows():
+    """"Crouching Tiger, Hidden Dragon" is reported whole as not found, but its pieces are constraints: its words are
+    not masked as a missing name's, so "appeared in both" still states the relation of the title after "and"."""
+    b = GraphBuilder()
+    for label in ("Crouching Tiger", "Hidden Dragon", "Crouching Tiger, Hidden Dragon: Sword of Destiny"):
+        b.add_node(label.lower(), label)
+    lk = Linker(b.build())
+    q = "Which actress appeared in both Crouching Tiger, Hidden Dragon and Crouching Tiger, Hidden Dragon: Sword of Destiny?"
+    mentions, atype = lk.link(q)
+    qg = build_query_graph(q, mentions, atype, unlinked=tuple(lk.unlinked(q, mentions)))
+    assert qg.unlinked == ("Crouching Tiger, Hidden Dragon",)
+    said = stated_words(qg)
+    assert [said[c.qid][0].strip() for c in qg.constraints] == ["appeared in both"] * 3
+
+
 def test_chinese_answer_type():
     assert answer_type_span("哪种疾病会同时导致深静脉血栓、感染和骨折等并发症？")[0] == "疾病"
     assert answer_type_span("哪位演员出生在北京并且获得了金鸡奖？")[0] == "演员"

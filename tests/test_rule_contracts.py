@@ -42,7 +42,7 @@ def words_graph():
                   "Alabama", "United Nations", "Country", "Caribbean", "Pirates of the Caribbean: At World's End",
                   "Academy Award for Best Director", "Academy Award for Best Actor", "1988 Summer Olympics",
                   "2008 Summer Olympics", "Action", "Action Film", "Common", "Website", "Sweet", "Sour", "Place", "More",
-                  "Father"):
+                  "Father", "Crouching Tiger", "Hidden Dragon", "Crouching Tiger, Hidden Dragon: Sword of Destiny"):
         node(label)
     classes = ("Actor", "Female", "Male", "Comedian", "Film Director", "Screenwriter-GB", "Producer-GB",
                "Writer-GB", "Television Director", "Television Producer")
@@ -167,6 +167,8 @@ CONTRACTS = {
                                 "Which actor was born in Birmingham and Alabama?", on_only="'Alabama', 0.5"),
     "demonym_equivalence": Contract("nations", "Which singer from the Netherlands performed Top Wave?",
                                     "Which singer from the Netherlands performed Low Song?", on_only="met through 'Dutch'"),
+    "comma_titles": Contract("words", "Which actor starred in Crouching Tiger, Hidden Dragon?",
+                             "Which actor starred in Crouching Tiger and Hidden Dragon?", on_only="'Crouching Tiger', 0.5"),
     "kin_nouns_state": Contract("words", "Which actor was the father of Tom Skerritt?",
                                 "Which actor was a father in Gorvath Rising?", off_only="'Father'"),
     "one_mention_per_label": Contract("words", "Which British actor was born in the United Kingdom?",

@@ -6,6 +6,8 @@ what was not used, and why.
 """
 from __future__ import annotations
 
+import re
+
 from .types import Answer, Condition, QueryGraph
 
 _LINK_READINGS = {"typo": "a spelling correction", "fuzzy": "a close spelling", "embedding": "a similar name"}
@@ -19,7 +21,7 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
     the exact set; ``gave_way``: class words demoted to ranking because nothing met every condition;
     ``known(name)``: whether the graph has a node of that name (then it was left out, not missing).
     """
-    out = []
+    out, spans = [], []
     best = answer.ranked[0] if answer.ranked and answer.node_id is not None else None
     for n in qg.constraints:
         m = n.mention
@@ -42,10 +44,22 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         if corrected and status != "used":
             why = f"{why}; {read_as}"
         out.append(Condition(said, n.label, status, why, corrected))
+        spans.append((m.start, m.end) if m is not None else (-1, -1))
     for name in qg.unlinked:
-        out.append(Condition(name, name, "unused", f"the graph has '{name}', but the question's wording did not make "
-                                                   "it a condition (read as part of a relation or a longer name)")
-                   if known(name) else Condition(name, "", "not_found", f"nothing in the graph is named '{name}'"))
+        if known(name):
+            out.append(Condition(name, name, "unused", f"the graph has '{name}', but the question's wording did not "
+                                                       "make it a condition (read as part of a relation or a longer name)"))
+            continue
+        # names inside it that only rank are its parts, not conditions of their own ("Crouching Tiger, Hidden Dragon")
+        at = [k.start() for k in re.finditer(re.escape(name), qg.question)]
+        parts = [i for i, (s, e) in enumerate(spans) if out[i].status == "ranks"
+                 and any(a <= s and e <= a + len(name) for a in at)]
+        why = f"nothing in the graph is named '{name}'"
+        if parts:
+            why += " as a whole; " + " and ".join(f"'{out[i].text}'" for i in parts) + " inside it only rank"
+        out = [c for i, c in enumerate(out) if i not in parts]
+        spans = [x for i, x in enumerate(spans) if i not in parts]
+        out.append(Condition(name, "", "not_found", why))
     return tuple(out)
 
 

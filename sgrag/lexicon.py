@@ -22,7 +22,7 @@ PRESETS = ("base", "freebase")
 LEXICON_FILE = "lexicon.json"  # a workspace's own additions
 _FREEBASE_PATH = re.compile(r"/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*")  # /domain/type/property
 _MAPS = ("demonyms", "beliefs", "aliases", "class_words", "label_suffixes", "relation_words", "verb_classes",
-         "kind_words", "coarse_kinds")
+         "kind_words", "coarse_kinds", "converse_words")
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,13 @@ class Lexicon:
     coarse_kinds: dict[str, str] = field(default_factory=dict)
     """Lowercase class noun -> the coarse kind of thing it names ("singer" -> "person", "league" -> "organization";
     ``sgrag.kinds.COARSE_KINDS``): which NER-typed nodes of a document graph a question's answer type asks for."""
+    converse_words: dict[str, list[str]] = field(default_factory=dict)
+    """Lowercase word naming the head's role in a relation named "<word> of" ("son of") -> the words that say the
+    same relation from its tail's side ("father", "mother", "parent"; a symmetric word maps to itself: "married"):
+    how an edge the candidate is the tail of reads (rule ``converse_relations``)."""
+    maker_verbs: tuple[str, ...] = ()
+    """Verbs saying who made a work ("created", "wrote", "performed"): a "<work noun> by X" relation ("song by")
+    read from X's side says X did one of them (rule ``converse_relations``)."""
 
     preset: str = "base"
     """The shipped preset this lexicon extends ("base", "freebase")."""
@@ -93,7 +100,8 @@ class Lexicon:
                    loose_type_words=frozenset(w.lower() for w in data.get("loose_type_words") or ()),
                    language_words=frozenset(w.lower() for w in data.get("language_words") or ()),
                    type_relations=tuple(t.lower() for t in data.get("type_relations") or ()),
-                   untyped_namespaces=tuple(data.get("untyped_namespaces") or ()))
+                   untyped_namespaces=tuple(data.get("untyped_namespaces") or ()),
+                   maker_verbs=tuple(w.lower() for w in data.get("maker_verbs") or ()))
 
 
 def detect_preset(relations) -> str:
@@ -141,11 +149,12 @@ def _read(path: Path) -> dict:
         for word, value in (data.get(key) or {}).items():
             if value is not None and not isinstance(value, str):
                 raise InputFormatError(str(path), None, f"lexicon key {key!r}: {word!r} must map to a string")
-    for key in ("class_words", "relation_words", "verb_classes"):
+    for key in ("class_words", "relation_words", "verb_classes", "converse_words"):
         for word, value in (data.get(key) or {}).items():
             if value is not None and (not isinstance(value, list) or not all(isinstance(x, str) for x in value)):
                 raise InputFormatError(str(path), None, f"lexicon key {key!r}: {word!r} must map to a list of strings")
-    for key in ("shared_tails", "type_relations", "loose_type_words", "language_words", "untyped_namespaces"):
+    for key in ("shared_tails", "type_relations", "loose_type_words", "language_words", "untyped_namespaces",
+                "maker_verbs"):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
             raise InputFormatError(str(path), None, f"lexicon key {key!r} must be a list of strings")

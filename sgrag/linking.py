@@ -20,6 +20,7 @@ from rapidfuzz import fuzz, process
 
 from .config import QueryConfig
 from .graph import KnowledgeGraph
+from .kinds import noun_kind
 from .lexicon import Lexicon, detect_preset
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import naming_style
@@ -38,7 +39,7 @@ _TYPE_STOP = STOPWORDS | frozenset("""features featuring starring stars starred 
 nominated associated located born died directed produced written released connected linked served serves
 played plays known includes include included shares share has have had also""".split())
 
-_WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under)\s+)?(?:which|what)\s+"  # "On what date"
+_WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under)\s+)?(which|what)\s+"  # "On what date"
                     r"(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
 _ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
@@ -97,6 +98,9 @@ undertaken understood upheld withdrew withdrawn woke woken wore worn wove woven 
 # is a relation to a thing.
 _LIGHT_VERBS = frozenset("""take takes taking took taken make makes making made give gives giving gave given hold holds
 holding held get gets getting got gotten pay pays paying paid come comes coming came""".split())
+_SUBTITLE_MARK = re.compile(r"\s*(?::|\s\(|\s[–—-]\s)")  # "Title: Subtitle", "Title (2016)", "Title – Part II"
+_DETERMINER_END = re.compile(r"\b(?:the|a|an|his|her|their|its|whose)\s+$", re.I)  # "was *the* father of"
+_KIN_GAP = re.compile(r"\s+(?:of|to)(?:\s+(?:both|either|the|an?))?\s+")  # "the father *of both* Zarir"
 _IDIOM_NOUN_END = re.compile(r"\s*(?:$|[?!.,;:]|(?:in|of|to|at|on|for|with|from|by|during|and|as|under|over)\b)")
 
 
@@ -108,22 +112,34 @@ _NAMED_MODIFIERS = re.compile(r"[A-Z0-9][\w'’.&-]*(?:\s+(?:of\s+(?:the\s+)?)?[
 class AnswerType(NamedTuple):
     """The answer-type phrase, its span, and ``names``: the span of the names before its head word after the
     first one (empty when none; "Which Sisters *of Mercy* album"). Those are offered to the name fallbacks and the
-    unlinked report like any name; the rest (the first word, as before, and the head) describes the answer."""
+    unlinked report like any name; the rest (the first word, as before, and the head) describes the answer.
+    ``named``: the phrase is a name without a lowercase head ("Which *National Memorial* stands ..."): a label
+    spelling it whole is the answer type's class condition, and its pieces are none."""
     text: str
     start: int
     end: int
     names: tuple[int, int] = (0, 0)
+    named: bool = False
 
     def covers(self, s: int, e: int) -> bool:
         """Whether [s, e) overlaps the phrase outside its names (so it is no condition of its own)."""
         return s < self.end and e > self.start and not (self.names[0] <= s and e <= self.names[1])
 
 
+_WORD = re.compile(r"[\w'’-]+(?:\.[\w'’-]+)+\.?|[\w'’-]+")  # a word; "U.S." whole
+_VERB_SHAPE = re.compile(r"(?:[^e]ed|[^su]s)$")  # "followed", "comes"; not "breed", "bus"
+# What follows a verb but not a noun asking for the answer ("What comes *from*", "What came *after*", "Which
+# *borders* the ..."): an object's determiner, a name, a number, a quote; a preposition after "What" only.
+_OBJECT_START = frozenset("the a an both its his her their either each".split())
+_PREPOSITIONS = frozenset("""from after before in on at to into onto by with for about over under through during
+between against within across along around near behind""".split())
+
+
 def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
     """The answer type's words from ``pos``: up to three, ended by a stop word, punctuation, a capitalised word
     (it starts a name), or a verb ("-ed", "-s", an irregular past: "Which Russian attack *took* place")."""
     picked: list[re.Match] = []
-    for w in re.finditer(r"[\w'’-]+", rest[pos:]):
+    for w in _WORD.finditer(rest, pos):
         word = w.group(0)
         if word.lower() in _TYPE_STOP or len(picked) == 3:
             break
@@ -132,30 +148,70 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
             if (word[0].isupper() and not dated) or word.lower() in _IRREGULAR_VERBS \
                     or (re.search(r"(?:ed|[^s]s)$", word.lower()) and word.lower() not in _S_NOUNS):
                 break
-        if picked and rest[pos + picked[-1].end():pos + w.start()].strip():  # "Which film, set in ...": punctuation
+        if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation
             break
         picked.append(w)
     return picked
 
 
+def _verb_first(word: str, after: str, what: bool) -> bool:
+    """Whether the first word after "What"/"Which" is the question's verb, so there is no answer type ("What
+    *comes* from American", "What *came* after X"): an irregular past (the table ``_IRREGULAR_VERBS``), or a
+    verb's shape ("-s", "-ed") with no kind noun under it ("Which *films*", "Which *stars*") and an object, a name
+    or (after "What") a preposition right after it; a plural noun asking for the answer is followed by its verb
+    ("Which countries *border* ...", "What awards *were* ...")."""
+    w = word.lower()
+    if w in _IRREGULAR_VERBS:
+        return True
+    if not word.islower() or len(w) < 4 or not _VERB_SHAPE.search(w) or w in _S_NOUNS \
+            or any(noun_kind(x) for x in _singulars(w)):
+        return False
+    after = after.lstrip()
+    nxt = _WORD.match(after)
+    if nxt is None:
+        return after[:1] in "\"“"  # a quoted title: 'What includes "Kick Him Out"'
+    n = nxt.group(0)
+    return n[0].isupper() or n[0].isdigit() or n.lower() in _OBJECT_START or (what and n.lower() in _PREPOSITIONS)
+
+
+def _singulars(word: str) -> list[str]:
+    """The nouns an English plural may be of ("countries": country; "boxes": box; "films": film)."""
+    out = [word[:-1]] if word.endswith("s") else []
+    if word.endswith("ies"):
+        out.append(word[:-3] + "y")
+    if word.endswith("es"):
+        out.append(word[:-2])
+    return out
+
+
 def answer_type(question: str) -> AnswerType:
     """The answer-type phrase: "Which TV show features..." -> ("TV show", 6, 13); names before the head are part
-    of it ("Which East German gymnast competed" -> "East German gymnast", names (10, 17): "German")."""
+    of it ("Which East German gymnast competed" -> "East German gymnast", names (10, 17): "German"); a name with
+    no lowercase head is the whole phrase ("Which *National Memorial* stands"); a verb right after the question
+    word leaves none ("What *comes* from ...")."""
     for pattern in (_WHO, _WHICH):
         m = pattern.match(question)
         if not m:
             continue
-        rest, offset = m.group(1), m.start(1)
+        rest, offset = m.group(m.lastindex), m.start(m.lastindex)
+        first = _WORD.match(rest)
+        if pattern is _WHICH and first and _verb_first(first.group(0), rest[first.end():],
+                                                        m.group(1).lower() == "what"):
+            return AnswerType("", offset, offset)  # the relation phrase starts at the verb
         named = _NAMED_MODIFIERS.match(rest)
         head = _type_words(rest, named.end(), True) if named else []
         if head:
-            end = named.end() + head[-1].end()
+            end = head[-1].end()
             second = re.search(r"\s+", rest).end()  # the first word is the question's own (as without names)
             return AnswerType(rest[:end], offset, offset + end, (offset + second, offset + named.end()))
+        if named:  # "Which National Memorial stands ...": the name is what the answer is
+            return AnswerType(rest[:named.end()], offset, offset + named.end(), named=True)
         picked = _type_words(rest, 0, False)
         if picked:
             return AnswerType(rest[picked[0].start():picked[-1].end()], offset + picked[0].start(),
                               offset + picked[-1].end())
+        if pattern is _WHICH:  # "What was developed by ...": no type, the question word states no relation
+            return AnswerType("", offset, offset)
     if _ASKS_WHO.match(question):
         return AnswerType("person", 0, 0)
     m = _ZH_WHICH.match(question)
@@ -252,9 +308,17 @@ NAME_PIECES_SOFT = register("name_pieces_soft", "linking", 'Names inside a longe
                             '("MTV" in "an MTV Movie Award") only rank.')
 QUALIFIERS_SOFT = register("qualifiers_soft", "linking", 'A place after a comma that says which one is meant '
                            '("Birmingham, Alabama") only ranks.')
-IDIOM_WORDS_NOT_THINGS = register("idiom_words_not_things", "linking", 'The verb after the answer type ("Which event '
-                                  '*saw* ...") and a bare noun after a light verb ("took *place* in", "took *part* in", '
-                                  '"gave *birth* to") are part of a relation phrase, no things of the graph.')
+IDIOM_WORDS_NOT_THINGS = register("idiom_words_not_things", "linking", 'The verb after the answer type or right after '
+                                  'the question word ("Which event *saw* ...", "What *comes* from") and a bare noun '
+                                  'after a light verb ("took *place* in", "took *part* in", "gave *birth* to") are part '
+                                  'of a relation phrase, no things of the graph.')
+COMMA_TITLES = register("comma_titles", "linking", 'A name written across a comma that a label of the graph spells '
+                        'before a subtitle ("Crouching Tiger, Hidden Dragon" of "Crouching Tiger, Hidden Dragon: Sword of '
+                        'Destiny") is one name: when no label is it whole, it is reported as not found and the names '
+                        'inside it only rank, as parts of it.')
+KIN_NOUNS_STATE = register("kin_nouns_state", "linking", 'A kinship noun right before "of" or "to" and a condition '
+                           '("was *the father of* both Zarir and Balash") names how that condition is related, and is '
+                           'no thing of the graph: the word is part of its stated relation.')
 CAPITALISED_STOPWORDS = register("capitalised_stopwords", "linking", 'A common word written capitalised after the '
                                  'question\'s first word and spelt so by a label names it ("the song *More*").')
 ONE_MENTION_PER_LABEL = register("one_mention_per_label", "linking", "Two mentions of one label become one constraint "
@@ -529,7 +593,34 @@ class Linker:
             if len(fold(text)) < 3 or (fold(text) in STOPWORDS and not self._capitalised_word(question, s, e)):
                 continue
             out.append(text)
+        if self.rules.on(COMMA_TITLES):  # "Crouching Tiger, Hidden Dragon": one name, not found whole
+            out += [question[s:e] for s, e in self.comma_titles(question, mentions) if question[s:e] not in out]
         return out
+
+    def comma_titles(self, question: str, mentions: list[Mention]) -> list[tuple[int, int]]:
+        """Spans of the names written across a comma that no mention covers whole, whose words and comma a label spells
+        before a subtitle mark ("Crouching Tiger, Hidden Dragon" of "Crouching Tiger, Hidden Dragon: Sword of
+        Destiny"): one name the graph has no node for, not a list of its pieces ("Crouching Tiger", "Hidden Dragon").
+        A name a label is whole is linked whole by the longest match already; "Canada, Mexico" no label spells so."""
+        if not self._comma_heads or "," not in question:
+            return []
+        folded, offsets = fold_with_offsets(question)
+        out = []
+        for head in self._comma_heads:
+            for hit in re.finditer(rf"(?<!\w){re.escape(head)}(?!\w)", folded):
+                s, e = offsets[hit.start()], offsets[hit.end() - 1] + 1
+                inside = [m for m in mentions if s <= m.start and m.end <= e]
+                if "," in question[s:e] and not any(m.start < e and s < m.end and m not in inside for m in mentions) \
+                        and not any((m.start, m.end) == (s, e) for m in inside):
+                    out.append((s, e))
+        return sorted(set(out))
+
+    @cached_property
+    def _comma_heads(self) -> tuple[str, ...]:
+        """Folded names with a comma that labels spell before a subtitle mark (``comma_titles``)."""
+        heads = {fold(head) for head in (_SUBTITLE_MARK.split(label, 1)[0] for label in set(self.graph.labels)
+                                         if "," in label) if "," in head and fold(head)}
+        return tuple(sorted(heads - {""}))
 
     def equivalents(self, label: str) -> tuple[str, ...]:
         """The labels of the nodes that meet a condition on ``label`` too (``DEMONYM_EQUIVALENCE``): "Dutch" for
@@ -567,7 +658,7 @@ class Linker:
         expanded = self._expand_coordination(question, a_start, a_end)
         mentions: list[Mention] = []
         for t in expanded:
-            mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer))
+            mentions.extend(self._link_text(t.text, t.start, t.end, a_start, a_end, t.weight, t.of_answer, at.named))
         mentions = self._non_overlapping(mentions, question)
         on = self.rules.on
         mentions = self._fallbacks(question, mentions, at)
@@ -578,7 +669,9 @@ class Linker:
         if on(RELATION_WORDS_NOT_NAMES):
             mentions = self._without_relation_words(mentions)
         if on(IDIOM_WORDS_NOT_THINGS):
-            mentions = [m for m in mentions if not self._idiom_word(question, m, a_end)]
+            mentions = [m for m in mentions if not self._idiom_word(question, m, a_end, a_start == a_end)]
+        if on(KIN_NOUNS_STATE):
+            mentions = [m for i, m in enumerate(mentions) if not self._kin_noun(question, m, mentions[i + 1:], a_end)]
         if on(QUOTED_PIECES_SOFT):
             mentions = _quoted_pieces_soft(question, mentions)
         if on(CATEGORY_PIECES_SOFT):
@@ -587,6 +680,9 @@ class Linker:
             mentions = _name_pieces_soft(question, mentions)
         if on(QUALIFIERS_SOFT):
             mentions = self._qualifiers_soft(question, mentions)
+        if on(COMMA_TITLES):
+            spans = self.comma_titles(question, mentions)
+            mentions = _softened(mentions, [m for m in mentions if any(s <= m.start and m.end <= e for s, e in spans)])
         out = []
         for m in mentions:
             if m.text in overrides:
@@ -682,9 +778,10 @@ class Linker:
         return out
 
     def _link_text(self, text: str, q_start: int, q_end: int, a_start: int, a_end: int,
-                   weight: float = 1.0, of_answer: bool = False) -> list[Mention]:
+                   weight: float = 1.0, of_answer: bool = False, a_named: bool = False) -> list[Mention]:
         """Mentions of labels in ``text``: the question, or a synthetic text read at [q_start, q_end) of it
-        (``of_answer``: a synthetic reading that says what the answer is, linked like a class word)."""
+        (``of_answer``: a synthetic reading that says what the answer is, linked like a class word; ``a_named``: the
+        answer type is a name, ``AnswerType.named``)."""
         folded, offsets = fold_with_offsets(text)
         synthetic = q_start != 0 or q_end != len(text)
         out = []
@@ -703,7 +800,11 @@ class Linker:
             if synthetic and (is_class or of_answer) and a_start <= s and e <= a_end:  # "actress" -> Actor, Female
                 confidence, role = self.cfg.type_confidence, "type"
             elif not synthetic and a_end > a_start and s < a_end and e > a_start and e <= a_end:
-                if is_class:  # "male comedian": the answer is a Comedian, firmly
+                if a_named:  # "Which *National Memorial*": the label spelling the name whole, not its pieces
+                    if (s, e) != (a_start, a_end):
+                        continue
+                    confidence, role = self.cfg.type_confidence, "type"
+                elif is_class:  # "male comedian": the answer is a Comedian, firmly
                     confidence, role = self.cfg.type_confidence, "type"
                 elif e == a_end and not (self.is_class[top] and fold(text[s:e]) in self.lexicon.loose_type_words):
                     if self.rules.on(TYPE_HEAD_SKIPPED):
@@ -857,20 +958,32 @@ class Linker:
             out.append(m)
         return out
 
-    def _idiom_word(self, question: str, m: Mention, a_end: int) -> bool:
+    def _idiom_word(self, question: str, m: Mention, a_end: int, verb_first: bool = False) -> bool:
         """Whether a lowercase mention is a word of the relation, not a thing: the verb that ends the answer type
-        ("Which event *saw* ...", not the film Saw) or the bare noun of a light-verb idiom ("took place in",
+        ("Which event *saw* ...", not the film Saw), or comes right after the question word (``verb_first``: the
+        answer type is empty there, "What *comes* from"), or the bare noun of a light-verb idiom ("took place in",
         "took part in", "gave birth to"). (A word after a possessive is no such word: "known for *his marriage*",
         "*its official website*" name nodes of a knowledge graph.)"""
         said = question[m.start:m.end]
         if not said.islower() or m.role == "type" or m.chosen.method not in ("exact", "alias") or " " in said:
             return False
-        if a_end and not question[a_end:m.start].strip() and (said in _IRREGULAR_VERBS or said.endswith("ed")) \
-                and m.chosen.method == "exact":  # a lexicon alias of the verb says what it means ("married")
+        if a_end and not question[a_end:m.start].strip() and m.chosen.method == "exact" \
+                and (said in _IRREGULAR_VERBS or said.endswith("ed") or verb_first):
+            # a lexicon alias of the verb says what it means ("married")
             return True
         before = re.search(r"([A-Za-z]+)\s+$", question[:m.start])
         return bool(before and before.group(1).lower() in _LIGHT_VERBS and not re.search(r"[^s]s$", said)
                     and _IDIOM_NOUN_END.match(question, m.end))
+
+    def _kin_noun(self, question: str, m: Mention, later: list[Mention], a_end: int) -> bool:
+        """Whether a mention is a kinship noun of the lexicon's ``converse_words`` after the answer type, with a
+        determiner before it and "of"/"to" and the next mention after it ("the *father* of both Zarir", "a
+        *sister* of X"): the relation to that mention, not a thing ("was *married* to X", a verb, is no noun)."""
+        said = question[m.start:m.end]
+        if m.start < a_end or not said.islower() or said not in self.lexicon.converse_words or not later:
+            return False
+        return bool(_DETERMINER_END.search(question, 0, m.start)) and bool(
+            _KIN_GAP.fullmatch(question, m.end, min(x.start for x in later)))
 
     def _relation_vocabulary(self, m: Mention) -> frozenset[str]:
         v = self.graph.index_of.get(m.chosen.node_id)

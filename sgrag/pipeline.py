@@ -134,7 +134,8 @@ class Engine:
         self.linker = Linker(self.graph, self.label_index, self._cache.embed_query, cfg.query, self.lexicon, self.rules)
         self.ranker = Ranker(self.graph, self.evidence, self._cache.embed_query, cfg.query.soft_below,
                              self.lexicon.relation_words, self.lexicon.kind_words, self.lexicon.untyped_namespaces,
-                             cfg.ranking, self.rules, self.schema_profile, self.lexicon.coarse_kinds)
+                             cfg.ranking, self.rules, self.schema_profile, self.lexicon.coarse_kinds,
+                             self.lexicon.converse_words, self.lexicon.maker_verbs)
 
     def use_rules(self, disabled: list[str]) -> None:
         """Answer from now on with these rules switched off (and all others on), without reloading the index:

@@ -23,7 +23,7 @@ import numpy as np
 from .config import RankingConfig
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import COARSE_KINDS, PERSON, PLACE, NodeKinds, coarse_words, noun_kind, read_by_ner
+from .kinds import COARSE_KINDS, PERSON, PLACE, WORK, NodeKinds, coarse_words, noun_kind, read_by_ner
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import ProfileThresholds, SchemaProfile, is_value_label, learn_profile, one_way_relations
@@ -38,7 +38,9 @@ LOCATIVE = frozenset({"in", "on", "at", "into", "within", "inside", "near"})  # 
 INSIDE = frozenset({"in", "within", "inside"})  # "Which estate *in* Albemarle County": the answer lies inside
 LOCATED = frozenset({"located", "situated", "lies", "lie", "lying", "sits", "stands", "based"})
 """Verbs that only say where a thing is ("is *located* in"), unlike "appears in", "took part in"."""
-FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also"})  # "issued *both* X and Y" states no relation
+# "issued *both* X and Y" states no relation; nor does a verb of coming beyond its preposition ("comes *from*",
+# "came *after*")
+FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also", "come", "comes", "came", "coming"})
 
 
 WEIGHTS = RankingConfig().weights  # the shipped weights (a workspace's may differ: ``Ranker.weights``)
@@ -92,6 +94,11 @@ CONTAINMENT_DIRECTION = register("containment_direction", "narrowing", 'A candid
                                  'County") does not meet it through an edge that puts that place *in the candidate* '
                                  '("Albemarle County located in Virginia" read from Virginia\'s side): such a '
                                  'condition counts as not met.')
+CONVERSE_RELATIONS = register("converse_relations", "ranking", 'On relations named in plain words, an edge the '
+                              'candidate is only the tail of reads as English says it from that side: a kinship '
+                              'relation naming the head\'s role as its converse ("Zarir *son of* Yazdegerd": Yazdegerd '
+                              '"father of" Zarir), a "<work noun> by X" relation as X having made it ("song by": '
+                              '"created", "wrote", "performed"), in the relation feature and relation_fit.')
 PASSIVE_DIRECTION = register("passive_direction", "narrowing", '"influenced by X": in a graph that keeps directions, '
                              "a passive _by relation counts only in its own direction.")
 
@@ -168,13 +175,15 @@ class Ranker:
                  relation_words: dict[str, list[str]] | None = None, kind_words: dict[str, str] | None = None,
                  untyped_namespaces: tuple[str, ...] = (), cfg: RankingConfig | None = None,
                  rules: RuleSwitches = ALL_ON, profile: SchemaProfile | None = None,
-                 coarse_kinds: dict[str, str] | None = None):
+                 coarse_kinds: dict[str, str] | None = None, converse_words: dict[str, list[str]] | None = None,
+                 maker_verbs: tuple[str, ...] = ()):
         """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
         ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location");
         ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are;
         ``cfg``: the fitted numbers; ``rules``: which ranking and narrowing rules are on; ``profile``: the graph's
         learned conventions (learned here when not given); ``coarse_kinds``: class noun -> the coarse kind it names
-        ("singer" -> "person", ``sgrag.kinds``)."""
+        ("singer" -> "person", ``sgrag.kinds``); ``converse_words``, ``maker_verbs``: how a relation reads from its
+        tail's side (``converse_texts``)."""
         self.graph, self.model, self.embed = graph, model, embed
         self.soft_below = soft_below
         self.cfg, self.rules = cfg or RankingConfig(), rules
@@ -190,6 +199,9 @@ class Ranker:
         self._coarse_words = coarse_words(coarse_kinds or {})
         self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()
                          if rules.on(RELATION_SYNONYMS)}
+        self._converse_words = {w.lower(): tuple(x.lower() for x in xs) for w, xs in (converse_words or {}).items()}
+        self._maker_verbs = tuple(maker_verbs)
+        self._converse_cache: dict[int, tuple[str, ...]] = {}
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
@@ -455,6 +467,41 @@ class Ranker:
         """The stems of relation text ``t``, and its locative prepositions as they are ("located *in*")."""
         return _stems(self.model.text_vocab[t])
 
+    def converse_texts(self, r: int) -> tuple[str, ...]:
+        """What relation ``r`` says read from its tail's side, where English has a converse for it (rule
+        ``converse_relations``; none otherwise, or when relation names are not plain words): a relation naming the
+        head's kin ("son of", "eldest daughter of", "wife of", "married to") as each converse word of the lexicon's
+        ``converse_words`` ("father of", "mother of", "parent of"); a "<work noun> by" relation ("song by", "debut
+        album by") as each of the lexicon's ``maker_verbs`` with the noun ("created song", "wrote song")."""
+        out = self._converse_cache.get(r)
+        if out is None:
+            out = ()
+            words = tokens(self.graph.relations[r])
+            if self.plain_relation_names and self.rules.on(CONVERSE_RELATIONS) and len(words) >= 2:
+                *_, role, last = words
+                if last in ("of", "to") and role in self._converse_words:
+                    out = tuple(f"{w} {last}" for w in self._converse_words[role])
+                elif last == "by" and self._coarse_words.get(singular(role)) == WORK:
+                    out = tuple(f"{v} {role}" for v in self._maker_verbs)
+            self._converse_cache[r] = out
+        return out
+
+    def _converse_fit(self, phrase: str, vec: np.ndarray, rels: np.ndarray, lex) -> tuple[np.ndarray, np.ndarray]:
+        """(whether relation ``rels[i]`` has a converse reading, how well ``phrase`` fits the best of them: half the
+        embedding cosine with ``vec``, half ``lex(text)``, the words they share). A phrase naming kin fits only the
+        readings that name the same ("son of" read back is "father of", which no "son of" in the question is; the
+        embeddings of kin words are too close to tell)."""
+        texts = [self.converse_texts(r) for r in rels.tolist()]
+        has = np.array([bool(t) for t in texts], dtype=bool)
+        fit = np.zeros(rels.size, dtype=np.float64)
+        flat = sorted({x for t in texts for x in t})
+        if flat:
+            kin = {singular(w) for w in tokens(phrase)} & set(self._converse_words)
+            sem = dict(zip(flat, np.maximum(0.0, (self.embed(flat) @ vec).astype(np.float64)).tolist()))
+            fit[has] = [max(0.0 if kin and x.split()[0] in self._converse_words and x.split()[0] not in kin
+                            else 0.5 * sem[x] + 0.5 * lex(x) for x in t) for t in texts if t]
+        return has, fit
+
     def fitting_relations(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray
                           ) -> list[tuple[int, str, np.ndarray | None]]:
         """Relation-aware matching: (constraint column, the question's phrase for it, mask of ``nodes`` joined
@@ -513,6 +560,11 @@ class Ranker:
                 backward = np.where(recip >= 0, backward, cfg.relation_fit_backward * direct)
                 if said[-1] == "by":  # "founded by X": X's own "founded" edge to the answer states it
                     backward = np.maximum(backward, direct)
+            # "son of" read back is "father of" (the phrase's own words: the lexicon's "child" ~ "father" is Wikidata's
+            # tail-role "father", the other way round)
+            own = {stem(w) for w in content}
+            has, converse = self._converse_fit(phrase, vec, r, lambda x: float(bool(own & _stems(x))))
+            backward = np.where(has, converse, backward)
             if atype:
                 backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r], named))
             fit = np.where(back, backward, forward)
@@ -776,7 +828,15 @@ class Ranker:
                     sem = (m.text_vecs[tids] @ vecs[j + 1]).astype(np.float64)
                     said = [self._text_words(t) for t in tids.tolist()]
                 lex = np.array([len(words & w) / len(words) if words else 0.0 for w in said])
-                pairs, best = _segment_max((0.5 * np.maximum(0.0, sem) + 0.5 * lex)[tinv.reshape(-1)], owner)
+                fit = (0.5 * np.maximum(0.0, sem) + 0.5 * lex)[tinv.reshape(-1)]
+                back = np.flatnonzero(~heads)  # an edge the candidate is the tail of, read from its side
+                if back.size and self.plain_relation_names:
+                    rels, rinv = np.unique(g.rel[eids[back]], return_inverse=True)
+                    said_back, converse = self._converse_fit(phrase, vecs[j + 1], rels, lambda x: len(
+                        words & {singular(w) for w in tokens(x)}) / len(words) if words else 0.0)
+                    rinv = rinv.reshape(-1)
+                    fit[back] = np.where(said_back[rinv], converse[rinv], fit[back])
+                pairs, best = _segment_max(fit, owner)
                 rel_sum[rows[pairs]] += best
                 rel_n[rows[pairs]] += 1
         lmax = self._log_max_deg

@@ -28,11 +28,14 @@ def relation_phrases(question: str, mentions: list[Mention], a_end: int, rules: 
 
 def stated_words(qg: QueryGraph, rules: RuleSwitches = ALL_ON) -> dict[str, tuple[str, str]]:
     """Per constraint, (text before it, words after it) that state its relation (``_stated``); the words of a name
-    the graph lacks ("made *De groote boulevards*") name a thing, not a relation."""
+    the graph lacks ("made *De groote boulevards*") name a thing, not a relation (where no constraint lies in them:
+    the pieces of "Crouching Tiger, Hidden Dragon" keep their places)."""
     ordered = sorted((n for n in qg.constraints if n.mention is not None), key=lambda n: n.mention.start)
     question = qg.question
     for name in qg.unlinked:  # each word a mark, so the count of words after a constraint stays as written
-        question = question.replace(name, re.sub(r"\S", "·", name))
+        for at in [k.start() for k in re.finditer(re.escape(name), question)]:
+            if not any(at < n.mention.end and n.mention.start < at + len(name) for n in ordered):
+                question = question[:at] + re.sub(r"\S", "·", name) + question[at + len(name):]
     stated = _stated(question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2], rules)
     return {n.qid: s for n, s in zip(ordered, stated)}
 

@@ -181,3 +181,37 @@ def test_a_match_joined_to_every_condition_but_ruled_out_says_why_not_k_of_k():
     plain = Answer("Carousel", "doc:carousel", False, 0.6, (), ("Carousel",), (), "")
     assert "joined to all 3, but some only through facts read with too little confidence" in headline(plain, used)
     assert "satisfies 3 of 3" not in headline(plain, used)
+
+
+def test_a_name_across_a_comma_the_graph_has_only_before_a_subtitle_is_one_condition_not_found():
+    """"Crouching Tiger, Hidden Dragon" where the graph has "Crouching Tiger", "Hidden Dragon" and "Crouching Tiger,
+    Hidden Dragon: Sword of Destiny": one name not found whole (its pieces only rank, as parts of it), not two
+    conditions; with the whole title a label, it is linked whole."""
+    from sgrag import GraphBuilder
+    from sgrag.accounting import account
+    from sgrag.linking import Linker
+    from sgrag.query import build_query_graph
+
+    def conditions(labels, question):
+        b = GraphBuilder()
+        for label in labels:
+            b.add_node(label.lower(), label)
+        lk = Linker(b.build())
+        mentions, atype = lk.link(question)
+        qg = build_query_graph(question, mentions, atype, unlinked=tuple(lk.unlinked(question, mentions)))
+        none = Answer("Unable to determine", None, False, 0.0, (), (), (), "")
+        return account(qg, none, set(), set(), set(), 0.75, lk.knows)
+
+    q = "Which actress appeared in both Crouching Tiger, Hidden Dragon and Crouching Tiger, Hidden Dragon: Sword of Destiny?"
+    labels = ["Crouching Tiger", "Hidden Dragon", "Crouching Tiger, Hidden Dragon: Sword of Destiny"]
+    got = conditions(labels, q)
+    assert [(c.text, c.status) for c in got] == [("Crouching Tiger, Hidden Dragon: Sword of Destiny", "relaxed"),
+                                                ("Crouching Tiger, Hidden Dragon", "not_found")]
+    assert "'Crouching Tiger' and 'Hidden Dragon' inside it only rank" in got[1].reason
+    got = conditions(labels + ["Crouching Tiger, Hidden Dragon"], q)
+    assert [(c.text, c.status) for c in got] == [("Crouching Tiger, Hidden Dragon", "relaxed"),
+                                                ("Crouching Tiger, Hidden Dragon: Sword of Destiny", "relaxed")]
+    # a list, or a place and its qualifier, no label spells so: each is its own condition
+    got = conditions(labels + ["Canada", "Mexico"], "Which actress was born in Canada, Mexico or Hidden Dragon?")
+    assert [(c.text, c.status) for c in got] == [("Canada", "relaxed"), ("Mexico", "relaxed"),
+                                                ("Hidden Dragon", "relaxed")]

@@ -13,7 +13,7 @@ from sgrag.ranking import Ranker
 from sgrag.narrowing import one_typo_apart
 from sgrag.relax import best_tiers
 from conftest import build_workspace, fast_config
-from test_rule_contracts import partial_read_graph
+from test_rule_contracts import kin_graph, partial_read_graph
 
 
 def _read(edges):
@@ -47,12 +47,21 @@ def acquired_graph():
                   ("Ostra Mills", "Lisbon", "visited", "svo|0.85")])
 
 
+def origins_graph():
+    """Requiem is from France (an extractor's "from" edge to "French") and Alma performed it; Nazim Khaled is only
+    mentioned beside Alma."""
+    return _read([("Requiem", "French", "from", "modifier|0.6"), ("Alma", "Requiem", "performed", "clause|0.75"),
+                  ("Nazim Khaled", "French", "wrote entry", "svo|0.722"),
+                  ("Nazim Khaled", "Alma", "mentioned with", "document|0.3")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
     cfg.embed.backend = "minilm"
     out = {}
-    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph)):
+    for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
+                        ("origins", origins_graph), ("kin", kin_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -116,6 +125,34 @@ def test_in_a_year_says_when_not_where(engines):
     assert sorted(r.label for r in trace.answer.exact_set) == ["Nuvola Labs", "Ostra Mills"]
     trace = engine.ask("Which company was acquired by Halvard Group and is in Lisbon?")
     assert [r.label for r in trace.answer.exact_set] == ["Nuvola Labs"]
+
+
+def test_a_verb_of_coming_says_no_more_than_its_preposition(engines):
+    """"What comes from French": no answer type, and "comes from" asks no more of the relation than "from" does, so
+    Requiem's "from" edge meets it and Requiem is the exact answer."""
+    trace = engines["origins"].ask("What comes from French and was performed by Alma?")
+    assert trace.query_graph.answer_type == ""
+    assert [r.label for r in trace.answer.exact_set] == ["Requiem"]
+
+
+def test_an_edge_the_candidate_is_the_tail_of_reads_as_its_converse(engines):
+    """"Zarir son of Yazdegerd" read from Yazdegerd's side is "father of" (so Yazdegerd is the father, and no son of
+    Zarir); "More song by Sisters of Mercy" read from the band's side says it made the song."""
+    engine = engines["kin"]
+    g, ranker = engine.graph, engine.ranker
+    rel = {name: r for r, name in enumerate(g.relations)}
+    assert ranker.converse_texts(rel["son of"]) == ("father of", "mother of", "parent of")
+    assert "created song" in ranker.converse_texts(rel["song by"]) and ranker.converse_texts(rel["named"]) == ()
+    a = engine.ask("Which ruler was the father of both Zarir and Balash?").answer
+    assert [r.label for r in a.exact_set] == ["Yazdegerd"]
+    a = engine.ask("Which person was the son of Zarir?").answer
+    assert a.exact_set == ()  # the graph says the reverse: no wrong exact answer
+    a = engine.ask("Which band created More?").answer
+    assert [r.label for r in a.exact_set] == ["Sisters of Mercy"]
+    qg = engine.ask("Which ruler was the father of Zarir?").query_graph
+    zarir = next(c.qid for c in qg.constraints if c.label == "Zarir")
+    feats = ranker.features(qg, {g.index_of["ya"]: {zarir: g.index_of["za"]}, g.index_of["gh"]: {zarir: g.index_of["za"]}})
+    assert feats[g.index_of["ya"]]["relation"] > 0.8 > feats[g.index_of["gh"]]["relation"]
 
 
 @pytest.mark.parametrize("a, b, same", [("Noel Nincola", "Noel Nicola", True), ("Rocky II", "Rocky III", False),

@@ -36,8 +36,19 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     ("Which Sisters of Mercy album, co-produced by Jim Steinman, includes More?", "Sisters of Mercy album"),
     ("Which 2011 South Korean film featured Ko Chang-seok?", "2011 South Korean film"),
     ("Which Academy Awards ceremony, held in 1990, honoured X?", "Academy Awards ceremony"),
-    ("Which Olympic Games were held in Athens?", "Olympic"),  # no lowercase head: as before
-    ("Which National Memorial stands on Merritt Island?", "National"),
+    # a name without a lowercase head is the whole phrase
+    ("Which Olympic Games were held in Athens?", "Olympic Games"),
+    ("Which National Memorial stands on Merritt Island?", "National Memorial"),
+    ("Which U.S. state borders Washington?", "U.S. state"),
+    # a verb right after "What"/"Which" leaves no answer type; a plural noun asking for the answer stays one
+    ("What comes from American and was released in 1996?", ""),
+    ("What came after Antichrist Superstar?", ""),
+    ("What followed the 1990 World Cup?", ""),
+    ('What includes "Kick Him Out"?', ""),
+    ("Which films by Steven Spielberg won an award?", "films"),
+    ("Which awards were won by Titanic?", "awards"),
+    ("Which countries border France?", "countries border"),
+    ("Which breed of dog won the show?", "breed"),
     # a preposition before the question word: the value asked for is the answer type, not a condition
     ("On what date were both America's Sweetheart and Mono released?", "date"),
     ("In which year was Flesh & Blood released?", "year"),
@@ -123,6 +134,57 @@ def test_query_graph_is_a_star_around_unk(linker):
     assert qg.node(qg.target).label == UNK and len(qg.edges) == 2
     assert all(qg.target in e for e in qg.edges)
     assert qg.relation_phrases[1].endswith("won medals at the")
+
+
+def test_a_named_answer_type_is_a_class_condition_whole_and_a_verb_first_leaves_the_phrase_to_the_relation():
+    """"Which National Memorial stands ...": the label spelling the name whole is the answer type's class condition
+    (its pieces are none); "What comes from X": no answer type, and X's relation phrase starts at the verb."""
+    b = GraphBuilder()
+    for label in ("National Memorial", "National", "Merritt Island", "American", "comes"):
+        b.add_node(label.lower(), label)
+    b.add_edge("national memorial", "merritt island", "on")
+    lk = Linker(b.build())
+    q = "Which National Memorial stands on Merritt Island?"
+    mentions, atype = lk.link(q)
+    assert atype == "National Memorial"
+    assert [(m.chosen.label, m.role) for m in mentions] == [("National Memorial", "type"), ("Merritt Island", "entity")]
+    q = "What comes from American?"
+    mentions, atype = lk.link(q)
+    assert atype == "" and [m.chosen.label for m in mentions] == ["American"]
+    assert build_query_graph(q, mentions, atype).relation_phrases == ("comes from",)
+
+
+def test_a_kinship_noun_before_of_and_a_name_states_its_relation_and_is_no_thing():
+    """"was the father of both Zarir and Balash": "father" (a class node here) is how they are related, part of their
+    stated relation; not after "a father in", nor as the answer type ("Which son of ...")."""
+    b = GraphBuilder()
+    for label in ("father", "son", "Zarir", "Balash", "Baruch"):
+        b.add_node(label.lower(), label)
+    b.add_edge("baruch", "father", "is a")
+    b.add_edge("zarir", "son", "is a")
+    lk = Linker(b.build())
+    q = "Which ruler was the father of both Zarir and Balash?"
+    mentions, atype = lk.link(q)
+    assert [m.chosen.label for m in mentions] == ["Zarir", "Balash"]
+    assert build_query_graph(q, mentions, atype).relation_phrases == ("was the father of both",) * 2
+    assert labels(lk, "Which ruler was a father in Zarir?") == ["father", "Zarir"]
+    mentions, _ = lk.link("Which son of Zarir was born in Balash?")  # the answer type's class stays
+    assert [(m.chosen.label, m.role) for m in mentions] == [("son", "type"), ("Zarir", "entity"), ("Balash", "entity")]
+
+
+def test_the_pieces_of_a_comma_title_keep_the_stated_relation_of_what_follows():
+    """"Crouching Tiger, Hidden Dragon" is reported whole as not found, but its pieces are constraints: its words are
+    not masked as a missing name's, so "appeared in both" still states the relation of the title after "and"."""
+    b = GraphBuilder()
+    for label in ("Crouching Tiger", "Hidden Dragon", "Crouching Tiger, Hidden Dragon: Sword of Destiny"):
+        b.add_node(label.lower(), label)
+    lk = Linker(b.build())
+    q = "Which actress appeared in both Crouching Tiger, Hidden Dragon and Crouching Tiger, Hidden Dragon: Sword of Destiny?"
+    mentions, atype = lk.link(q)
+    qg = build_query_graph(q, mentions, atype, unlinked=tuple(lk.unlinked(q, mentions)))
+    assert qg.unlinked == ("Crouching Tiger, Hidden Dragon",)
+    said = stated_words(qg)
+    assert [said[c.qid][0].strip() for c in qg.constraints] == ["appeared in both"] * 3
 
 
 def test_chinese_answer_type():

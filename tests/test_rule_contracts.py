@@ -41,7 +41,8 @@ def words_graph():
                   "The Piano", "Piano", "Music", "Zork Tuba Club", "Bulldog", "Drama", "MTV", "Birmingham",
                   "Alabama", "United Nations", "Country", "Caribbean", "Pirates of the Caribbean: At World's End",
                   "Academy Award for Best Director", "Academy Award for Best Actor", "1988 Summer Olympics",
-                  "2008 Summer Olympics", "Action", "Action Film", "Common", "Website", "Sweet", "Sour", "Place", "More"):
+                  "2008 Summer Olympics", "Action", "Action Film", "Common", "Website", "Sweet", "Sour", "Place", "More",
+                  "Father", "Crouching Tiger", "Hidden Dragon", "Crouching Tiger, Hidden Dragon: Sword of Destiny"):
         node(label)
     classes = ("Actor", "Female", "Male", "Comedian", "Film Director", "Screenwriter-GB", "Producer-GB",
                "Writer-GB", "Television Director", "Television Producer")
@@ -166,6 +167,10 @@ CONTRACTS = {
                                 "Which actor was born in Birmingham and Alabama?", on_only="'Alabama', 0.5"),
     "demonym_equivalence": Contract("nations", "Which singer from the Netherlands performed Top Wave?",
                                     "Which singer from the Netherlands performed Low Song?", on_only="met through 'Dutch'"),
+    "comma_titles": Contract("words", "Which actor starred in Crouching Tiger, Hidden Dragon?",
+                             "Which actor starred in Crouching Tiger and Hidden Dragon?", on_only="'Crouching Tiger', 0.5"),
+    "kin_nouns_state": Contract("words", "Which actor was the father of Tom Skerritt?",
+                                "Which actor was a father in Gorvath Rising?", off_only="'Father'"),
     "one_mention_per_label": Contract("words", "Which British actor was born in the United Kingdom?",
                                       "Which actor was born in the United Kingdom?", off_only="'United Kingdom', 0.9, 'type'"),
     "weak_word_states": Contract("words", "Which film features music by Tom Skerritt?",
@@ -217,6 +222,8 @@ CONTRACTS = {
     "relation_synonyms": Contract("influence", "Who passed away in Zork City?", "Who is from Freedonia?", on_only="'passed' names"),
     "containment_direction": Contract("places_read", "Which place is located in Olesno County?",
                                       "Which place is linked to Olesno County?", on_only="rather than lying in it"),
+    "converse_relations": Contract("kin", "Which ruler was the father of both Zarir and Balash?", "Who named Balash?",
+                                   on_only="not joined to Zarir by a relation that fits"),
     "passive_direction": Contract("influence", "Who was influenced by both Gorvath Prime and Blen Tesk?",
                                   "Who passed away in Zork City?", on_only="'Teeble Snorkel', \"not joined"),
     # ---- relaxing: what happens when nothing meets every condition -------------------------------------------
@@ -368,11 +375,25 @@ def nations_graph():
          ("kv", "ls", "performed", "Kees Vos performed Low Song.", "svo|0.85")])
 
 
+def kin_graph():
+    """Read from documents: Zarir and Balash are sons of Yazdegerd (stored from the sons' side), Ghazar Parpetsi wrote
+    about Zarir and named Balash; More is a song by the Sisters of Mercy, and Eldritch Band is mentioned with it."""
+    return _read_facts(
+        [("za", "Zarir"), ("ba", "Balash"), ("ya", "Yazdegerd"), ("gh", "Ghazar Parpetsi"), ("mo", "More"),
+         ("sm", "Sisters of Mercy"), ("eb", "Eldritch Band")],
+        [("za", "ya", "son of", "Zarir was a son of Yazdegerd.", "svo|0.85"),
+         ("ba", "ya", "son of", "Balash was a son of Yazdegerd.", "svo|0.85"),
+         ("gh", "za", "wrote about", "Ghazar Parpetsi wrote about Zarir.", "svo|0.85"),
+         ("gh", "ba", "named", "Ghazar Parpetsi named Balash.", "svo|0.85"),
+         ("mo", "sm", "song by", "More is a song by the Sisters of Mercy.", "copula|0.9"),
+         ("eb", "mo", "mentioned with", "Eldritch Band toured when More came out.", "sentence|0.35")])
+
+
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
           "misspelt": misspelt_graph, "cut": cut_graph, "coarse": coarse_graph,
-          "places_read": places_read_graph, "nations": nations_graph}
+          "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph}
 
 
 @pytest.fixture(scope="module")
@@ -384,7 +405,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut", "coarse", "places_read"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut", "coarse", "places_read", "kin"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

@@ -7,7 +7,9 @@ reach the entity first named in another sentence or chunk:
   Jones–Smith", "J. R. R. Tolkien"), without determiners or a possessive "'s". Dates and
   quantities become value nodes (only ever the target of an edge). One entity, one node: a
   surname or first name, an acronym ("U.S." of "United States") or the title's short form
-  resolves to the full name first mentioned; every surface form is kept as an alias.
+  resolves to the full name first mentioned; every surface form is kept as an alias. The rule reader's
+  findings join the parse's entity of their name's clean form ("Italy's" -> Italy, "Lost One" -> The Lost One);
+  a name ending in a possessive that the parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
   (or none known yet), it/its never a person or a nationality, they/their only a group (an
   organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
@@ -169,6 +171,8 @@ _ABBREV = re.compile(r"[^A-Za-z]")
 _WORDED = re.compile(r"[^\W\d_]{2}")
 """A relation name needs a word of two letters or more (any script)."""
 _NON_LATIN_SHARE = 0.5
+_ENDS_POSSESSIVE = re.compile(r"\w['’]s?$")
+"""A name ending in a possessive ("Italy's", "Sneaker Pimps'")."""
 
 
 @dataclass
@@ -197,7 +201,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v6"
+    VERSION = "spacy-v7"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists)."""
 
@@ -279,7 +283,9 @@ class ParseExtractor:
         have = {(r.source, r.relation, r.target) for r in found.relations}
         rels = list(found.relations)
         for r in rules.relations:
-            src, dst = canon.get(fold(r.source), r.source), canon.get(fold(r.target), r.target)
+            src, dst = _rule_label(r.source, canon), _rule_label(r.target, canon)
+            if src is None or dst is None:
+                continue  # "Italy's", "CNN's Los Angeles": no name the parse knows
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
             if not _WORDED.search(r.relation):
@@ -292,9 +298,30 @@ class ParseExtractor:
                                                 confidence=CONFIDENCE["rules"], fact_start=r.start,
                                                 fact_end=r.end))
         labels = {e.label for e in found.entities}
-        ents = list(found.entities) + [dataclasses.replace(e, label=canon.get(fold(e.label), e.label))
-                                       for e in rules.entities if canon.get(fold(e.label), e.label) not in labels]
+        ents = list(found.entities)
+        for e in rules.entities:
+            label = _rule_label(e.label, canon)
+            if label is not None and label not in labels:
+                labels.add(label)
+                ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
+
+
+def _rule_label(name: str, canon: dict[str, str]) -> str | None:
+    """The parse's entity a rule-reader name stands for (``canon``: folded names -> labels), or None for none.
+
+    The rule reader keeps the capitalised words it saw ("Italy's", "Lost One" for the parse's "The Lost One",
+    "Jones," at a comma): such a name stands for the parse's entity of its clean form, with or without its article.
+    Unknown to the parse, a name keeps its clean form, but one ending in a possessive names nothing (its edge is
+    dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister")."""
+    if fold(name) in canon:
+        return canon[fold(name)]
+    clean = clean_name(name, keep_article=True)
+    for form in (clean, clean_name(clean)):
+        for key in (fold(form), "the " + fold(form)):
+            if key in canon:
+                return canon[key]
+    return None if _ENDS_POSSESSIVE.search(name.strip()) else clean
 
 
 def dates_thing(relation: str, how: str) -> bool:

@@ -42,6 +42,19 @@ def test_the_rule_readers_relation_between_names_needs_a_word(ex):
     assert found.relations and all(any(c.isalpha() for c in r.relation) for r in found.relations)
 
 
+def test_the_rule_readers_names_take_the_parses_canonical_form(ex):
+    """The rule reader keeps the words it saw ("Italy's", "Lost One"): its findings join the parse's entity of the
+    clean form ("Italy", "The Lost One"), and no label ends in a possessive."""
+    text = ("The film The Lost One was made by Peter Lorre. Lost One received post-war compensation in 1951. "
+            "Cesare Mori was regarded as Italy's most famous prefect. He was born in Pavia, Italy.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert not any(x.endswith(("'s", "’s")) for x in labels)
+    assert "Lost One" not in labels
+    assert ("The Lost One", "year received", "1951") in triples(found)
+    assert ("Cesare Mori", "regarded as", "Italy") in triples(found)
+
+
 def test_subject_verb_object_and_prepositional_object(ex):
     found = ex.extract_text("Marie Curie was born in Warsaw. She discovered polonium with Pierre Curie.")
     assert rel(found, "Marie Curie", "Warsaw") == {"born in"}
@@ -524,6 +537,21 @@ def test_spans_inside_sentences_and_no_possessive_names(ex, words):
             assert 0 <= r.start <= r.fact_start <= r.fact_end <= r.end <= len(text)
     for e in found.entities:
         assert not e.label.endswith(("'s", "’s")) and e.label == clean_name(e.label)
+
+
+_NAMED = st.sampled_from(["Anna Berg", "Italy's", "Acme Corp's", "the", "The", "Lost", "One", "Mary", "James'",
+                          "was", "born", "in", "joined", "by", "and", "of", "games", ",", ".", "Berlin", "band"])
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(_NAMED, min_size=3, max_size=20))
+def test_no_canonical_label_ends_in_a_possessive(ex, words):
+    """With the rule reader's findings too: no node label nor alias ends in a possessive."""
+    text = " ".join(words)
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    names = {x for e in found.entities for x in (e.label, *e.aliases)}
+    names |= {x for r in found.relations for x in (r.source, r.target)}
+    assert not any(x.rstrip().endswith(("'s", "’s", "'")) for x in names), names
 
 
 def test_redocred_documents_end_to_end(ex, tmp_path):

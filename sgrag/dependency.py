@@ -465,14 +465,21 @@ class _Reader:
     def _full_title_name(self, label: str, kind: str) -> int | None:
         """The article's subject named in full ("Gary Allan Anderson" under the title "Gary Anderson"):
         the title entity, now labelled with the full name (the title stays an alias) unless an edge
-        already carries its label."""
+        already carries its label; a new entity, the title's, when the text has not named the title yet (the title
+        line is not read)."""
         t = self.title_entity
-        if t is None or kind not in ("PERSON", "PROPN") or self.ents[t].kind not in ("PERSON", "PROPN"):
+        if not self.title or kind not in ("PERSON", "PROPN") or t is not None and \
+                self.ents[t].kind not in ("PERSON", "PROPN"):
             return None
-        short, full = self.ents[t].label.split(), label.split()
+        short, full = (self.ents[t].label if t is not None else self.title).split(), label.split()
         it = iter(full)
         if len(full) <= len(short) or not all(w in it for w in short) or full[0] != short[0]:
             return None
+        if t is None:
+            self.title_entity = len(self.ents)
+            self.ents.append(_Entity(label, kind, {self.title}))
+            self.by_key[fold(self.title)] = self.title_entity
+            return self.title_entity
         old = self.ents[t].label
         if self.ents[t].kind == "PROPN":
             self.ents[t].kind = kind  # the title line had no type; the full name has

@@ -6,8 +6,12 @@ reach the entity first named in another sentence or chunk:
 * **Entities** are NER spans and proper-noun runs (whole names: "Marks & Spencer", "Tom
   Jones–Smith", "J. R. R. Tolkien"), without determiners or a possessive "'s". Dates and
   quantities become value nodes (only ever the target of an edge). One entity, one node: a
-  surname or first name, an acronym ("U.S." of "United States") or the title's short form
-  resolves to the full name first mentioned; every surface form is kept as an alias. The rule reader's
+  surname or first name (of anyone the text shows a person, whatever NER calls them), an acronym
+  ("U.S." of "United States"), a company's name without its legal form ("Bigpoint" of "Bigpoint
+  GmbH"), the article's subject without its first words ("the Ski Museum" of the Holmenkollen Ski
+  Museum) or the title's short form resolves to the full name first mentioned, and so does the
+  title written out ("Badanaval Venkatasubba Sreekantan" under "B. V. Sreekantan"; a title inside
+  a longer name is that name's: "Dollar General Corporation"); every surface form is kept as an alias. The rule reader's
   findings join the parse's entity of their name's clean form ("Italy's" -> Italy, "Lost One" -> The Lost One);
   a name ending in a possessive that the parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
@@ -171,6 +175,10 @@ _ABBREV = re.compile(r"[^A-Za-z]")
 _WORDED = re.compile(r"[^\W\d_]{2}")
 """A relation name needs a word of two letters or more (any script)."""
 _NON_LATIN_SHARE = 0.5
+_LEGAL_FORM = re.compile(r"(?<=\w),?\s+(?:GmbH|AG|KG|SE|Inc\.?|Incorporated|Ltd\.?|Limited|LLC|L\.L\.C\.|[Pp][Ll][Cc]|"
+                         r"Corp\.?|Corporation|Co\.|S\.A\.?|S\.p\.A\.?|N\.V\.|B\.V\.|Pty\.?(?: Ltd\.?)?|AB|ASA|Oy|"
+                         r"S\.L\.|SARL|S\.A\.S\.)$")
+"""A company's legal form after its name ("Bigpoint GmbH", "Toon City Animation, Inc.", "Dollar General Corporation")."""
 _ENDS_POSSESSIVE = re.compile(r"\w['’]s?$")
 """A name ending in a possessive ("Italy's", "Sneaker Pimps'")."""
 
@@ -311,13 +319,14 @@ def _rule_label(name: str, canon: dict[str, str]) -> str | None:
     """The parse's entity a rule-reader name stands for (``canon``: folded names -> labels), or None for none.
 
     The rule reader keeps the capitalised words it saw ("Italy's", "Lost One" for the parse's "The Lost One",
-    "Jones," at a comma): such a name stands for the parse's entity of its clean form, with or without its article.
+    "Jones," at a comma): such a name stands for the parse's entity of its clean form, with or without its article
+    or a company's legal form.
     Unknown to the parse, a name keeps its clean form, but one ending in a possessive names nothing (its edge is
     dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister")."""
     if fold(name) in canon:
         return canon[fold(name)]
     clean = clean_name(name, keep_article=True)
-    for form in (clean, clean_name(clean)):
+    for form in (clean, clean_name(clean), _without_legal_form(clean)):
         for key in (fold(form), "the " + fold(form)):
             if key in canon:
                 return canon[key]
@@ -333,11 +342,29 @@ def dates_thing(relation: str, how: str) -> bool:
 
 def _named_in_full(name: str, body: str) -> bool:
     """Whether the body names the title's subject in full: its words in order with at most two
-    more between ("Gary Allan Anderson" for "Gary Anderson")."""
-    words = [re.escape(w) for w in fold(name).split()]
+    more between, an initial standing for a word ("Gary Allan Anderson" for "Gary Anderson", "Badanaval
+    Venkatasubba Sreekantan" for "B. V. Sreekantan")."""
+    words = [re.escape(w) + (r"\w*" if len(w) == 1 else "") for w in fold(name).split()]
     if len(words) < 2:
         return False
     return re.search(r"\b" + r"(?:\s+\S+){0,2}?\s+".join(words) + r"\b", fold(body)) is not None
+
+
+def _expands(short: str, full: str) -> bool:
+    """Whether ``full`` is ``short`` written out: the same first and last word (letters after a name aside),
+    ``short``'s words in order with more between, or an initial ("B.") standing for a word it begins ("Gary Allan
+    Anderson" of "Gary Anderson", "Badanaval Venkatasubba Sreekantan" of "B. V. Sreekantan"; not "Samarinda
+    Seberang" of "Samarinda")."""
+    s, f = short.split(), full.split()
+    if len(f) < len(s) or f == s or not _same_word(s[0], f[0]) or not _same_word(s[-1], _given_names(full)[-1]):
+        return False
+    it = iter(f)
+    return all(any(_same_word(w, x) for x in it) for w in s)
+
+
+def _same_word(word: str, other: str) -> bool:
+    """A word, or an initial of it ("B." of "Badanaval")."""
+    return word == other or bool(re.fullmatch(r"[A-Z]\.?", word)) and other[:1] == word[0] and len(other) > 2
 
 
 def is_english(text: str) -> bool:
@@ -381,6 +408,12 @@ def _given_names(label: str) -> list[str]:
     while len(words) > 2 and _POST_NOMINAL.fullmatch(words[-1].rstrip(",")):
         words = words[:-1]
     return words
+
+
+def _without_legal_form(label: str) -> str:
+    """A company's name without its legal form, which no text repeats when naming it for short ("Bigpoint GmbH",
+    "Toon City Animation, Inc." -> Bigpoint, Toon City Animation); any other name as it is."""
+    return _LEGAL_FORM.sub("", label) or label
 
 
 def _personal_name(label: str) -> bool:
@@ -453,6 +486,9 @@ class _Reader:
         idx = self._full_title_name(label, kind)
         if idx is None:
             idx = self._short_form(label, kind)
+        bare = fold(_without_legal_form(label))
+        if idx is None and bare != key and bare in self.by_key and kind != "VALUE":
+            idx = self.by_key[bare]  # "Dollar General", then "Dollar General Corporation": one company
         if idx is None:
             idx = len(self.ents)
             self.ents.append(_Entity(label, kind))
@@ -466,14 +502,12 @@ class _Reader:
         """The article's subject named in full ("Gary Allan Anderson" under the title "Gary Anderson"):
         the title entity, now labelled with the full name (the title stays an alias) unless an edge
         already carries its label; a new entity, the title's, when the text has not named the title yet (the title
-        line is not read)."""
+        line is not read). A title with an initial is a person's name, whatever NER calls its full form."""
         t = self.title_entity
-        if not self.title or kind not in ("PERSON", "PROPN") or t is not None and \
-                self.ents[t].kind not in ("PERSON", "PROPN"):
+        named = ("PERSON", "PROPN") if not re.search(r"\b[A-Z]\.", self.title) else ("PERSON", "PROPN", "ORG")
+        if not self.title or kind not in named or t is not None and self.ents[t].kind not in named:
             return None
-        short, full = (self.ents[t].label if t is not None else self.title).split(), label.split()
-        it = iter(full)
-        if len(full) <= len(short) or not all(w in it for w in short) or full[0] != short[0]:
+        if not _expands(self.ents[t].label if t is not None else self.title, label):
             return None
         if t is None:
             self.title_entity = len(self.ents)
@@ -490,7 +524,8 @@ class _Reader:
 
     def _short_form(self, label: str, kind: str) -> int | None:
         """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
-        a surname or first name of a person, an acronym, the name without its last words."""
+        a surname or first name of a person, an acronym, the name without its last words or its legal form, the
+        article's subject without its first words."""
         if kind == "VALUE":
             return None
         words = label.split()
@@ -498,11 +533,15 @@ class _Reader:
         t = self.title_entity
         if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN"):
             given = _given_names(self.ents[t].label)
-            if _personal_name(" ".join(given)) and label in (given[0], given[-1]):
+            if _personal_name(" ".join(given)) and label in (given[0], given[-1]) and \
+                    named_kind(self.ents[t].label, None) in (None, PERSON):  # not "Holmenkollen" of "... Ski Museum"
                 return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
+        if t is not None and len(words) >= 2 and kind not in _PLACE | {"NORP", "PERSON"} and \
+                self.ents[t].kind != "PERSON" and self.ents[t].label.split()[-len(words):] == words:
+            return t  # "the Ski Museum" in the article on the Holmenkollen Ski Museum
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
-            people = [(i, given) for i, e in enumerate(self.ents)
-                      if e.kind == "PERSON" and len(given := _given_names(e.label)) > len(words)]
+            people = [(i, given) for i, e in enumerate(self.ents)  # NER's persons and those the text shows so
+                      if (e.kind == "PERSON" or i in self.people) and len(given := _given_names(e.label)) > len(words)]
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == words:
                     return i
@@ -513,8 +552,8 @@ class _Reader:
             if e.kind == "VALUE" or len(e.label) <= len(label):
                 continue
             ew = e.label.split()
-            if acro and _initials(e.label) == acro:
-                return i
+            if acro and _initials(e.label) == acro or _without_legal_form(e.label) == label:
+                return i  # "U.S." of "United States"; "Bigpoint" of "Bigpoint GmbH"
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
                     and len(words) >= 2 and not (kind in _PLACE and ew[len(words)][:1].isupper()):
                 return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"; a place naming
@@ -856,7 +895,10 @@ class _Reader:
                 continue
             span = self.doc[t.i:min(t.i + n + 3, sent.end)]
             for k in range(1, len(span) + 1):
-                if fold(span[:k].text) == key and not any(x in self.token_mention for x in range(t.i, t.i + k)):
+                longer = t.i + k < sent.end and self.doc[t.i + k].pos_ == "PROPN" and \
+                    self.doc[t.i + k].text[:1].isupper()  # "Dollar General Corporation": a longer name
+                if fold(span[:k].text) == key and not longer and \
+                        not any(x in self.token_mention for x in range(t.i, t.i + k)):
                     kind = "PERSON" if any(x.ent_type_ == "PERSON" for x in span[:k]) else "PROPN"
                     self.title_entity = self._entity(self.title, kind)
                     m = _Mention(t.i, t.i + k, self.title_entity)

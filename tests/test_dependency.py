@@ -424,6 +424,48 @@ def test_letters_after_a_name_do_not_hide_its_surname(ex):
     assert "Jones" in next(e for e in found.entities if e.label == "Alan Belford Jones AO").aliases
 
 
+def names(found):
+    """Entity labels (no classes, no values) -> their aliases."""
+    return {e.label: set(e.aliases) for e in found.entities if not e.description}
+
+
+def test_a_company_named_without_its_legal_form_is_one_entity(ex):
+    found = ex.extract_text("Bigpoint GmbH is a German video game developer. Bigpoint maintains offices in Berlin.")
+    assert "Bigpoint" in names(found)["Bigpoint GmbH"]
+    assert "Bigpoint" not in names(found)
+
+
+def test_the_title_inside_a_longer_name_is_no_mention_of_it(ex):
+    """"Dollar General Corporation" under the title "Dollar General" is one name (the title its short form), and
+    "Samarinda Seberang" in the article on Samarinda is another place."""
+    found = ex.extract_text("Dollar General\n\nDollar General Corporation is an American chain of variety stores. "
+                            "Dollar General has grown.", "Dollar General")
+    assert names(found)["Dollar General Corporation"] == {"Dollar General"}
+    found = ex.extract_text("Samarinda\n\nSamarinda is the capital of East Kalimantan. The city lies across the river "
+                            "from Samarinda Seberang.", "Samarinda")
+    assert {"Samarinda", "Samarinda Seberang"} <= set(names(found))
+
+
+def test_a_title_of_initials_and_the_surname_of_a_person_ner_calls_otherwise(ex):
+    """"B. V. Sreekantan" is the article's subject written out ("Badanaval Venkatasubba Sreekantan", which NER calls
+    an organisation); the surname is him, as the text shows him a person ("born", "an astrophysicist")."""
+    found = ex.extract_text("B. V. Sreekantan\n\nBadanaval Venkatasubba Sreekantan (born 30 June 1925) is an Indian "
+                            "astrophysicist. Sreekantan is a fellow of the Indian Academy of Sciences.",
+                            "B. V. Sreekantan")
+    assert {"B. V. Sreekantan", "Sreekantan"} <= names(found)["Badanaval Venkatasubba Sreekantan"]
+    assert "Sreekantan" not in names(found)
+
+
+def test_the_article_subject_without_its_first_words_is_it(ex):
+    """"The Ski Museum" in the article on the Holmenkollen Ski Museum is the museum; "Holmenkollen" (the ski jump's
+    place) is no first name of it."""
+    found = ex.extract_text("Holmenkollen Ski Museum\n\nHolmenkollen Ski Museum is located at the base of the "
+                            "Holmenkollen ski jump in Oslo. The Ski Museum was founded in 1923.",
+                            "Holmenkollen Ski Museum")
+    assert names(found)["Holmenkollen Ski Museum"] == {"Ski Museum"}
+    assert "Holmenkollen" in names(found)
+
+
 def test_a_place_naming_a_longer_name_stays_the_place(ex):
     """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
     of St Petersburg University"."""

@@ -11,7 +11,8 @@ reach the entity first named in another sentence or chunk:
   GmbH"), the article's subject without its first words ("the Ski Museum" of the Holmenkollen Ski
   Museum) or the title's short form resolves to the full name first mentioned, and so does the
   title written out ("Badanaval Venkatasubba Sreekantan" under "B. V. Sreekantan"; a title inside
-  a longer name is that name's: "Dollar General Corporation"); every surface form is kept as an alias. The rule reader's
+  a longer name is that name's: "Dollar General Corporation"); every surface form is kept as an alias.
+  A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells"). The rule reader's
   findings join the parse's entity of their name's clean form ("Italy's" -> Italy, "Lost One" -> The Lost One);
   a name ending in a possessive that the parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
@@ -179,6 +180,8 @@ _LEGAL_FORM = re.compile(r"(?<=\w),?\s+(?:GmbH|AG|KG|SE|Inc\.?|Incorporated|Ltd\
                          r"Corp\.?|Corporation|Co\.|S\.A\.?|S\.p\.A\.?|N\.V\.|B\.V\.|Pty\.?(?: Ltd\.?)?|AB|ASA|Oy|"
                          r"S\.L\.|SARL|S\.A\.S\.)$")
 """A company's legal form after its name ("Bigpoint GmbH", "Toon City Animation, Inc.", "Dollar General Corporation")."""
+_BAND = re.compile(r"(.+?) (?:and|&) the (.+)")
+"""A group named after its leader ("Tommy James and the Shondells")."""
 _ENDS_POSSESSIVE = re.compile(r"\w['’]s?$")
 """A name ending in a possessive ("Italy's", "Sneaker Pimps'")."""
 
@@ -524,8 +527,8 @@ class _Reader:
 
     def _short_form(self, label: str, kind: str) -> int | None:
         """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
-        a surname or first name of a person, an acronym, the name without its last words or its legal form, the
-        article's subject without its first words."""
+        a surname or first name of a person (also of a group named after them), an acronym, the name without its
+        last words or its legal form, the article's subject without its first words."""
         if kind == "VALUE":
             return None
         words = label.split()
@@ -548,9 +551,14 @@ class _Reader:
             for i, ew in people:  # then a first name ("Ann" is Ann Savoy)
                 if ew[:len(words)] == words:
                     return i
+        band = _BAND.fullmatch(label)
         for i, e in enumerate(self.ents):
             if e.kind == "VALUE" or len(e.label) <= len(label):
                 continue
+            other = _BAND.fullmatch(e.label) if band else None
+            if other and other.group(2) == band.group(2) and \
+                    band.group(1).split() in (other.group(1).split()[-1:], other.group(1).split()[:1]):
+                return i  # "James and the Shondells" of "Tommy James and the Shondells"
             ew = e.label.split()
             if acro and _initials(e.label) == acro or _without_legal_form(e.label) == label:
                 return i  # "U.S." of "United States"; "Bigpoint" of "Bigpoint GmbH"
@@ -621,7 +629,25 @@ class _Reader:
                 continue
             if "PROPN" in (kind, m[2]):  # a name NER cut short, or a run NER typed: the whole, NER's type
                 merged[merged.index(m)] = (min(s, m[0]), max(e, m[1]), kind if m[2] == "PROPN" else m[2])
-        return self._year_names(sorted(merged))
+        return self._band_names(self._year_names(sorted(merged)))
+
+    def _band_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """"Tommy James and the Shondells", "Bob Marley & the Wailers": a person's name, "and the" and a plural name
+        (not a country's nor a people's: "Canada and the United States", "Hitler and the Nazis"; nor after a plural:
+        "the 2006 Colts and the 2015 Broncos") are one group's name, unless a list runs into it ("A, B and the Cs")."""
+        doc, out = self.doc, []
+        for s, e, kind in spans:
+            joined = [t.lower_ for t in doc[out[-1][1]:s]] if out else []
+            if out and doc[out[-1][1] - 1].lower_ in ("and", "&"):  # NER may keep the "&" ("Bob Marley &")
+                joined.insert(0, doc[out[-1][1] - 1].lower_)
+            if out and kind not in ("GPE", "NORP", "VALUE") and doc[s].text[:1].isupper() and \
+                    (out[-1][2] == "PERSON" or out[-1][2] == "PROPN" and not doc[out[-1][1] - 1].lower_.endswith("s")) \
+                    and joined in (["and", "the"], ["&", "the"]) and re.fullmatch(r"[A-Z]\w*[^s\W]s", doc[e - 1].text) \
+                    and not (out[-1][0] > 0 and doc[out[-1][0] - 1].text == ","):
+                s = out.pop()[0]
+                kind = "ORG"
+            out.append((s, e, kind))
+        return out
 
     def _year_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         """"the 2004 Summer Olympics", "the 1985 World Cup": a year between "the" and a name is part
@@ -643,7 +669,8 @@ class _Reader:
                                                kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
             start += 1
         cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
-                    (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
+                    (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper()) and
+                    not (kind == "ORG" and doc[t.i + 1].lower_ == "the")), end)  # not "Tommy James and the Shondells"
         end = cut if kind not in ("VALUE", "WORK_OF_ART") else end  # "Sable University and its economists"
         if kind == "VALUE":  # "December 3, 1912 in Alhambra, California": the date only
             end = next((t.i for t in doc[start + 1:end] if t.pos_ == "ADP" and t.lower_ in ("in", "at", "near")), end)

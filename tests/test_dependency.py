@@ -466,6 +466,17 @@ def test_the_article_subject_without_its_first_words_is_it(ex):
     assert "Holmenkollen" in names(found)
 
 
+def test_a_group_named_after_its_leader_is_one_name(ex):
+    """"Tommy James and the Shondells" is one band ("James and the Shondells" its short form); two places, or two
+    teams, joined by "and the" stay two."""
+    found = ex.extract_text("I Think We're Alone Now is a song by Tommy James and the Shondells, released in 1967. "
+                            "It was a hit for James and the Shondells. Trade between Canada and the United States "
+                            "grew. Peyton Manning was the quarterback for the 2006 Colts and the 2015 Broncos.")
+    assert names(found)["Tommy James and the Shondells"] == {"James and the Shondells"}
+    assert {"Canada", "United States"} <= set(names(found))
+    assert not any(" and the " in x for x in names(found) if x != "Tommy James and the Shondells")
+
+
 def test_a_place_naming_a_longer_name_stays_the_place(ex):
     """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
     of St Petersburg University"."""

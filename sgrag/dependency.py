@@ -12,7 +12,12 @@ reach the entity first named in another sentence or chunk:
   Museum) or the title's short form resolves to the full name first mentioned, and so does the
   title written out ("Badanaval Venkatasubba Sreekantan" under "B. V. Sreekantan"; a title inside
   a longer name is that name's: "Dollar General Corporation"); every surface form is kept as an alias.
-  A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells"). The rule reader's
+  A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells").
+  A name held in a longer one after "of the" is an entity too, which the longer one is "of"
+  (``nested``: "General Congregation of the Society of Jesus" -[of]-> Society of Jesus; not after
+  one word, "Battle of the Bulge", nor in a work's title); a person's role before it is no name
+  ("the thirtieth Superior General of the Society of Jesus", "the Ambassador of Russia": the
+  copula or apposition then reads "general of", "ambassador of"). The rule reader's
   findings join the parse's entity of their name's clean form ("Italy's" -> Italy, "Lost One" -> The Lost One);
   a name ending in a possessive that the parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
@@ -84,7 +89,7 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
               "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "nationality-list": 0.75,
               "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6,
-              "name-place": 0.6, "document-place": 0.5, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
+              "name-place": 0.6, "document-place": 0.5, "nested": 0.7, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
               "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
@@ -325,7 +330,8 @@ def _rule_label(name: str, canon: dict[str, str]) -> str | None:
     "Jones," at a comma): such a name stands for the parse's entity of its clean form, with or without its article
     or a company's legal form.
     Unknown to the parse, a name keeps its clean form, but one ending in a possessive names nothing (its edge is
-    dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister")."""
+    dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister"); nor does
+    a role ("Superior General of the Society of Jesus": someone the parse reads as its holder)."""
     if fold(name) in canon:
         return canon[fold(name)]
     clean = clean_name(name, keep_article=True)
@@ -333,7 +339,8 @@ def _rule_label(name: str, canon: dict[str, str]) -> str | None:
         for key in (fold(form), "the " + fold(form)):
             if key in canon:
                 return canon[key]
-    return None if _ENDS_POSSESSIVE.search(name.strip()) else clean
+    role = re.match(r"(.+?) of (?:the )?[A-Z]", clean)
+    return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) else clean
 
 
 def dates_thing(relation: str, how: str) -> bool:
@@ -687,8 +694,12 @@ class _Reader:
             start = titles[-1] + 1 if titles else start
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
-        if start >= end:
-            return
+        inner = self._nested(start, end, kind)
+        while inner is not None and _role(doc[start:inner - 2].text):  # "the Superior General of the Society of Jesus":
+            start, inner = inner, self._nested(inner, end, kind)    # a role of the name, no name of its own
+        if start >= end or kind not in ("VALUE", "WORK_OF_ART", "PERSON") and end < len(doc) and \
+                doc[end].lower_ == "of" and all(t.text[:1].isupper() for t in doc[start:end]) and _role(doc[start:end].text):
+            return  # "the Ambassador of Russia": a role, said of someone
         label = clean_name(doc[start:end].text, keep_article=article)
         if not label or not any(c.isalnum() for c in label) or (kind != "VALUE" and label.islower()):
             return
@@ -701,6 +712,44 @@ class _Reader:
         self.mentions.append(m)
         for t in range(start, end):
             self.token_mention[t] = m
+        if inner is not None:
+            self._inner_name(m, inner)
+
+    def _nested(self, start: int, end: int, kind: str) -> int | None:
+        """Where a name held in a longer one starts: after the first "of the" followed by two or more capitalised
+        words ("General Congregation of *the Society of Jesus*", "Faculty of Journalism and Politics of *the
+        University of Warsaw*"); None for a value, a work's title ("Return of the Jedi") or a name of one word after
+        "of the" ("Battle of the Bulge", "Order of the Garter")."""
+        if kind in ("VALUE", "WORK_OF_ART"):
+            return None
+        doc = self.doc
+        for j in range(start + 1, end - 2):
+            if doc[j].lower_ == "of" and doc[j + 1].lower_ == "the" and doc[j - 1].text[:1].isupper():
+                words = [t for t in doc[j + 2:end] if t.is_alpha and t.lower_ not in _NAME_INNER]
+                if len(words) >= 2 and all(t.text[:1].isupper() for t in words) and doc[j + 2].text[:1].isupper():
+                    return j + 2
+                return None
+        return None
+
+    def _inner_name(self, outer: _Mention, start: int) -> None:
+        """A name held in a longer one is an entity too, which the longer one is "of" ("General Congregation of the
+        Society of Jesus" -[of]-> Society of Jesus), and so on inward; a mention of it for the lead's and the
+        sentence's weaker readings, read "nested" (its words are the longer name's)."""
+        doc = self.doc
+        inner = self._nested(start, outer.end, "PROPN")
+        kinds = Counter(t.ent_type_ for t in doc[start:outer.end] if t.ent_type_ in _ENTITY_NER)
+        kind = kinds.most_common(1)[0][0] if kinds else "PROPN"
+        label = clean_name(doc[start:outer.end].text)
+        idx = self._entity(label, kind)
+        if idx == outer.entity:
+            return
+        self.ner_labels.setdefault(idx, Counter())[kind] += 1
+        m = _Mention(start, outer.end, idx, "nested")
+        self.mentions.append(m)
+        sent = doc[outer.start].sent
+        self._add(self.ents[outer.entity].label, "of", label, "nested", doc[outer.start:outer.end], sent)
+        if inner is not None:
+            self._inner_name(m, inner)
 
     # ---- coreference ------------------------------------------------------------------------
     def _resolve(self, sent: Any) -> None:
@@ -1577,7 +1626,7 @@ class _Reader:
         """Each entity's first mention by its own name (not a pronoun or description): where its facts are cited."""
         first: dict[int, _Mention] = {}
         for m in self.mentions:
-            if not m.via:
+            if m.via in ("", "nested"):
                 first.setdefault(m.entity, m)
         return first
 
@@ -1777,6 +1826,16 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
         end = b - 1 if sent.doc[b - 1].text == "," else b  # "Reason," with the comma inside the quotes
         out.append((a + 1, end))
     return out
+
+
+def _role(words: str) -> bool:
+    """Whether capitalised words (before "of") name a person's role ("Superior General", "Associate Justice",
+    "Commander-in-Chief") rather than a thing ("General Congregation", "Faculty of Journalism"): their head noun,
+    the word before their own "of" or the last, is a title or a person noun."""
+    ws = words.split()
+    head = ws[ws.index("of", 1) - 1] if "of" in ws[1:] else ws[-1] if ws else ""
+    last = head.split("-")[-1]
+    return last in _HONORIFICS or _person_class(last.lower())
 
 
 def _person_class(noun: str) -> bool:

@@ -477,6 +477,26 @@ def test_a_group_named_after_its_leader_is_one_name(ex):
     assert not any(" and the " in x for x in names(found) if x != "Tommy James and the Shondells")
 
 
+def test_a_name_held_in_a_longer_one_is_an_entity_too(ex):
+    """"General Congregation of the Society of Jesus" holds the Society of Jesus; "the Superior General of the
+    Society of Jesus" is a role of it, no name; a name of one word after "of the", or none, is no name of its own
+    ("Battle of the Bulge", "Bank of America", "Shneur Zalman of Liady")."""
+    found = ex.extract_text("Adolfo Nicolás was the thirtieth Superior General of the Society of Jesus. He was elected "
+                            "by the General Congregation of the Society of Jesus in 2008. The palace houses the Faculty "
+                            "of Journalism and Politics of the University of Warsaw. Yuri Ushakov was the Ambassador of "
+                            "the Russian Federation to the United States.")
+    labels = set(names(found))
+    assert {"Society of Jesus", "General Congregation of the Society of Jesus", "University of Warsaw",
+            "Faculty of Journalism and Politics of the University of Warsaw", "Russian Federation"} <= labels
+    assert not any(x.startswith(("Superior General", "Ambassador")) for x in labels)
+    assert rel(found, "General Congregation of the Society of Jesus", "Society of Jesus") == {"of"}
+    assert rel(found, "Faculty of Journalism and Politics of the University of Warsaw", "University of Warsaw") == {"of"}
+    assert "ambassador of" in rel(found, "Yuri Ushakov", "Russian Federation")
+    found = ex.extract_text("The Bank of America sponsored the Battle of the Bulge museum, which Shneur Zalman of Liady "
+                            "never saw, near the University of Warsaw.")
+    assert not {"America", "Bulge", "Liady", "Warsaw"} & set(names(found))
+
+
 def test_a_place_naming_a_longer_name_stays_the_place(ex):
     """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
     of St Petersburg University"."""

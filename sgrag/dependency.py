@@ -6,7 +6,8 @@ reach the entity first named in another sentence or chunk:
 * **Entities** are NER spans and proper-noun runs (whole names: "Marks & Spencer", "Tom
   Jones–Smith", "J. R. R. Tolkien"), without determiners or a possessive "'s". Dates and
   quantities become value nodes (only ever the target of an edge). One entity, one node: a
-  surname or first name (of anyone the text shows a person, whatever NER calls them), an acronym
+  surname or first name (of anyone the text shows a person, whatever NER calls them), the name with a
+  title ("Emperor Xuanzong" of Xuanzong of Tang), an acronym
   ("U.S." of "United States"), a company's name without its legal form ("Bigpoint" of "Bigpoint
   GmbH"), the article's subject without its first words ("the Ski Museum" of the Holmenkollen Ski
   Museum) or the title's short form resolves to the full name first mentioned, and so does the
@@ -18,8 +19,10 @@ reach the entity first named in another sentence or chunk:
   one word, "Battle of the Bulge", nor in a work's title); a person's role before it is no name
   ("the thirtieth Superior General of the Society of Jesus", "the Ambassador of Russia": the
   copula or apposition then reads "general of", "ambassador of"). The rule reader's
-  findings join the parse's entity of their name's clean form ("Italy's" -> Italy, "Lost One" -> The Lost One);
-  a name ending in a possessive that the parse does not know names nothing.
+  findings join the parse's entity of their name's clean form ("Italy's" -> Italy, "Lost One" -> The Lost One,
+  "General Nikolai Yudenich" -> Nikolai Yudenich) or the one name the parse read it inside ("Brownlow", "Governor
+  William G" of William G. Brownlow; not one of a list the parse took for one name, "Juárez" of "Juárez and
+  Susupuato"); a name ending in a possessive that the parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
   (or none known yet), it/its never a person or a nationality, they/their only a group (an
   organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
@@ -76,7 +79,7 @@ from collections import Counter
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
@@ -187,6 +190,8 @@ _LEGAL_FORM = re.compile(r"(?<=\w),?\s+(?:GmbH|AG|KG|SE|Inc\.?|Incorporated|Ltd\
 """A company's legal form after its name ("Bigpoint GmbH", "Toon City Animation, Inc.", "Dollar General Corporation")."""
 _BAND = re.compile(r"(.+?) (?:and|&) the (.+)")
 """A group named after its leader ("Tommy James and the Shondells")."""
+_LISTED_AFTER, _LISTED_BEFORE = re.compile(r"(?:,|\band|&|[-–—/])\s*$"), re.compile(r"\s*(?:,|and\b|&|[-–—/])")
+"""A separator of listed names right before or right after a name ("Juárez *and* Susupuato")."""
 _ENDS_POSSESSIVE = re.compile(r"\w['’]s?$")
 """A name ending in a possessive ("Italy's", "Sneaker Pimps'")."""
 
@@ -233,7 +238,7 @@ class ParseExtractor:
         if not is_english(chunk.text):
             return self.rules.extract(chunk)
         found = self.extract_text(chunk.text)
-        return self._with_rules(dataclasses.replace(found, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id), chunk)
+        return self._with_rules(dataclasses.replace(found, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id), chunk, 0)
 
     def extract_document(self, doc: Document, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
         """Every page parsed whole; each relation is filed under the chunk holding its sentence,
@@ -260,10 +265,10 @@ class ParseExtractor:
                 ent_chunk.setdefault(r.source, chunk.chunk_id)
                 ent_chunk.setdefault(r.target, chunk.chunk_id)
             first = page_chunks[0].chunk_id
-            for c in page_chunks:
+            for c, off in placed:
                 mine = tuple(e for e in ents if ent_chunk.get(e.label, first) == c.chunk_id)
                 out.append(self._with_rules(ChunkExtraction(c.chunk_id, c.doc_id, mine, tuple(per_chunk[c.chunk_id]),
-                                                            self.name), c))
+                                                            self.name), c, off))
         return out
 
     def extract_text(self, text: str, title: str = "") -> ChunkExtraction:
@@ -286,20 +291,40 @@ class ParseExtractor:
         reader.headline = _title_name(title)
         reader.read()
         self._canonical = {k: reader.ents[i].label for k, i in reader.by_key.items()}
+        self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
+                          for m in reader.mentions if m.via in ("", "alias", "nested")
+                          and reader.ents[m.entity].kind != "VALUE"]
         return reader.entities(), list(reader.relations.values())
 
-    def _with_rules(self, found: ChunkExtraction, chunk: Chunk) -> ChunkExtraction:
+    def _with_rules(self, found: ChunkExtraction, chunk: Chunk, offset: int) -> ChunkExtraction:
         """The parse's findings plus what the rule-based extractor reads in the same chunk (its
         business-prose verbs, records and role nouns), with names mapped to the parse's entities.
-        A relation both find keeps the parse's reading."""
+        A relation both find keeps the parse's reading. ``offset``: where the chunk's text starts in the parsed one."""
         canon = getattr(self, "_canonical", {})
+        named_at = getattr(self, "_named_at", [])
+
+        def inside(name: str) -> str | None:
+            """The parse's one name every occurrence of ``name`` in the chunk lies inside ("Brownlow" in "William G.
+            Brownlow", where the rule reader cut at the initial's period), or None; not as one of names the parse
+            took for one ("Juárez" of "Juárez and Susupuato", "Lumding" of "Lumding–Badarpur")."""
+            held: set[str] = set()
+            for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", chunk.text):
+                s, e = offset + m.start(), offset + m.end()
+                around = {label for a, b, label in named_at if a <= s and e <= b and not
+                          _LISTED_AFTER.search(chunk.text[max(a - offset, 0):m.start()]) and not
+                          _LISTED_BEFORE.match(chunk.text[m.end():b - offset])}
+                if not around:
+                    return None
+                held |= around
+            return held.pop() if len(held) == 1 else None
+
         rules = self.rules.extract(chunk)
         values = {fold(e.label) for e in found.entities if e.description == "value"} | \
             {fold(e.label) for e in rules.entities if re.fullmatch(r"\d[\d,.]*", e.label)}
         have = {(r.source, r.relation, r.target) for r in found.relations}
         rels = list(found.relations)
         for r in rules.relations:
-            src, dst = _rule_label(r.source, canon), _rule_label(r.target, canon)
+            src, dst = _rule_label(r.source, canon, inside), _rule_label(r.target, canon, inside)
             if src is None or dst is None:
                 continue  # "Italy's", "CNN's Los Angeles": no name the parse knows
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
@@ -316,31 +341,35 @@ class ParseExtractor:
         labels = {e.label for e in found.entities}
         ents = list(found.entities)
         for e in rules.entities:
-            label = _rule_label(e.label, canon)
+            label = _rule_label(e.label, canon, inside)
             if label is not None and label not in labels:
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
 
 
-def _rule_label(name: str, canon: dict[str, str]) -> str | None:
+def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | None] = lambda _: None) -> str | None:
     """The parse's entity a rule-reader name stands for (``canon``: folded names -> labels), or None for none.
 
     The rule reader keeps the capitalised words it saw ("Italy's", "Lost One" for the parse's "The Lost One",
-    "Jones," at a comma): such a name stands for the parse's entity of its clean form, with or without its article
-    or a company's legal form.
+    "Jones," at a comma): such a name stands for the parse's entity of its clean form, with or without its article,
+    a company's legal form or a person's titles; a name the parse read only inside a longer one (``inside``:
+    "Brownlow", "Governor William G" of "William G. Brownlow") for that one. A single letter names nothing.
     Unknown to the parse, a name keeps its clean form, but one ending in a possessive names nothing (its edge is
     dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister"); nor does
     a role ("Superior General of the Society of Jesus": someone the parse reads as its holder)."""
     if fold(name) in canon:
         return canon[fold(name)]
     clean = clean_name(name, keep_article=True)
-    for form in (clean, clean_name(clean), _without_legal_form(clean)):
+    for form in (clean, clean_name(clean), _without_legal_form(clean), _untitled(clean)):
         for key in (fold(form), "the " + fold(form)):
             if key in canon:
                 return canon[key]
+    for form in (clean, _untitled(clean)):
+        if inside(form) is not None:
+            return inside(form)
     role = re.match(r"(.+?) of (?:the )?[A-Z]", clean)
-    return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) else clean
+    return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
 
 
 def dates_thing(relation: str, how: str) -> bool:
@@ -424,6 +453,14 @@ def _without_legal_form(label: str) -> str:
     """A company's name without its legal form, which no text repeats when naming it for short ("Bigpoint GmbH",
     "Toon City Animation, Inc." -> Bigpoint, Toon City Animation); any other name as it is."""
     return _LEGAL_FORM.sub("", label) or label
+
+
+def _untitled(label: str) -> str:
+    """A name without the titles before it ("Emperor Xuanzong" -> Xuanzong, "General Nikolai Yudenich")."""
+    words = label.split()
+    while len(words) > 1 and words[0] in _HONORIFICS:
+        words = words[1:]
+    return " ".join(words)
 
 
 def _personal_name(label: str) -> bool:
@@ -534,10 +571,17 @@ class _Reader:
 
     def _short_form(self, label: str, kind: str) -> int | None:
         """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
-        a surname or first name of a person (also of a group named after them), an acronym, the name without its
-        last words or its legal form, the article's subject without its first words."""
+        a surname or first name of a person (also of a group named after them; "Xuanzong" of "Xuanzong of Tang"),
+        with a title ("Emperor Xuanzong"), an acronym, the name without its last words or its legal form, the
+        article's subject without its first words."""
         if kind == "VALUE":
             return None
+        bare = _untitled(label)
+        if bare != label and kind in ("PERSON", "PROPN"):
+            k = self.by_key.get(fold(bare))
+            k = self._short_form(bare, kind) if k is None else k
+            if k is not None and self.ents[k].kind != "VALUE" and self._person(k):
+                return k  # "Emperor Xuanzong" of Xuanzong (of Tang); not "Captain America" of America
         words = label.split()
         acro = _acronym(label)
         t = self.title_entity

@@ -55,6 +55,23 @@ def test_the_rule_readers_names_take_the_parses_canonical_form(ex):
     assert ("Cesare Mori", "regarded as", "Italy") in triples(found)
 
 
+def test_the_rule_readers_fragments_of_a_name_are_that_name(ex):
+    """The rule reader cuts "Governor William G. Brownlow" at the initial's period ("Governor William G",
+    "Brownlow") and keeps titles ("General Nikolai Yudenich"): each stands for the parse's name it lies in."""
+    text = ("The Tennessee State Guard was organized by Governor William G. Brownlow in 1861. Orlov fought against the "
+            "forces of General Nikolai Yudenich.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert {"William G. Brownlow", "Nikolai Yudenich"} <= labels
+    assert not {"Governor William G", "Brownlow", "General Nikolai Yudenich"} & labels
+
+
+def test_a_ruler_with_and_without_title_and_realm_is_one_person(ex):
+    found = ex.extract_text("Consort Mei was a consort during the reign of Emperor Xuanzong of Tang. She was one of "
+                            "Emperor Xuanzong's favorite concubines. Xuanzong planted trees around her palace.")
+    assert names(found)["Xuanzong of Tang"] == {"Emperor Xuanzong", "Xuanzong"}
+
+
 def test_subject_verb_object_and_prepositional_object(ex):
     found = ex.extract_text("Marie Curie was born in Warsaw. She discovered polonium with Pierre Curie.")
     assert rel(found, "Marie Curie", "Warsaw") == {"born in"}

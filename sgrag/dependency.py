@@ -13,7 +13,10 @@ reach the entity first named in another sentence or chunk:
   Museum) or the title's short form resolves to the full name first mentioned, and so does the
   title written out ("Badanaval Venkatasubba Sreekantan" under "B. V. Sreekantan"; a title inside
   a longer name is that name's: "Dollar General Corporation"); every surface form is kept as an alias.
-  A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells").
+  A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells"). A
+  description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
+  of ..."), nor is a title "of" a known place before a person's name ("Prosecutor General of Ukraine
+  Viktor Pshonka"); a colon parts two names ("Asher: Mishal"), and so does "on/in/at the" two places.
   A name held in a longer one after "of the" is an entity too, which the longer one is "of"
   (``nested``: "General Congregation of the Society of Jesus" -[of]-> Society of Jesus; not after
   one word, "Battle of the Bulge", nor in a work's title); a person's role before it is no name
@@ -639,8 +642,8 @@ class _Reader:
             elif kind in _ENTITY_NER:
                 if len(ent) == 1 and ent.start == sent.start and ent[0].pos_ == "NOUN":
                     continue  # "Guest star Leland Orser ...": a common noun capitalised by the sentence
-                parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
-                spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
+                seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
+                spans += [(a, b, kind) for a, b in _parts(ent, seps)]  # "Athens, Ohio", "Asher: Mishal": two
         quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent)]
         typed = list(spans)
         i = sent.start
@@ -735,7 +738,19 @@ class _Reader:
         if kind in ("PERSON", "PROPN"):  # "General Nikolai Yudenich", "Confederate General J. Johnston Pettigrew",
             titles = [t.i for t in doc[start:max(start, min(start + 4, end - 2))]  # "prince Li Mao": the name
                       if t.text in _HONORIFICS or t.is_lower and t.lower_ not in _NAME_INNER]  # after the title
+            if titles and doc[titles[-1] + 1].lower_ == "of":  # "Prosecutor General of Ukraine Viktor Pshonka": the
+                k = titles[-1] + 2                                # person after the place the title is of, if known
+                known = [j for j in range(end - 1, k, -1) if fold(doc[k:j].text) in self.by_key or
+                         all(t.ent_type_ in _PLACE for t in doc[k:j])]
+                titles = [known[0] - 1] if known else []
             start = titles[-1] + 1 if titles else start
+        elif kind not in ("VALUE", "WORK_OF_ART"):  # "the eleventh ministry of the Government of ...", "the zarzuelas
+            k = start                                # El barberillo de Lavapiés": the name after its description
+            while k < end and doc[k].is_lower and doc[k].is_alpha and doc[k].lower_ not in _NAME_INNER:
+                k += 1
+            while start < k < end and doc[k].lower_ in ("of", "the"):
+                k += 1
+            start = k if k < end and doc[k].text[:1].isupper() else start
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
         inner = self._nested(start, end, kind)
@@ -1835,12 +1850,18 @@ def _value_word(tok: Any) -> bool:
         tok.text in _MONTHS or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
 
 
+_PLACE_SEP = {",", ":", ";", "on the", "in the", "at the"}
+"""What separates two places NER read as one ("Athens, Ohio", "Asher: Mishal", "Mount Kenya in the Kenya Highlands");
+names of organisations are cut at a colon or semicolon only ("Committee on the Judiciary")."""
+
+
 def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:
-    """An entity span cut at separators when every part holds a capital or a digit
+    """An entity span cut at separators (a word, or a word and "the") when every part holds a capital or a digit
     ("1926 and 1930" -> 1926, 1930; "Athens, Ohio" -> Athens, Ohio)."""
     out, start = [], ent.start
     for t in ent:
-        if t.lower_ in seps and t.i > start:
+        nxt = ent.doc[t.i + 1].lower_ if t.i + 1 < ent.end else ""
+        if (t.lower_ in seps or f"{t.lower_} {nxt}" in seps) and t.i > start:
             out.append((start, t.i))
             start = t.i + 1
     out.append((start, ent.end))

@@ -514,6 +514,20 @@ def test_a_name_held_in_a_longer_one_is_an_entity_too(ex):
     assert not {"America", "Bulge", "Liady", "Warsaw"} & set(names(found))
 
 
+def test_a_description_before_a_name_or_a_colon_inside_it_is_no_part_of_it(ex):
+    """NER's spans "the eleventh ministry of the Government of the ..." and "Asher: Mishal": the name is after the
+    description, and a colon parts two names; a title "of" a known place before a person leaves the person."""
+    found = ex.extract_text("The First Gallagher Ministry is the eleventh ministry of the Government of the Australian "
+                            "Capital Territory, and is led by Labor Chief Minister Katy Gallagher. The cities in the "
+                            "territory of Asher: Mishal, Abdon, Helkath, and Rehob.")
+    labels = set(names(found))
+    assert {"Government of the Australian Capital Territory", "Asher", "Mishal"} <= labels
+    assert not any(x[:1].islower() or ":" in x for x in labels)
+    found = ex.extract_text("Lutsenko is a politician from Ukraine. On 13 December 2010 Lutsenko was charged with abuse "
+                            "of office and forgery by Prosecutor General of Ukraine Viktor Pshonka.")
+    assert "Viktor Pshonka" in names(found)
+
+
 def test_a_place_naming_a_longer_name_stays_the_place(ex):
     """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
     of St Petersburg University"."""

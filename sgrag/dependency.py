@@ -24,8 +24,9 @@ reach the entity first named in another sentence or chunk:
   copula or apposition then reads "general of", "ambassador of"). The rule reader's
   findings join the parse's entity of their name's clean form ("Italy's" -> Italy, "Lost One" -> The Lost One,
   "General Nikolai Yudenich" -> Nikolai Yudenich) or the one name the parse read it inside ("Brownlow", "Governor
-  William G" of William G. Brownlow; not one of a list the parse took for one name, "Juárez" of "Juárez and
-  Susupuato"); a name ending in a possessive that the parse does not know names nothing.
+  William G" of William G. Brownlow, "Kiev Physics" of the Kiev Physics and Mathematics School; not one of a
+  list the parse took for one name, "Juárez" of "Juárez and Susupuato"); a name ending in a possessive that the
+  parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
   (or none known yet), it/its never a person or a nationality, they/their only a group (an
   organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
@@ -87,7 +88,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import NER_HOW, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
+from .kinds import EVENT, NER_HOW, ORGANIZATION, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold, singular
 
@@ -308,14 +309,15 @@ class ParseExtractor:
 
         def inside(name: str) -> str | None:
             """The parse's one name every occurrence of ``name`` in the chunk lies inside ("Brownlow" in "William G.
-            Brownlow", where the rule reader cut at the initial's period), or None; not as one of names the parse
-            took for one ("Juárez" of "Juárez and Susupuato", "Lumding" of "Lumding–Badarpur")."""
+            Brownlow", where the rule reader cut at the initial's period; "Kiev Physics" in "Kiev Physics and
+            Mathematics School"), or None; not as one of names the parse took for one ("Juárez" of "Juárez and
+            Susupuato", "Lumding" of "Lumding–Badarpur")."""
             held: set[str] = set()
             for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", chunk.text):
                 s, e = offset + m.start(), offset + m.end()
-                around = {label for a, b, label in named_at if a <= s and e <= b and not
+                around = {label for a, b, label in named_at if a <= s and e <= b and (_coordinated_name(label) or not
                           _LISTED_AFTER.search(chunk.text[max(a - offset, 0):m.start()]) and not
-                          _LISTED_BEFORE.match(chunk.text[m.end():b - offset])}
+                          _LISTED_BEFORE.match(chunk.text[m.end():b - offset]))}
                 if not around:
                     return None
                 held |= around
@@ -450,6 +452,20 @@ def _given_names(label: str) -> list[str]:
     while len(words) > 2 and _POST_NOMINAL.fullmatch(words[-1].rstrip(",")):
         words = words[:-1]
     return words
+
+
+def _coordinated_name(label: str) -> bool:
+    """Whether a name joining words with "and" is one name: an "of"-phrase's ("Institute of State and Law") or one
+    head noun after both ("Kiev Physics and Mathematics School"); not two names, each with its head ("Harvard
+    University and Rutgers University") or none ("Juárez and Susupuato")."""
+    m = re.search(r"\s(?:and|&)\s", label)
+    if m is None:
+        return False
+    left, right = label[:m.start()].split(), label[m.end():].split()
+    if not left or not right:
+        return False
+    return bool({"of", "on", "for"} & set(left)) or \
+        noun_kind(left[-1]) is None and noun_kind(right[-1]) in (ORGANIZATION, PLACE, EVENT)
 
 
 def _without_legal_form(label: str) -> str:

@@ -66,6 +66,20 @@ def test_the_rule_readers_fragments_of_a_name_are_that_name(ex):
     assert not {"Governor William G", "Brownlow", "General Nikolai Yudenich"} & labels
 
 
+def test_the_rule_readers_halves_of_one_name_with_and_are_that_name(ex):
+    """The rule reader cuts names at "and": the halves of one name ("Kiev Physics and Mathematics School", "Institute
+    of State and Law") are that name; two names the parse took for one ("Harvard University and Rutgers
+    University") stay two."""
+    def labels(text):
+        found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+        return {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    got = labels("Belyi studied at the Kiev Physics and Mathematics School in Kiev. He later worked at the Institute "
+                 "of State and Law in Moscow.")
+    assert not {"Kiev Physics", "Mathematics School", "Institute of State", "Law"} & got
+    assert {"Harvard University", "Rutgers University"} <= labels("He studied at Harvard University and Rutgers "
+                                                                   "University in New Jersey.")
+
+
 def test_a_ruler_with_and_without_title_and_realm_is_one_person(ex):
     found = ex.extract_text("Consort Mei was a consort during the reign of Emperor Xuanzong of Tang. She was one of "
                             "Emperor Xuanzong's favorite concubines. Xuanzong planted trees around her palace.")

@@ -613,8 +613,8 @@ class _Reader:
                 self.ents[t].kind != "PERSON" and self.ents[t].label.split()[-len(words):] == words:
             return t  # "the Ski Museum" in the article on the Holmenkollen Ski Museum
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
-            people = [(i, given) for i, e in enumerate(self.ents)  # NER's persons and those the text shows so
-                      if (e.kind == "PERSON" or i in self.people) and len(given := _given_names(e.label)) > len(words)]
+            people = [(i, given) for i, e in enumerate(self.ents)  # people (by NER, unless their classes or name say
+                      if self._person(i) and len(given := _given_names(e.label)) > len(words)]  # otherwise, or the text)
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == words:
                     return i

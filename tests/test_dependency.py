@@ -542,6 +542,15 @@ def test_a_description_before_a_name_or_a_colon_inside_it_is_no_part_of_it(ex):
     assert "Viktor Pshonka" in names(found)
 
 
+def test_a_name_ner_calls_a_person_but_its_class_does_not_has_no_surname(ex):
+    """NER calls "Liangzi Lake" and "Hvidovre Kommune" persons; a lake and a municipality have no first name or
+    surname, so "Liangzi" and "Hvidovre" are things of their own."""
+    found = ex.extract_text("Liangzi Lake is a freshwater lake in Hubei. The lake is named after Liangzi, a local hero. "
+                            "Hvidovre Kommune is a municipality in Denmark. Its seat is in Hvidovre, a suburb of "
+                            "Copenhagen.")
+    assert {"Liangzi", "Hvidovre"} <= set(names(found))
+
+
 def test_a_place_naming_a_longer_name_stays_the_place(ex):
     """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
     of St Petersburg University"."""

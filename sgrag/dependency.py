@@ -16,7 +16,8 @@ reach the entity first named in another sentence or chunk:
   A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells"). A
   description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
   of ..."), nor is a title "of" a known place before a person's name ("Prosecutor General of Ukraine
-  Viktor Pshonka"); a colon parts two names ("Asher: Mishal"), and so does "on/in/at the" two places.
+  Viktor Pshonka"), nor a title NER types apart ("Bishop Abel Muzorewa": Abel Muzorewa); a colon parts
+  two names ("Asher: Mishal"), and so does "on/in/at the" two places.
   A name held in a longer one after "of the" is an entity too, which the longer one is "of"
   (``nested``: "General Congregation of the Society of Jesus" -[of]-> Society of Jesus; not after
   one word, "Battle of the Bulge", nor in a work's title); a person's role before it is no name
@@ -685,8 +686,13 @@ class _Reader:
                     break
                 else:
                     break
+            h = i
+            while h < j - 1 and doc[h].text in _HONORIFICS:
+                h += 1
             if len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
                 spans.append((i, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
+            elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
+                spans = [x for x in spans if not i <= x[0] < h] + [(h, j, "PERSON")]  # NER's "Bishop" an ORG
             i = j
         merged: list[tuple[int, int, str]] = list(quoted)  # a quoted title is whole, whatever NER cut in it
         for s, e, kind in sorted(spans, key=lambda x: (x[0], -(x[1] - x[0]))):

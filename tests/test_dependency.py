@@ -551,6 +551,15 @@ def test_a_name_ner_calls_a_person_but_its_class_does_not_has_no_surname(ex):
     assert {"Liangzi", "Hvidovre"} <= set(names(found))
 
 
+def test_a_title_ner_types_apart_is_no_part_of_the_name_after_it(ex):
+    """NER reads "Bishop" an organisation and "Muzorewa" a person: the name is Abel Muzorewa."""
+    found = ex.extract_text("The conflict pitted three forces against one another: the Rhodesian government, led by Ian "
+                            "Smith (later the Zimbabwe-Rhodesian government of Bishop Abel Muzorewa); and the army. The "
+                            "Internal Settlement was signed in 1978 by Smith and Muzorewa.")
+    assert names(found)["Abel Muzorewa"] == {"Muzorewa"}
+    assert "Bishop" not in names(found)
+
+
 def test_a_place_naming_a_longer_name_stays_the_place(ex):
     """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
     of St Petersburg University"."""

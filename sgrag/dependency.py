@@ -17,7 +17,9 @@ reach the entity first named in another sentence or chunk:
   description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
   of ..."), nor is a title "of" a known place before a person's name ("Prosecutor General of Ukraine
   Viktor Pshonka"), nor a title NER types apart ("Bishop Abel Muzorewa": Abel Muzorewa); a colon parts
-  two names ("Asher: Mishal"), and so does "on/in/at the" two places.
+  two names ("Asher: Mishal"), "on/in/at the" two places, and "and"/"&" two names of two or more
+  capitalised words each that make no one name ("Lynsey de Paul & Mike Moran"; not "Procter & Gamble",
+  "Institute of State and Law").
   A name held in a longer one after "of the" is an entity too, which the longer one is "of"
   (``nested``: "General Congregation of the Society of Jesus" -[of]-> Society of Jesus; not after
   one word, "Battle of the Bulge", nor in a work's title); a person's role before it is no name
@@ -643,6 +645,8 @@ class _Reader:
         """(first token, end token, kind) of the names and values of a sentence, longest first."""
         doc = self.doc
         spans: list[tuple[int, int, str]] = []
+        cut: set[int] = set()
+        """Where a span NER read as one was cut into two names (no proper-noun run goes on over it)."""
         for ent in sent.ents:
             kind = ent.label_
             if kind in _VALUE_NER:
@@ -660,7 +664,10 @@ class _Reader:
                 if len(ent) == 1 and ent.start == sent.start and ent[0].pos_ == "NOUN":
                     continue  # "Guest star Leland Orser ...": a common noun capitalised by the sentence
                 seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
-                spans += [(a, b, kind) for a, b in _parts(ent, seps)]  # "Athens, Ohio", "Asher: Mishal": two
+                for a, b in _parts(ent, seps):  # "Athens, Ohio", "Asher: Mishal": two
+                    two = _two_names(doc[a:b])
+                    spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
+                    cut |= {two[0][1]} if len(two) == 2 else set()
         quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent)]
         typed = list(spans)
         i = sent.start
@@ -674,10 +681,10 @@ class _Reader:
                 if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2):
                     j += 1
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
-                        and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and":
+                        and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and" and j not in cut:
                     j += 1
                 elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
-                        and doc[j + 1].ent_type_ not in _VALUE_NER:  # not "Ohio–December 3, 1912"
+                        and doc[j + 1].ent_type_ not in _VALUE_NER and j not in cut:  # not "Ohio–December 3, 1912"
                     j += 1
                 elif re.fullmatch(r"\d{1,3}", t.text) and not (j + 1 < sent.end and doc[j + 1].lower_ in
                                                                 ("to", "-", "–", "—", ":", "and", "or")):
@@ -1870,6 +1877,22 @@ def _value_word(tok: Any) -> bool:
     """A word a date or quantity's value is written with: digits, a number word, a month or era name."""
     return any(ch.isdigit() for ch in tok.text) or (tok.like_num and tok.lower_ not in _ORDINAL_WORDS) or \
         tok.text in _MONTHS or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
+
+
+def _two_names(span: Any) -> list[tuple[int, int]]:
+    """A span NER read as one name cut at "and" or "&" when each side is a name of two or more capitalised words and
+    the whole is no one name ("Lynsey de Paul & Mike Moran", "Harvard University and Rutgers University"; not "Procter
+    & Gamble", "Trinidad and Tobago", "Institute of State and Law")."""
+    doc = span.doc
+    for t in span:
+        if t.lower_ in ("and", "&") and t.i > span.start:
+            left, right = doc[span.start:t.i], doc[t.i + 1:span.end]
+            if all(sum(w.text[:1].isupper() for w in side) >= 2 and side[-1].text[:1].isupper() and
+                   next(w for w in side if w.lower_ not in _DETS).text[:1].isupper() for side in (left, right)) and \
+                    not _coordinated_name(span.text):
+                return [(span.start, t.i), (t.i + 1, span.end)]
+            break
+    return [(span.start, span.end)]
 
 
 _PLACE_SEP = {",", ":", ";", "on the", "in the", "at the"}

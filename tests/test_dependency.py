@@ -560,6 +560,17 @@ def test_a_title_ner_types_apart_is_no_part_of_the_name_after_it(ex):
     assert "Bishop" not in names(found)
 
 
+def test_two_names_ner_read_as_one_are_two(ex):
+    """"Lynsey de Paul & Mike Moran", "Harvard University and Rutgers University": each side a name of its own; one
+    name with "&" or "and" stays one ("Procter & Gamble", "Institute of State and Law")."""
+    found = ex.extract_text("The contest featured Os Amigos, the United Kingdom's Lynsey de Paul & Mike Moran and "
+                            "Luxembourg's Anne-Marie B. Moevs studied at Harvard University and Rutgers University. "
+                            "Procter & Gamble bought shares. He worked at the Institute of State and Law.")
+    labels = set(names(found))
+    assert {"Lynsey de Paul", "Mike Moran", "Harvard University", "Rutgers University", "Procter & Gamble",
+            "Institute of State and Law"} <= labels
+
+
 def test_a_place_naming_a_longer_name_stays_the_place(ex):
     """"North Carolina" is not a short form of "North Carolina State Park"; "Legal faculty" is one of "Legal faculty
     of St Petersburg University"."""

@@ -12,7 +12,9 @@ reach the entity first named in another sentence or chunk:
   GmbH"), the article's subject without its first words ("the Ski Museum" of the Holmenkollen Ski
   Museum) or the title's short form resolves to the full name first mentioned, and so does the
   title written out ("Badanaval Venkatasubba Sreekantan" under "B. V. Sreekantan"; a title inside
-  a longer name is that name's: "Dollar General Corporation"); every surface form is kept as an alias.
+  a longer name is that name's: "Dollar General Corporation"), and a work's subtitle is its short name
+  ("The Fellowship of the Ring" of "The Lord of the Rings: The Fellowship of the Ring"); every surface form
+  is kept as an alias.
   A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells"). A
   description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
   of ..."), nor is a title "of" a known place before a person's name ("Prosecutor General of Ukraine
@@ -99,8 +101,8 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
               "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "nationality-list": 0.75,
               "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6,
-              "name-place": 0.6, "document-place": 0.5, "nested": 0.7, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
-              "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
+              "name-place": 0.6, "document-place": 0.5, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
+              "rules": 0.8, "nominal": 0.6, "nested": 0.7, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
                    r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
@@ -194,11 +196,12 @@ _NON_LATIN_SHARE = 0.5
 _LEGAL_FORM = re.compile(r"(?<=\w),?\s+(?:GmbH|AG|KG|SE|Inc\.?|Incorporated|Ltd\.?|Limited|LLC|L\.L\.C\.|[Pp][Ll][Cc]|"
                          r"Corp\.?|Corporation|Co\.|S\.A\.?|S\.p\.A\.?|N\.V\.|B\.V\.|Pty\.?(?: Ltd\.?)?|AB|ASA|Oy|"
                          r"S\.L\.|SARL|S\.A\.S\.)$")
-"""A company's legal form after its name ("Bigpoint GmbH", "Toon City Animation, Inc.", "Dollar General Corporation")."""
+"""A company's legal form after its name ("Bigpoint GmbH", "Toon City Animation, Inc.", "Dollar General Corp.")."""
 _BAND = re.compile(r"(.+?) (?:and|&) the (.+)")
 """A group named after its leader ("Tommy James and the Shondells")."""
-_LISTED_AFTER, _LISTED_BEFORE = re.compile(r"(?:,|\band|&|[-–—/])\s*$"), re.compile(r"\s*(?:,|and\b|&|[-–—/])")
-"""A separator of listed names right before or right after a name ("Juárez *and* Susupuato")."""
+_LISTED_AFTER, _LISTED_BEFORE = re.compile(r"(?:,|\band|&|[-–—/])\s*$"), re.compile(r"\s*(?:,|and\b|&|[-–—/:])")
+"""A separator of listed names right before or right after a name ("Juárez *and* Susupuato"); a series before the
+colon of its work's title ("Lord of the Rings" of "The Lord of the Rings: The Fellowship of the Ring")."""
 _ENDS_POSSESSIVE = re.compile(r"\w['’]s?$")
 """A name ending in a possessive ("Italy's", "Sneaker Pimps'")."""
 
@@ -376,7 +379,7 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
     for form in (clean, _untitled(clean)):
         if inside(form) is not None:
             return inside(form)
-    role = re.match(r"(.+?) of (?:the )?[A-Z]", clean)
+    role = re.match(r"(.+?) of the [A-Z]\S*(?: (?:of |de |the |and )*[A-Z]\S*)+$", clean)  # as _Reader._nested reads
     return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
 
 
@@ -477,6 +480,16 @@ def _without_legal_form(label: str) -> str:
     return _LEGAL_FORM.sub("", label) or label
 
 
+def _subtitle(label: str) -> str:
+    """What a title "Series: Subtitle" is called for short ("The Fellowship of the Ring", "Sword of Destiny"), or ""
+    (a subtitle that is a class noun names no one work: "Pokémon: The Series")."""
+    m = re.fullmatch(r"[^:]+:\s+([A-Z][^:]*)", label)
+    if m is None:
+        return ""
+    words = clean_name(m.group(1)).split()
+    return m.group(1) if len(words) > 1 or noun_kind(words[0].lower()) is None else ""
+
+
 def _untitled(label: str) -> str:
     """A name without the titles before it ("Emperor Xuanzong" -> Xuanzong, "General Nikolai Yudenich")."""
     words = label.split()
@@ -561,8 +574,10 @@ class _Reader:
         if idx is None:
             idx = len(self.ents)
             self.ents.append(_Entity(label, kind))
-        else:
-            self.ents[idx].aliases.add(label)
+            short = _subtitle(label)
+            if short and fold(short) not in self.by_key:  # "The Lord of the Rings: The Fellowship of the Ring"
+                self.ents[idx].aliases.add(short)
+                self.by_key[fold(short)] = idx
         self.ents[idx].aliases.add(label)
         self.by_key[key] = idx
         return idx
@@ -616,8 +631,9 @@ class _Reader:
                 self.ents[t].kind != "PERSON" and self.ents[t].label.split()[-len(words):] == words:
             return t  # "the Ski Museum" in the article on the Holmenkollen Ski Museum
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
-            people = [(i, given) for i, e in enumerate(self.ents)  # people (by NER, unless their classes or name say
-                      if self._person(i) and len(given := _given_names(e.label)) > len(words)]  # otherwise, or the text)
+            # people: NER's, unless their classes or name say not, and those the text shows so
+            people = [(i, given) for i, e in enumerate(self.ents)
+                      if self._person(i) and len(given := _given_names(e.label)) > len(words)]
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == words:
                     return i
@@ -645,8 +661,7 @@ class _Reader:
         """(first token, end token, kind) of the names and values of a sentence, longest first."""
         doc = self.doc
         spans: list[tuple[int, int, str]] = []
-        cut: set[int] = set()
-        """Where a span NER read as one was cut into two names (no proper-noun run goes on over it)."""
+        cut: set[int] = set()  # where a span NER read as one was cut into two names: no proper-noun run goes on over it
         for ent in sent.ents:
             kind = ent.label_
             if kind in _VALUE_NER:
@@ -786,7 +801,8 @@ class _Reader:
         while inner is not None and _role(doc[start:inner - 2].text):  # "the Superior General of the Society of Jesus":
             start, inner = inner, self._nested(inner, end, kind)    # a role of the name, no name of its own
         if start >= end or kind not in ("VALUE", "WORK_OF_ART", "PERSON") and end < len(doc) and \
-                doc[end].lower_ == "of" and all(t.text[:1].isupper() for t in doc[start:end]) and _role(doc[start:end].text):
+                doc[end].lower_ == "of" and all(t.text[:1].isupper() for t in doc[start:end]) and \
+                _role(doc[start:end].text):
             return  # "the Ambassador of Russia": a role, said of someone
         label = clean_name(doc[start:end].text, keep_article=article)
         if not label or not any(c.isalnum() for c in label) or (kind != "VALUE" and label.islower()):

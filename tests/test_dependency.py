@@ -80,6 +80,18 @@ def test_the_rule_readers_halves_of_one_name_with_and_are_that_name(ex):
                                                                    "University in New Jersey.")
 
 
+def test_a_works_subtitle_is_its_short_name_and_the_series_another_thing(ex):
+    """"The Lord of the Rings: The Fellowship of the Ring" is called "The Fellowship of the Ring" for short (the rule
+    reader's name for it joins it); "Lord of the Rings", before the colon, is the series."""
+    text = ("The Hobbiton Movie Set is a film set near Matamata. It was built for The Lord of the Rings: The "
+            "Fellowship of the Ring, which was directed by Peter Jackson.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    film = "The Lord of the Rings: The Fellowship of the Ring"
+    assert "The Fellowship of the Ring" in names(found)[film]
+    assert ("Peter Jackson", "directed", film) in triples(found)
+    assert "Lord of the Rings" in {x for r in found.relations for x in (r.source, r.target)}
+
+
 def test_a_ruler_with_and_without_title_and_realm_is_one_person(ex):
     found = ex.extract_text("Consort Mei was a consort during the reign of Emperor Xuanzong of Tang. She was one of "
                             "Emperor Xuanzong's favorite concubines. Xuanzong planted trees around her palace.")
@@ -512,19 +524,20 @@ def test_a_name_held_in_a_longer_one_is_an_entity_too(ex):
     """"General Congregation of the Society of Jesus" holds the Society of Jesus; "the Superior General of the
     Society of Jesus" is a role of it, no name; a name of one word after "of the", or none, is no name of its own
     ("Battle of the Bulge", "Bank of America", "Shneur Zalman of Liady")."""
-    found = ex.extract_text("Adolfo Nicolás was the thirtieth Superior General of the Society of Jesus. He was elected "
-                            "by the General Congregation of the Society of Jesus in 2008. The palace houses the Faculty "
-                            "of Journalism and Politics of the University of Warsaw. Yuri Ushakov was the Ambassador of "
-                            "the Russian Federation to the United States.")
+    found = ex.extract_text("Adolfo Nicolás was the thirtieth Superior General of the Society of Jesus. He was "
+                            "elected by the General Congregation of the Society of Jesus in 2008. The palace houses "
+                            "the Faculty of Journalism and Politics of the University of Warsaw. Yuri Ushakov was the "
+                            "Ambassador of the Russian Federation to the United States.")
     labels = set(names(found))
     assert {"Society of Jesus", "General Congregation of the Society of Jesus", "University of Warsaw",
             "Faculty of Journalism and Politics of the University of Warsaw", "Russian Federation"} <= labels
     assert not any(x.startswith(("Superior General", "Ambassador")) for x in labels)
     assert rel(found, "General Congregation of the Society of Jesus", "Society of Jesus") == {"of"}
-    assert rel(found, "Faculty of Journalism and Politics of the University of Warsaw", "University of Warsaw") == {"of"}
+    faculty = "Faculty of Journalism and Politics of the University of Warsaw"
+    assert rel(found, faculty, "University of Warsaw") == {"of"}
     assert "ambassador of" in rel(found, "Yuri Ushakov", "Russian Federation")
-    found = ex.extract_text("The Bank of America sponsored the Battle of the Bulge museum, which Shneur Zalman of Liady "
-                            "never saw, near the University of Warsaw.")
+    found = ex.extract_text("The Bank of America sponsored the Battle of the Bulge museum, which Shneur Zalman of "
+                            "Liady never saw, near the University of Warsaw.")
     assert not {"America", "Bulge", "Liady", "Warsaw"} & set(names(found))
 
 
@@ -537,25 +550,25 @@ def test_a_description_before_a_name_or_a_colon_inside_it_is_no_part_of_it(ex):
     labels = set(names(found))
     assert {"Government of the Australian Capital Territory", "Asher", "Mishal"} <= labels
     assert not any(x[:1].islower() or ":" in x for x in labels)
-    found = ex.extract_text("Lutsenko is a politician from Ukraine. On 13 December 2010 Lutsenko was charged with abuse "
-                            "of office and forgery by Prosecutor General of Ukraine Viktor Pshonka.")
+    found = ex.extract_text("Lutsenko is a politician from Ukraine. On 13 December 2010 Lutsenko was charged with "
+                            "abuse of office and forgery by Prosecutor General of Ukraine Viktor Pshonka.")
     assert "Viktor Pshonka" in names(found)
 
 
 def test_a_name_ner_calls_a_person_but_its_class_does_not_has_no_surname(ex):
     """NER calls "Liangzi Lake" and "Hvidovre Kommune" persons; a lake and a municipality have no first name or
     surname, so "Liangzi" and "Hvidovre" are things of their own."""
-    found = ex.extract_text("Liangzi Lake is a freshwater lake in Hubei. The lake is named after Liangzi, a local hero. "
-                            "Hvidovre Kommune is a municipality in Denmark. Its seat is in Hvidovre, a suburb of "
-                            "Copenhagen.")
+    found = ex.extract_text("Liangzi Lake is a freshwater lake in Hubei. The lake is named after Liangzi, a local "
+                            "hero. Hvidovre Kommune is a municipality in Denmark. Its seat is in Hvidovre, a suburb "
+                            "of Copenhagen.")
     assert {"Liangzi", "Hvidovre"} <= set(names(found))
 
 
 def test_a_title_ner_types_apart_is_no_part_of_the_name_after_it(ex):
     """NER reads "Bishop" an organisation and "Muzorewa" a person: the name is Abel Muzorewa."""
-    found = ex.extract_text("The conflict pitted three forces against one another: the Rhodesian government, led by Ian "
-                            "Smith (later the Zimbabwe-Rhodesian government of Bishop Abel Muzorewa); and the army. The "
-                            "Internal Settlement was signed in 1978 by Smith and Muzorewa.")
+    found = ex.extract_text("The conflict pitted three forces against one another: the Rhodesian government, led by "
+                            "Ian Smith (later the Zimbabwe-Rhodesian government of Bishop Abel Muzorewa); and the "
+                            "army. The Internal Settlement was signed in 1978 by Smith and Muzorewa.")
     assert names(found)["Abel Muzorewa"] == {"Muzorewa"}
     assert "Bishop" not in names(found)
 

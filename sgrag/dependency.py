@@ -6,8 +6,32 @@ reach the entity first named in another sentence or chunk:
 * **Entities** are NER spans and proper-noun runs (whole names: "Marks & Spencer", "Tom
   Jones–Smith", "J. R. R. Tolkien"), without determiners or a possessive "'s". Dates and
   quantities become value nodes (only ever the target of an edge). One entity, one node: a
-  surname or first name, an acronym ("U.S." of "United States") or the title's short form
-  resolves to the full name first mentioned; every surface form is kept as an alias.
+  surname or first name (of anyone the text shows a person, whatever NER calls them), the name with a
+  title ("Emperor Xuanzong" of Xuanzong of Tang), an acronym
+  ("U.S." of "United States"), a company's name without its legal form ("Bigpoint" of "Bigpoint
+  GmbH"), the article's subject without its first words ("the Ski Museum" of the Holmenkollen Ski
+  Museum) or the title's short form resolves to the full name first mentioned, and so does the
+  title written out ("Badanaval Venkatasubba Sreekantan" under "B. V. Sreekantan"; a title inside
+  a longer name is that name's: "Dollar General Corporation"), and a work's subtitle is its short name
+  ("The Fellowship of the Ring" of "The Lord of the Rings: The Fellowship of the Ring"); every surface form
+  is kept as an alias.
+  A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells"). A
+  description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
+  of ..."), nor is a title "of" a known place before a person's name ("Prosecutor General of Ukraine
+  Viktor Pshonka"), nor a title NER types apart ("Bishop Abel Muzorewa": Abel Muzorewa); a colon parts
+  two names ("Asher: Mishal"), "on/in/at the" two places, and "and"/"&" two names of two or more
+  capitalised words each that make no one name ("Lynsey de Paul & Mike Moran"; not "Procter & Gamble",
+  "Institute of State and Law").
+  A name held in a longer one after "of the" is an entity too, which the longer one is "of"
+  (``nested``: "General Congregation of the Society of Jesus" -[of]-> Society of Jesus; not after
+  one word, "Battle of the Bulge", nor in a work's title); a person's role before it is no name
+  ("the thirtieth Superior General of the Society of Jesus", "the Ambassador of Russia": the
+  copula or apposition then reads "general of", "ambassador of"). The rule reader's
+  findings join the parse's entity of their name's clean form ("Italy's" -> Italy, "Lost One" -> The Lost One,
+  "General Nikolai Yudenich" -> Nikolai Yudenich) or the one name the parse read it inside ("Brownlow", "Governor
+  William G" of William G. Brownlow, "Kiev Physics" of the Kiev Physics and Mathematics School; not one of a
+  list the parse took for one name, "Juárez" of "Juárez and Susupuato"); a name ending in a possessive that the
+  parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
   (or none known yet), it/its never a person or a nationality, they/their only a group (an
   organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
@@ -73,12 +97,12 @@ from collections import Counter
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import NER_HOW, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
+from .kinds import EVENT, NER_HOW, ORGANIZATION, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold, singular
 
@@ -87,7 +111,7 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "nationality-list": 0.75,
               "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6,
               "name-place": 0.6, "document-place": 0.5, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
-              "rules": 0.8, "nominal": 0.6, NER_HOW: 0.5}
+              "rules": 0.8, "nominal": 0.6, "nested": 0.7, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
                    r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
@@ -181,6 +205,17 @@ _ABBREV = re.compile(r"[^A-Za-z]")
 _WORDED = re.compile(r"[^\W\d_]{2}")
 """A relation name needs a word of two letters or more (any script)."""
 _NON_LATIN_SHARE = 0.5
+_LEGAL_FORM = re.compile(r"(?<=\w),?\s+(?:GmbH|AG|KG|SE|Inc\.?|Incorporated|Ltd\.?|Limited|LLC|L\.L\.C\.|[Pp][Ll][Cc]|"
+                         r"Corp\.?|Corporation|Co\.|S\.A\.?|S\.p\.A\.?|N\.V\.|B\.V\.|Pty\.?(?: Ltd\.?)?|AB|ASA|Oy|"
+                         r"S\.L\.|SARL|S\.A\.S\.)$")
+"""A company's legal form after its name ("Bigpoint GmbH", "Toon City Animation, Inc.", "Dollar General Corp.")."""
+_BAND = re.compile(r"(.+?) (?:and|&) the (.+)")
+"""A group named after its leader ("Tommy James and the Shondells")."""
+_LISTED_AFTER, _LISTED_BEFORE = re.compile(r"(?:,|\band|&|[-–—/])\s*$"), re.compile(r"\s*(?:,|and\b|&|[-–—/:])")
+"""A separator of listed names right before or right after a name ("Juárez *and* Susupuato"); a series before the
+colon of its work's title ("Lord of the Rings" of "The Lord of the Rings: The Fellowship of the Ring")."""
+_ENDS_POSSESSIVE = re.compile(r"\w['’]s?$")
+"""A name ending in a possessive ("Italy's", "Sneaker Pimps'")."""
 
 
 @dataclass
@@ -225,7 +260,7 @@ class ParseExtractor:
         if not is_english(chunk.text):
             return self.rules.extract(chunk)
         found = self.extract_text(chunk.text)
-        return self._with_rules(dataclasses.replace(found, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id), chunk)
+        return self._with_rules(dataclasses.replace(found, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id), chunk, 0)
 
     def extract_document(self, doc: Document, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
         """Every page parsed whole; each relation is filed under the chunk holding its sentence,
@@ -252,10 +287,10 @@ class ParseExtractor:
                 ent_chunk.setdefault(r.source, chunk.chunk_id)
                 ent_chunk.setdefault(r.target, chunk.chunk_id)
             first = page_chunks[0].chunk_id
-            for c in page_chunks:
+            for c, off in placed:
                 mine = tuple(e for e in ents if ent_chunk.get(e.label, first) == c.chunk_id)
                 out.append(self._with_rules(ChunkExtraction(c.chunk_id, c.doc_id, mine, tuple(per_chunk[c.chunk_id]),
-                                                            self.name), c))
+                                                            self.name), c, off))
         return _contained_across(out)
 
     def extract_text(self, text: str, title: str = "") -> ChunkExtraction:
@@ -278,20 +313,43 @@ class ParseExtractor:
         reader.headline = _title_name(title)
         reader.read()
         self._canonical = {k: reader.ents[i].label for k, i in reader.by_key.items()}
+        self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
+                          for m in reader.mentions if m.via in ("", "alias", "nested")
+                          and reader.ents[m.entity].kind != "VALUE"]
         return reader.entities(), list(reader.relations.values())
 
-    def _with_rules(self, found: ChunkExtraction, chunk: Chunk) -> ChunkExtraction:
+    def _with_rules(self, found: ChunkExtraction, chunk: Chunk, offset: int) -> ChunkExtraction:
         """The parse's findings plus what the rule-based extractor reads in the same chunk (its
         business-prose verbs, records and role nouns), with names mapped to the parse's entities.
-        A relation both find keeps the parse's reading."""
+        A relation both find keeps the parse's reading. ``offset``: where the chunk's text starts in the parsed one."""
         canon = getattr(self, "_canonical", {})
+        named_at = getattr(self, "_named_at", [])
+
+        def inside(name: str) -> str | None:
+            """The parse's one name every occurrence of ``name`` in the chunk lies inside ("Brownlow" in "William G.
+            Brownlow", where the rule reader cut at the initial's period; "Kiev Physics" in "Kiev Physics and
+            Mathematics School"), or None; not as one of names the parse took for one ("Juárez" of "Juárez and
+            Susupuato", "Lumding" of "Lumding–Badarpur")."""
+            held: set[str] = set()
+            for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", chunk.text):
+                s, e = offset + m.start(), offset + m.end()
+                around = {label for a, b, label in named_at if a <= s and e <= b and (_coordinated_name(label) or not
+                          _LISTED_AFTER.search(chunk.text[max(a - offset, 0):m.start()]) and not
+                          _LISTED_BEFORE.match(chunk.text[m.end():b - offset]))}
+                if not around:
+                    return None
+                held |= around
+            return held.pop() if len(held) == 1 else None
+
         rules = self.rules.extract(chunk)
         values = {fold(e.label) for e in found.entities if e.description == "value"} | \
             {fold(e.label) for e in rules.entities if re.fullmatch(r"\d[\d,.]*", e.label)}
         have = {(r.source, r.relation, r.target) for r in found.relations}
         rels = list(found.relations)
         for r in rules.relations:
-            src, dst = canon.get(fold(r.source), r.source), canon.get(fold(r.target), r.target)
+            src, dst = _rule_label(r.source, canon, inside), _rule_label(r.target, canon, inside)
+            if src is None or dst is None:
+                continue  # "Italy's", "CNN's Los Angeles": no name the parse knows
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
             if not _WORDED.search(r.relation):
@@ -304,9 +362,37 @@ class ParseExtractor:
                                                 confidence=CONFIDENCE["rules"], fact_start=r.start,
                                                 fact_end=r.end))
         labels = {e.label for e in found.entities}
-        ents = list(found.entities) + [dataclasses.replace(e, label=canon.get(fold(e.label), e.label))
-                                       for e in rules.entities if canon.get(fold(e.label), e.label) not in labels]
+        ents = list(found.entities)
+        for e in rules.entities:
+            label = _rule_label(e.label, canon, inside)
+            if label is not None and label not in labels:
+                labels.add(label)
+                ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
+
+
+def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | None] = lambda _: None) -> str | None:
+    """The parse's entity a rule-reader name stands for (``canon``: folded names -> labels), or None for none.
+
+    The rule reader keeps the capitalised words it saw ("Italy's", "Lost One" for the parse's "The Lost One",
+    "Jones," at a comma): such a name stands for the parse's entity of its clean form, with or without its article,
+    a company's legal form or a person's titles; a name the parse read only inside a longer one (``inside``:
+    "Brownlow", "Governor William G" of "William G. Brownlow") for that one. A single letter names nothing.
+    Unknown to the parse, a name keeps its clean form, but one ending in a possessive names nothing (its edge is
+    dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister"); nor does
+    a role ("Superior General of the Society of Jesus": someone the parse reads as its holder)."""
+    if fold(name) in canon:
+        return canon[fold(name)]
+    clean = clean_name(name, keep_article=True)
+    for form in (clean, clean_name(clean), _without_legal_form(clean), _untitled(clean)):
+        for key in (fold(form), "the " + fold(form)):
+            if key in canon:
+                return canon[key]
+    for form in (clean, _untitled(clean)):
+        if inside(form) is not None:
+            return inside(form)
+    role = re.match(r"(.+?) of the [A-Z]\S*(?: (?:of |de |the |and )*[A-Z]\S*)+$", clean)  # as _Reader._nested reads
+    return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
 
 
 def dates_thing(relation: str, how: str) -> bool:
@@ -317,20 +403,31 @@ def dates_thing(relation: str, how: str) -> bool:
         bool(_MADE.fullmatch(relation.split(" ", 1)[0]))  # "produced in 1994": when it was made
 
 
-def _fuller(label: str, title: str) -> bool:
-    """Whether a name is the title's in full: its first and last words with more between ("Gary *Allan* Anderson")."""
-    words, short = label.split(), title.split()
-    return len(short) >= 2 and len(words) > len(short) and words[0] == short[0] and words[-1] == short[-1] \
-        and _named_in_full(title, label)
-
-
 def _named_in_full(name: str, body: str) -> bool:
     """Whether the body names the title's subject in full: its words in order with at most two
-    more between ("Gary Allan Anderson" for "Gary Anderson")."""
-    words = [re.escape(w) for w in fold(name).split()]
+    more between, an initial standing for a word ("Gary Allan Anderson" for "Gary Anderson", "Badanaval
+    Venkatasubba Sreekantan" for "B. V. Sreekantan")."""
+    words = [re.escape(w) + (r"\w*" if len(w) == 1 else "") for w in fold(name).split()]
     if len(words) < 2:
         return False
     return re.search(r"\b" + r"(?:\s+\S+){0,2}?\s+".join(words) + r"\b", fold(body)) is not None
+
+
+def _expands(short: str, full: str) -> bool:
+    """Whether ``full`` is ``short`` written out: the same first and last word (letters after a name aside),
+    ``short``'s words in order with more between, or an initial ("B.") standing for a word it begins ("Gary Allan
+    Anderson" of "Gary Anderson", "Badanaval Venkatasubba Sreekantan" of "B. V. Sreekantan"; not "Samarinda
+    Seberang" of "Samarinda")."""
+    s, f = short.split(), full.split()
+    if len(f) < len(s) or f == s or not _same_word(s[0], f[0]) or not _same_word(s[-1], _given_names(full)[-1]):
+        return False
+    it = iter(f)
+    return all(any(_same_word(w, x) for x in it) for w in s)
+
+
+def _same_word(word: str, other: str) -> bool:
+    """A word, or an initial of it ("B." of "Badanaval")."""
+    return word == other or bool(re.fullmatch(r"[A-Z]\.?", word)) and other[:1] == word[0] and len(other) > 2
 
 
 def is_english(text: str) -> bool:
@@ -374,6 +471,44 @@ def _given_names(label: str) -> list[str]:
     while len(words) > 2 and _POST_NOMINAL.fullmatch(words[-1].rstrip(",")):
         words = words[:-1]
     return words
+
+
+def _coordinated_name(label: str) -> bool:
+    """Whether a name joining words with "and" is one name: an "of"-phrase's ("Institute of State and Law") or one
+    head noun after both ("Kiev Physics and Mathematics School"); not two names, each with its head ("Harvard
+    University and Rutgers University") or none ("Juárez and Susupuato")."""
+    m = re.search(r"\s(?:and|&)\s", label)
+    if m is None:
+        return False
+    left, right = label[:m.start()].split(), label[m.end():].split()
+    if not left or not right:
+        return False
+    return bool({"of", "on", "for"} & set(left)) or \
+        noun_kind(left[-1]) is None and noun_kind(right[-1]) in (ORGANIZATION, PLACE, EVENT)
+
+
+def _without_legal_form(label: str) -> str:
+    """A company's name without its legal form, which no text repeats when naming it for short ("Bigpoint GmbH",
+    "Toon City Animation, Inc." -> Bigpoint, Toon City Animation); any other name as it is."""
+    return _LEGAL_FORM.sub("", label) or label
+
+
+def _subtitle(label: str) -> str:
+    """What a title "Series: Subtitle" is called for short ("The Fellowship of the Ring", "Sword of Destiny"), or ""
+    (a subtitle that is a class noun names no one work: "Pokémon: The Series")."""
+    m = re.fullmatch(r"[^:]+:\s+([A-Z][^:]*)", label)
+    if m is None:
+        return ""
+    words = clean_name(m.group(1)).split()
+    return m.group(1) if len(words) > 1 or noun_kind(words[0].lower()) is None else ""
+
+
+def _untitled(label: str) -> str:
+    """A name without the titles before it ("Emperor Xuanzong" -> Xuanzong, "General Nikolai Yudenich")."""
+    words = label.split()
+    while len(words) > 1 and words[0] in _HONORIFICS:
+        words = words[1:]
+    return " ".join(words)
 
 
 def _personal_name(label: str) -> bool:
@@ -446,11 +581,16 @@ class _Reader:
         idx = self._full_title_name(label, kind)
         if idx is None:
             idx = self._short_form(label, kind)
+        bare = fold(_without_legal_form(label))
+        if idx is None and bare != key and bare in self.by_key and kind != "VALUE":
+            idx = self.by_key[bare]  # "Dollar General", then "Dollar General Corporation": one company
         if idx is None:
             idx = len(self.ents)
             self.ents.append(_Entity(label, kind))
-        else:
-            self.ents[idx].aliases.add(label)
+            short = _subtitle(label)
+            if short and fold(short) not in self.by_key:  # "The Lord of the Rings: The Fellowship of the Ring"
+                self.ents[idx].aliases.add(short)
+                self.by_key[fold(short)] = idx
         self.ents[idx].aliases.add(label)
         self.by_key[key] = idx
         return idx
@@ -458,14 +598,19 @@ class _Reader:
     def _full_title_name(self, label: str, kind: str) -> int | None:
         """The article's subject named in full ("Gary Allan Anderson" under the title "Gary Anderson"):
         the title entity, now labelled with the full name (the title stays an alias) unless an edge
-        already carries its label."""
+        already carries its label; a new entity, the title's, when the text has not named the title yet (the title
+        line is not read). A title with an initial is a person's name, whatever NER calls its full form."""
         t = self.title_entity
-        if t is None or kind not in ("PERSON", "PROPN") or self.ents[t].kind not in ("PERSON", "PROPN"):
+        named = ("PERSON", "PROPN") if not re.search(r"\b[A-Z]\.", self.title) else ("PERSON", "PROPN", "ORG")
+        if not self.title or kind not in named or t is not None and self.ents[t].kind not in named:
             return None
-        short, full = self.ents[t].label.split(), label.split()
-        it = iter(full)
-        if len(full) <= len(short) or not all(w in it for w in short) or full[0] != short[0]:
+        if not _expands(self.ents[t].label if t is not None else self.title, label):
             return None
+        if t is None:
+            self.title_entity = len(self.ents)
+            self.ents.append(_Entity(label, kind, {self.title}))
+            self.by_key[fold(self.title)] = self.title_entity
+            return self.title_entity
         old = self.ents[t].label
         if self.ents[t].kind == "PROPN":
             self.ents[t].kind = kind  # the title line had no type; the full name has
@@ -476,31 +621,49 @@ class _Reader:
 
     def _short_form(self, label: str, kind: str) -> int | None:
         """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
-        a surname or first name of a person, an acronym, the name without its last words."""
+        a surname or first name of a person (also of a group named after them; "Xuanzong" of "Xuanzong of Tang"),
+        with a title ("Emperor Xuanzong"), an acronym, the name without its last words or its legal form, the
+        article's subject without its first words."""
         if kind == "VALUE":
             return None
+        bare = _untitled(label)
+        if bare != label and kind in ("PERSON", "PROPN"):
+            k = self.by_key.get(fold(bare))
+            k = self._short_form(bare, kind) if k is None else k
+            if k is not None and self.ents[k].kind != "VALUE" and self._person(k):
+                return k  # "Emperor Xuanzong" of Xuanzong (of Tang); not "Captain America" of America
         words = label.split()
         acro = _acronym(label)
         t = self.title_entity
         if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN"):
             given = _given_names(self.ents[t].label)
-            if _personal_name(" ".join(given)) and label in (given[0], given[-1]):
+            if _personal_name(" ".join(given)) and label in (given[0], given[-1]) and \
+                    named_kind(self.ents[t].label, None) in (None, PERSON):  # not "Holmenkollen" of "... Ski Museum"
                 return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
+        if t is not None and len(words) >= 2 and kind not in _PLACE | {"NORP", "PERSON"} and \
+                self.ents[t].kind != "PERSON" and self.ents[t].label.split()[-len(words):] == words:
+            return t  # "the Ski Museum" in the article on the Holmenkollen Ski Museum
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
+            # people: NER's, unless their classes or name say not, and those the text shows so
             people = [(i, given) for i, e in enumerate(self.ents)
-                      if e.kind == "PERSON" and len(given := _given_names(e.label)) > len(words)]
+                      if self._person(i) and len(given := _given_names(e.label)) > len(words)]
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == words:
                     return i
             for i, ew in people:  # then a first name ("Ann" is Ann Savoy)
                 if ew[:len(words)] == words:
                     return i
+        band = _BAND.fullmatch(label)
         for i, e in enumerate(self.ents):
             if e.kind == "VALUE" or len(e.label) <= len(label):
                 continue
+            other = _BAND.fullmatch(e.label) if band else None
+            if other and other.group(2) == band.group(2) and \
+                    band.group(1).split() in (other.group(1).split()[-1:], other.group(1).split()[:1]):
+                return i  # "James and the Shondells" of "Tommy James and the Shondells"
             ew = e.label.split()
-            if acro and _initials(e.label) == acro:
-                return i
+            if acro and _initials(e.label) == acro or _without_legal_form(e.label) == label:
+                return i  # "U.S." of "United States"; "Bigpoint" of "Bigpoint GmbH"
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
                     and len(words) >= 2 and not (kind in _PLACE and ew[len(words)][:1].isupper()):
                 return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"; a place naming
@@ -511,6 +674,7 @@ class _Reader:
         """(first token, end token, kind) of the names and values of a sentence, longest first."""
         doc = self.doc
         spans: list[tuple[int, int, str]] = []
+        cut: set[int] = set()  # where a span NER read as one was cut into two names: no proper-noun run goes on over it
         for ent in sent.ents:
             kind = ent.label_
             if kind in _VALUE_NER:
@@ -527,8 +691,11 @@ class _Reader:
             elif kind in _ENTITY_NER:
                 if len(ent) == 1 and ent.start == sent.start and ent[0].pos_ == "NOUN":
                     continue  # "Guest star Leland Orser ...": a common noun capitalised by the sentence
-                parts = _parts(ent, {","}) if kind in ("GPE", "LOC", "FAC") else [(ent.start, ent.end)]
-                spans += [(a, b, kind) for a, b in parts]  # "Athens, Ohio": two places
+                seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
+                for a, b in _parts(ent, seps):  # "Athens, Ohio", "Asher: Mishal": two
+                    two = _two_names(doc[a:b])
+                    spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
+                    cut |= {two[0][1]} if len(two) == 2 else set()
         quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent)]
         typed = list(spans)
         i = sent.start
@@ -542,10 +709,10 @@ class _Reader:
                 if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2):
                     j += 1
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
-                        and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and":
+                        and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and" and j not in cut:
                     j += 1
                 elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
-                        and doc[j + 1].ent_type_ not in _VALUE_NER:  # not "Ohio–December 3, 1912"
+                        and doc[j + 1].ent_type_ not in _VALUE_NER and j not in cut:  # not "Ohio–December 3, 1912"
                     j += 1
                 elif re.fullmatch(r"\d{1,3}", t.text) and not (j + 1 < sent.end and doc[j + 1].lower_ in
                                                                 ("to", "-", "–", "—", ":", "and", "or")):
@@ -554,8 +721,13 @@ class _Reader:
                     break
                 else:
                     break
+            h = i
+            while h < j - 1 and doc[h].text in _HONORIFICS:
+                h += 1
             if len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
                 spans.append((i, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
+            elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
+                spans = [x for x in spans if not i <= x[0] < h] + [(h, j, "PERSON")]  # NER's "Bishop" an ORG
             i = j
         merged: list[tuple[int, int, str]] = list(quoted)  # a quoted title is whole, whatever NER cut in it
         for s, e, kind in sorted(spans, key=lambda x: (x[0], -(x[1] - x[0]))):
@@ -568,7 +740,25 @@ class _Reader:
                 continue
             if "PROPN" in (kind, m[2]):  # a name NER cut short, or a run NER typed: the whole, NER's type
                 merged[merged.index(m)] = (min(s, m[0]), max(e, m[1]), kind if m[2] == "PROPN" else m[2])
-        return self._year_names(sorted(merged))
+        return self._band_names(self._year_names(sorted(merged)))
+
+    def _band_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """"Tommy James and the Shondells", "Bob Marley & the Wailers": a person's name, "and the" and a plural name
+        (not a country's nor a people's: "Canada and the United States", "Hitler and the Nazis"; nor after a plural:
+        "the 2006 Colts and the 2015 Broncos") are one group's name, unless a list runs into it ("A, B and the Cs")."""
+        doc, out = self.doc, []
+        for s, e, kind in spans:
+            joined = [t.lower_ for t in doc[out[-1][1]:s]] if out else []
+            if out and doc[out[-1][1] - 1].lower_ in ("and", "&"):  # NER may keep the "&" ("Bob Marley &")
+                joined.insert(0, doc[out[-1][1] - 1].lower_)
+            if out and kind not in ("GPE", "NORP", "VALUE") and doc[s].text[:1].isupper() and \
+                    (out[-1][2] == "PERSON" or out[-1][2] == "PROPN" and not doc[out[-1][1] - 1].lower_.endswith("s")) \
+                    and joined in (["and", "the"], ["&", "the"]) and re.fullmatch(r"[A-Z]\w*[^s\W]s", doc[e - 1].text) \
+                    and not (out[-1][0] > 0 and doc[out[-1][0] - 1].text == ","):
+                s = out.pop()[0]
+                kind = "ORG"
+            out.append((s, e, kind))
+        return out
 
     def _year_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         """"the 2004 Summer Olympics", "the 1985 World Cup": a year between "the" and a name is part
@@ -590,7 +780,8 @@ class _Reader:
                                                kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
             start += 1
         cut = next((t.i for t in doc[start + 1:end] if t.lower_ in ("and", "&", ",") and
-                    (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper())), end)
+                    (t.i + 1 >= end or not doc[t.i + 1].text[:1].isupper()) and
+                    not (kind == "ORG" and doc[t.i + 1].lower_ == "the")), end)  # not "Tommy James and the Shondells"
         end = cut if kind not in ("VALUE", "WORK_OF_ART") else end  # "Sable University and its economists"
         if kind == "VALUE":  # "December 3, 1912 in Alhambra, California": the date only
             end = next((t.i for t in doc[start + 1:end] if t.pos_ == "ADP" and t.lower_ in ("in", "at", "near")), end)
@@ -604,19 +795,33 @@ class _Reader:
         if kind in ("PERSON", "PROPN"):  # "General Nikolai Yudenich", "Confederate General J. Johnston Pettigrew",
             titles = [t.i for t in doc[start:max(start, min(start + 4, end - 2))]  # "prince Li Mao": the name
                       if t.text in _HONORIFICS or t.is_lower and t.lower_ not in _NAME_INNER]  # after the title
+            if titles and doc[titles[-1] + 1].lower_ == "of":  # "Prosecutor General of Ukraine Viktor Pshonka": the
+                k = titles[-1] + 2                                # person after the place the title is of, if known
+                known = [j for j in range(end - 1, k, -1) if fold(doc[k:j].text) in self.by_key or
+                         all(t.ent_type_ in _PLACE for t in doc[k:j])]
+                titles = [known[0] - 1] if known else []
             start = titles[-1] + 1 if titles else start
+        elif kind not in ("VALUE", "WORK_OF_ART"):  # "the eleventh ministry of the Government of ...", "the zarzuelas
+            k = start                                # El barberillo de Lavapiés": the name after its description
+            while k < end and doc[k].is_lower and doc[k].is_alpha and doc[k].lower_ not in _NAME_INNER:
+                k += 1
+            while start < k < end and doc[k].lower_ in ("of", "the"):
+                k += 1
+            start = k if k < end and doc[k].text[:1].isupper() else start
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
-        if start >= end:
-            return
+        inner = self._nested(start, end, kind)
+        while inner is not None and _role(doc[start:inner - 2].text):  # "the Superior General of the Society of Jesus":
+            start, inner = inner, self._nested(inner, end, kind)    # a role of the name, no name of its own
+        if start >= end or kind not in ("VALUE", "WORK_OF_ART", "PERSON") and end < len(doc) and \
+                doc[end].lower_ == "of" and all(t.text[:1].isupper() for t in doc[start:end]) and \
+                _role(doc[start:end].text):
+            return  # "the Ambassador of Russia": a role, said of someone
         label = clean_name(doc[start:end].text, keep_article=article)
         if not label or not any(c.isalnum() for c in label) or (kind != "VALUE" and label.islower()):
             return
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
             self.title_entity = self._entity(self.title, kind)
-        elif kind in ("PERSON", "PROPN") and self.title and self.title_entity is None and _fuller(label, self.title):
-            self.title_entity = self._entity(label, kind)  # "Gary Allan Anderson" under "Gary Anderson": the title
-            self.ents[self.title_entity].aliases.add(self.title)  # is how others name him
         idx = self._entity(label, kind)
         self.ner_labels.setdefault(idx, Counter())[kind] += 1
         via = "alias" if fold(self.ents[idx].label) != fold(label) else ""
@@ -624,6 +829,44 @@ class _Reader:
         self.mentions.append(m)
         for t in range(start, end):
             self.token_mention[t] = m
+        if inner is not None:
+            self._inner_name(m, inner)
+
+    def _nested(self, start: int, end: int, kind: str) -> int | None:
+        """Where a name held in a longer one starts: after the first "of the" followed by two or more capitalised
+        words ("General Congregation of *the Society of Jesus*", "Faculty of Journalism and Politics of *the
+        University of Warsaw*"); None for a value, a work's title ("Return of the Jedi") or a name of one word after
+        "of the" ("Battle of the Bulge", "Order of the Garter")."""
+        if kind in ("VALUE", "WORK_OF_ART"):
+            return None
+        doc = self.doc
+        for j in range(start + 1, end - 2):
+            if doc[j].lower_ == "of" and doc[j + 1].lower_ == "the" and doc[j - 1].text[:1].isupper():
+                words = [t for t in doc[j + 2:end] if t.is_alpha and t.lower_ not in _NAME_INNER]
+                if len(words) >= 2 and all(t.text[:1].isupper() for t in words) and doc[j + 2].text[:1].isupper():
+                    return j + 2
+                return None
+        return None
+
+    def _inner_name(self, outer: _Mention, start: int) -> None:
+        """A name held in a longer one is an entity too, which the longer one is "of" ("General Congregation of the
+        Society of Jesus" -[of]-> Society of Jesus), and so on inward; a mention of it for the lead's and the
+        sentence's weaker readings, read "nested" (its words are the longer name's)."""
+        doc = self.doc
+        inner = self._nested(start, outer.end, "PROPN")
+        kinds = Counter(t.ent_type_ for t in doc[start:outer.end] if t.ent_type_ in _ENTITY_NER)
+        kind = kinds.most_common(1)[0][0] if kinds else "PROPN"
+        label = clean_name(doc[start:outer.end].text)
+        idx = self._entity(label, kind)
+        if idx == outer.entity:
+            return
+        self.ner_labels.setdefault(idx, Counter())[kind] += 1
+        m = _Mention(start, outer.end, idx, "nested")
+        self.mentions.append(m)
+        sent = doc[outer.start].sent
+        self._add(self.ents[outer.entity].label, "of", label, "nested", doc[outer.start:outer.end], sent)
+        if inner is not None:
+            self._inner_name(m, inner)
 
     # ---- coreference ------------------------------------------------------------------------
     def _resolve(self, sent: Any) -> None:
@@ -869,7 +1112,10 @@ class _Reader:
                 continue
             span = self.doc[t.i:min(t.i + n + 3, sent.end)]
             for k in range(1, len(span) + 1):
-                if fold(span[:k].text) == key and not any(x in self.token_mention for x in range(t.i, t.i + k)):
+                longer = t.i + k < sent.end and self.doc[t.i + k].pos_ == "PROPN" and \
+                    self.doc[t.i + k].text[:1].isupper()  # "Dollar General Corporation": a longer name
+                if fold(span[:k].text) == key and not longer and \
+                        not any(x in self.token_mention for x in range(t.i, t.i + k)):
                     kind = "PERSON" if any(x.ent_type_ == "PERSON" for x in span[:k]) else "PROPN"
                     self.title_entity = self._entity(self.title, kind)
                     m = _Mention(t.i, t.i + k, self.title_entity)
@@ -1567,7 +1813,7 @@ class _Reader:
         """Each entity's first mention by its own name (not a pronoun or description): where its facts are cited."""
         first: dict[int, _Mention] = {}
         for m in self.mentions:
-            if not m.via:
+            if m.via in ("", "nested"):
                 first.setdefault(m.entity, m)
         return first
 
@@ -1736,12 +1982,34 @@ def _value_word(tok: Any) -> bool:
         tok.text in _MONTHS or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
 
 
+def _two_names(span: Any) -> list[tuple[int, int]]:
+    """A span NER read as one name cut at "and" or "&" when each side is a name of two or more capitalised words and
+    the whole is no one name ("Lynsey de Paul & Mike Moran", "Harvard University and Rutgers University"; not "Procter
+    & Gamble", "Trinidad and Tobago", "Institute of State and Law")."""
+    doc = span.doc
+    for t in span:
+        if t.lower_ in ("and", "&") and t.i > span.start:
+            left, right = doc[span.start:t.i], doc[t.i + 1:span.end]
+            if all(sum(w.text[:1].isupper() for w in side) >= 2 and side[-1].text[:1].isupper() and
+                   next(w for w in side if w.lower_ not in _DETS).text[:1].isupper() for side in (left, right)) and \
+                    not _coordinated_name(span.text):
+                return [(span.start, t.i), (t.i + 1, span.end)]
+            break
+    return [(span.start, span.end)]
+
+
+_PLACE_SEP = {",", ":", ";", "on the", "in the", "at the"}
+"""What separates two places NER read as one ("Athens, Ohio", "Asher: Mishal", "Mount Kenya in the Kenya Highlands");
+names of organisations are cut at a colon or semicolon only ("Committee on the Judiciary")."""
+
+
 def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:
-    """An entity span cut at separators when every part holds a capital or a digit
+    """An entity span cut at separators (a word, or a word and "the") when every part holds a capital or a digit
     ("1926 and 1930" -> 1926, 1930; "Athens, Ohio" -> Athens, Ohio)."""
     out, start = [], ent.start
     for t in ent:
-        if t.lower_ in seps and t.i > start:
+        nxt = ent.doc[t.i + 1].lower_ if t.i + 1 < ent.end else ""
+        if (t.lower_ in seps or f"{t.lower_} {nxt}" in seps) and t.i > start:
             out.append((start, t.i))
             start = t.i + 1
     out.append((start, ent.end))
@@ -1771,6 +2039,16 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
         end = b - 1 if sent.doc[b - 1].text == "," else b  # "Reason," with the comma inside the quotes
         out.append((a + 1, end))
     return out
+
+
+def _role(words: str) -> bool:
+    """Whether capitalised words (before "of") name a person's role ("Superior General", "Associate Justice",
+    "Commander-in-Chief") rather than a thing ("General Congregation", "Faculty of Journalism"): their head noun,
+    the word before their own "of" or the last, is a title or a person noun."""
+    ws = words.split()
+    head = ws[ws.index("of", 1) - 1] if "of" in ws[1:] else ws[-1] if ws else ""
+    last = head.split("-")[-1]
+    return last in _HONORIFICS or _person_class(last.lower())
 
 
 def _person_class(noun: str) -> bool:

@@ -602,25 +602,33 @@ class Linker:
         before a subtitle mark ("Crouching Tiger, Hidden Dragon" of "Crouching Tiger, Hidden Dragon: Sword of
         Destiny"): one name the graph has no node for, not a list of its pieces ("Crouching Tiger", "Hidden Dragon").
         A name a label is whole is linked whole by the longest match already; "Canada, Mexico" no label spells so."""
-        if not self._comma_heads or "," not in question:
+        if "," not in question or not len(self._comma_heads):
             return []
         folded, offsets = fold_with_offsets(question)
         out = []
-        for head in self._comma_heads:
-            for hit in re.finditer(rf"(?<!\w){re.escape(head)}(?!\w)", folded):
-                s, e = offsets[hit.start()], offsets[hit.end() - 1] + 1
-                inside = [m for m in mentions if s <= m.start and m.end <= e]
-                if "," in question[s:e] and not any(m.start < e and s < m.end and m not in inside for m in mentions) \
-                        and not any((m.start, m.end) == (s, e) for m in inside):
-                    out.append((s, e))
+        for last, head in self._comma_heads.iter(folded):
+            start, end = last - len(head) + 1, last + 1
+            if (start and folded[start - 1].isalnum()) or (end < len(folded) and folded[end].isalnum()):
+                continue  # not at word boundaries
+            s, e = offsets[start], offsets[end - 1] + 1
+            inside = [m for m in mentions if s <= m.start and m.end <= e]
+            if "," in question[s:e] and not any(m.start < e and s < m.end and m not in inside for m in mentions) \
+                    and not any((m.start, m.end) == (s, e) for m in inside):
+                out.append((s, e))
         return sorted(set(out))
 
     @cached_property
-    def _comma_heads(self) -> tuple[str, ...]:
-        """Folded names with a comma that labels spell before a subtitle mark (``comma_titles``)."""
+    def _comma_heads(self):
+        """The folded names with a comma that labels spell before a subtitle mark (``comma_titles``), as one
+        automaton: a question is scanned once, however many such labels the graph has."""
         heads = {fold(head) for head in (_SUBTITLE_MARK.split(label, 1)[0] for label in set(self.graph.labels)
                                          if "," in label) if "," in head and fold(head)}
-        return tuple(sorted(heads - {""}))
+        automaton = ahocorasick.Automaton()
+        for head in sorted(heads - {""}):
+            automaton.add_word(head, head)
+        if len(automaton):
+            automaton.make_automaton()
+        return automaton
 
     def equivalents(self, label: str) -> tuple[str, ...]:
         """The labels of the nodes that meet a condition on ``label`` too (``DEMONYM_EQUIVALENCE``): "Dutch" for

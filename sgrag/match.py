@@ -110,7 +110,12 @@ class Matcher:
         """The sorted label ids meeting constraint ``n`` whose own label id is ``own``."""
         g = self.graph
         also = [int(g.label_id[g.nodes_by_label[x][0]]) for x in n.also if g.nodes_by_label.get(x)]
-        return np.unique(np.array([own] + also, dtype=np.int32))
+        return np.unique(np.array([own] + also, dtype=np.int32)) if also else np.array([own], dtype=np.int32)
+
+    @staticmethod
+    def _meets(labels: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        """Which of ``labels`` are among ``ids`` (one comparison for the usual single label)."""
+        return labels == ids[0] if ids.size == 1 else np.isin(labels, ids)
 
     # ---- ψ4 label completion ------------------------------------------------------------
     def complete_labels(self, qg: QueryGraph, paths: list[QueryPath], label_sets: dict[str, np.ndarray],
@@ -232,7 +237,7 @@ class Matcher:
             nodes = g.nodes_by_label.get(n.label)
             if n.qid not in where or not nodes:
                 return np.zeros(rows.shape[0], dtype=bool), []
-            ok &= np.isin(g.label_id[rows[:, where[n.qid]]], self._label_ids(n, int(g.label_id[nodes[0]])))
+            ok &= self._meets(g.label_id[rows[:, where[n.qid]]], self._label_ids(n, int(g.label_id[nodes[0]])))
         if any(u not in where or v not in where for u, v in qg.edges):
             return np.zeros(rows.shape[0], dtype=bool), []
         if not qg.edges:
@@ -328,7 +333,7 @@ class Matcher:
             nodes = g.nodes_by_label.get(n.label)
             if not nodes:
                 continue
-            hit = np.isin(g.label_id[nbr], self._label_ids(n, int(g.label_id[nodes[0]])))
+            hit = self._meets(g.label_id[nbr], self._label_ids(n, int(g.label_id[nodes[0]])))
             who, first = np.unique(owner[hit], return_index=True)
             for i, u in zip(who.tolist(), nbr[hit][first].tolist()):
                 sats[i][n.qid] = u

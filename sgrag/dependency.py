@@ -93,6 +93,7 @@ reached through coreference). Text that is not English (by script) goes to the r
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 import hashlib
 import re
@@ -325,6 +326,7 @@ class ParseExtractor:
         canon = getattr(self, "_canonical", {})
         named_at = getattr(self, "_named_at", [])
 
+        @functools.cache  # the rule reader names the same few names in many findings
         def inside(name: str) -> str | None:
             """The parse's one name every occurrence of ``name`` in the chunk lies inside ("Brownlow" in "William G.
             Brownlow", where the rule reader cut at the initial's period; "Kiev Physics" in "Kiev Physics and
@@ -389,8 +391,9 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
             if key in canon:
                 return canon[key]
     for form in (clean, _untitled(clean)):
-        if inside(form) is not None:
-            return inside(form)
+        held = inside(form)
+        if held is not None:
+            return held
     role = re.match(r"(.+?) of the [A-Z]\S*(?: (?:of |de |the |and )*[A-Z]\S*)+$", clean)  # as _Reader._nested reads
     return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
 
@@ -1848,14 +1851,14 @@ class _Reader:
         for _ in range(3):
             added = False
             for r in list(self.relations.values()):
-                if not (r.relation == "in" or r.relation.endswith(" in")) or r.how.startswith("document"):
+                if not _says_in(r) or r.how.startswith("document"):
                     continue
                 for up in inside.get(r.target, ()):
-                    key = (r.source, r.relation, up.target)
-                    conf = round(min(r.confidence, up.confidence) * INFERRED_FACTOR, 3)
-                    if up.target == r.source or (key in self.relations and self.relations[key].confidence >= conf):
+                    new = _read_through(r, up)
+                    key = (new.source, new.relation, new.target)
+                    if up.target == r.source or (key in self.relations and
+                                                 self.relations[key].confidence >= new.confidence):
                         continue
-                    new = dataclasses.replace(r, target=up.target, how="contained", confidence=conf)
                     self.relations[key] = new
                     if r.relation == LOCATED_IN:
                         inside.setdefault(r.source, []).append(new)
@@ -2076,15 +2079,14 @@ def _contained_across(found: list[ChunkExtraction]) -> list[ChunkExtraction]:
     for _ in range(3):
         new = []
         for i, r in rels:
-            if not (r.relation == "in" or r.relation.endswith(" in")) or r.how.startswith(("document", "sentence")):
+            if not _says_in(r) or r.how.startswith(("document", "sentence")):
                 continue
             for up in inside.get(r.target, ()):
-                key = (r.source, r.relation, up.target)
-                conf = round(min(r.confidence, up.confidence) * INFERRED_FACTOR, 3)
-                if up.target == r.source or key in have or conf < CONTAINMENT_FLOOR * INFERRED_FACTOR:
+                made = _read_through(r, up)
+                key = (made.source, made.relation, made.target)
+                if up.target == r.source or key in have or made.confidence < CONTAINMENT_FLOOR * INFERRED_FACTOR:
                     continue
                 have.add(key)
-                made = dataclasses.replace(r, target=up.target, how="contained", confidence=conf)
                 new.append((i, made))
                 added.setdefault(i, []).append(made)
                 if r.relation == LOCATED_IN:
@@ -2094,6 +2096,19 @@ def _contained_across(found: list[ChunkExtraction]) -> list[ChunkExtraction]:
         rels += new
     return [dataclasses.replace(f, relations=f.relations + tuple(added[i])) if i in added else f
             for i, f in enumerate(found)]
+
+
+def _says_in(r: ExtractedRelation) -> bool:
+    """Whether a relation puts its source in its target ("in", "born in", "located in"): it holds of every place
+    that contains the target too."""
+    return r.relation == "in" or r.relation.endswith(" in")
+
+
+def _read_through(r: ExtractedRelation, up: ExtractedRelation) -> ExtractedRelation:
+    """``r`` read through one place containing its target (``up``: the target located in another): the same
+    relation to that place, a step less sure (``contained``, ``INFERRED_FACTOR``), with ``r``'s sentence."""
+    return dataclasses.replace(r, target=up.target, how="contained",
+                               confidence=round(min(r.confidence, up.confidence) * INFERRED_FACTOR, 3))
 
 
 def _shared_by_coordination(rel: str, span: Any) -> list[str]:

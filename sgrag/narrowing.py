@@ -11,7 +11,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .extract import parse_edge_source
 from .graph import KnowledgeGraph
-from .kinds import EVENT, ORGANIZATION, PERSON, PLACE, noun_kind
+from .kinds import EVENT, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, noun_kind
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
 from .schema import asks_for_value
@@ -198,10 +198,9 @@ def _names_a_thing(qg: QueryGraph, wants_value: bool) -> bool:
     if wants_value or not words:
         return False
     head = singular(words[-1])
-    return head in _PERSON_WORDS or noun_kind(head) in _NEVER_NUMBERS
+    return head in PERSON_WORDS or noun_kind(head) in _NEVER_NUMBERS
 
 
-_PERSON_WORDS = frozenset({"person", "people"})
 _NEVER_NUMBERS = frozenset({PERSON, ORGANIZATION, PLACE, EVENT})
 
 

@@ -408,9 +408,14 @@ def _cited(trace: QueryTrace, titles: dict[str, str]) -> list[tuple[Any, Citatio
 def evidence_source_lines(trace: QueryTrace, titles: dict[str, str] | None = None) -> list[str]:
     """Escaped Markdown per evidence edge of the answer that a document sentence supports:
     the edge, the sentence quoted under it, and the document it was read in (by title)."""
-    return [f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**"
-            + (f" *({md(how_read(e.source))})*" if how_read(e.source) else "") + "  \n"
-            f"> “{md(e.sentence)}” — *{md(c.title) if c else md(e.source)}*" for e, c in _cited(trace, titles or {})]
+    return [f"{edge_markdown(e)}  \n> “{md(e.sentence)}” — *{md(c.title) if c else md(e.source)}*"
+            for e, c in _cited(trace, titles or {})]
+
+
+def edge_markdown(e) -> str:
+    """An evidence edge as escaped Markdown, with how it was read where its sentence does not state it."""
+    note = how_read(e.source)
+    return f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**" + (f" *({md(note)})*" if note else "")
 
 
 PASSAGE_CONTEXT = 1500  # characters of the document shown on each side of a cited sentence
@@ -442,8 +447,7 @@ def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
         groups.setdefault((e.source, e.sentence), []).append((e, c))
     for (source, sentence), edges in groups.items():
         c = edges[0][1]
-        st.markdown("  \n".join(f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**"
-                                + (f" *({md(how_read(e.source))})*" if how_read(e.source) else "") for e, _ in edges)
+        st.markdown("  \n".join(edge_markdown(e) for e, _ in edges)
                     + f"  \n> “{md(sentence)}” — *{md(c.title) if c else md(source)}*")
         if c is None or engine is None:
             continue

@@ -124,11 +124,11 @@ class RankingConfig:
     5-fold cross-validated) and the Re-DocRED dev questions (relation fit)."""
     weights: dict[str, float] = field(default_factory=lambda: {
         "coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
-        "likelihood": 14.6, "kind": 0.0})
+        "likelihood": 14.6, "kind": 0.0, "document": 0.0})
     """Weight of each ranking feature (every feature lies in [0, 1]); a feature left out keeps its default."""
     document_weights: dict[str, float] = field(default_factory=lambda: {
         "coverage": 4.83, "soft": 1.26, "type": 2.67, "relation": 3.81, "relation_words": 1.74, "prior": 3.34,
-        "likelihood": 1.64, "kind": 1.45})
+        "likelihood": 1.64, "kind": 1.45, "document": 6.61})
     """The weights on a graph read from documents, unless the workspace sets its own ``weights``: fitted on the
     Re-DocRED dev questions over the offline extractor's graph of its 150 documents (``bench/fit_ranker.py``,
     coverage free: 5-fold cross-validated Hit@1 of the ranked lists 0.37 -> 0.46). There a small star is no sign
@@ -195,7 +195,8 @@ class AnswerConfig:
     mode: str = "offline"
     """"offline" ranks candidates locally; "llm" asks the configured endpoint."""
     min_confidence: float = 0.25
-    """Below this confidence the answer is "Unable to determine"."""
+    """Below this confidence the answer is "Unable to determine" (not on a graph read from documents, whose best
+    partial match is always given with its calibrated share: ``answer.offline_answer``)."""
     max_answers: int = 10
     """Ranked alternatives returned."""
 

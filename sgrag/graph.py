@@ -76,6 +76,15 @@ class KnowledgeGraph:
         return out
 
     @cached_property
+    def documents_of(self) -> list[frozenset[str]]:
+        """Per node, the ids of the documents whose text names it (its provenance; empty on a graph not read
+        from documents)."""
+        out = [frozenset()] * self.num_nodes
+        for v, sources in self.node_sources.items():
+            out[v] = frozenset(s.split(":", 1)[0] for s in sources)  # extract.source_doc_id
+        return out
+
+    @cached_property
     def nodes_by_folded_label(self) -> dict[str, list[int]]:
         """Case/diacritics/punctuation-folded label -> nodes (for alias-tolerant lookup)."""
         out: dict[str, list[int]] = {}

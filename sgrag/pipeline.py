@@ -35,7 +35,7 @@ from .match import Matcher
 from .narrowing import met_through, narrow_partial, set_apart as narrow, unmet_reversed
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
-from .relax import CLASS_WORDS_GIVE_WAY, PARTIAL_MATCHES, best_tiers, class_words, demoted
+from .relax import CLASS_WORDS_GIVE_WAY, DOCUMENT_CANDIDATES, PARTIAL_MATCHES, best_tiers, class_words, demoted, same_document
 from .rules import switches
 from .schema import PROFILE_FILE, class_only_nodes, ProfileThresholds, SchemaProfile, learn_profile, value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
@@ -271,6 +271,8 @@ class Engine:
                 matches, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq, also=False),
                                                         cfg.match.max_partial)
                 candidates = best_tiers(support, mq, cfg.ranking.rank_cap, self.ranker.partial_tiers)
+                if self.ranker.partial_by_evidence and self.rules.on(DOCUMENT_CANDIDATES):
+                    same_document(self.graph, qg, candidates)
                 narrow_partial(self.graph, self.rules, qg, candidates, self.value_nodes, self.class_only)
                 unmet_reversed(self.ranker, qg, candidates)
             trace.notes.append("No exact match: showing the best partial matches.")
@@ -287,7 +289,7 @@ class Engine:
             order = {r.node_id: i for i, r in enumerate(ranked)}
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
-                                    cfg.ranking.tie_confidence, self.ranker.weights)
+                                    cfg.ranking.tie_confidence, self.ranker.weights, self.ranker.partial_by_evidence)
             trace.notes.extend(met_through(self.graph, qg, candidates, ranked[:1]))
             answer = _read_from_documents(answer, trace, target)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)

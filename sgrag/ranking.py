@@ -65,6 +65,9 @@ FEATURE_RULES = {
     "kind": register("kind", "ranking", 'On a graph read from documents, ranks first the candidates of the coarse kind '
                      '(person, organization, place, work, event, product, law) the answer type asks for ("Which '
                      '*singer*": a person), as NER and the stated classes typed them.'),
+    "document": register("document", "ranking", "On a graph read from documents, ranks first the candidates that one "
+                         "document names together with the most conditions: a fact its sentences state apart (or "
+                         "through a pronoun the reader missed) still lies in the document about it."),
 }
 PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph read from documents, how many conditions "
                                "a partial match meets counts among its evidence (coverage) instead of first: one more "
@@ -400,6 +403,17 @@ class Ranker:
         lo, hi = g.edge_slots(nodes, bound)
         slots, owner = expand_ranges(lo, hi)
         return g.slot_edges(slots), owner
+
+    def _same_document(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
+        """Per candidate, the largest share of the conditions that one document naming it names too (the
+        ``document`` feature; met by an edge or not); 0 on a graph not read from documents."""
+        out = np.zeros(nodes.size, dtype=np.float64)
+        if not self._read or not qg.constraints:
+            return out
+        docs, named = self.graph.documents_of, documents_naming(self.graph, qg)
+        for i, v in enumerate(nodes.tolist()):
+            out[i] = max((named.get(d, 0) for d in docs[v]), default=0) / len(qg.constraints)
+        return out
 
     @property
     def plain_relation_names(self) -> bool:
@@ -856,7 +870,8 @@ class Ranker:
                 "relation_words": np.minimum(words_hit.sum(axis=1), 10) / 10,
                 "prior": prior,
                 "likelihood": np.clip(likelihood, 0.0, 1.0),
-                "kind": self.kind_fit(qg, nodes)}
+                "kind": self.kind_fit(qg, nodes),
+                "document": self._same_document(qg, nodes)}
 
     def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
         """Per candidate: the features ``rank`` weighs (all in [0, 1]).
@@ -928,6 +943,16 @@ class Ranker:
             out.append(RankedAnswer(g.node_ids[v], labels[r], score_r, have, missing[have], dict(zip(FEATURES, feats))))
         return out
 
+
+
+def documents_naming(graph: KnowledgeGraph, qg: QueryGraph) -> dict[str, int]:
+    """Document id -> how many of the question's conditions it names (any label meeting each)."""
+    docs, by_label = graph.documents_of, graph.nodes_by_label
+    out: dict[str, int] = {}
+    for c in qg.constraints:
+        for d in frozenset().union(*(docs[v] for x in c.labels for v in by_label.get(x, ()))):
+            out[d] = out.get(d, 0) + 1
+    return out
 
 
 @lru_cache(maxsize=4096)

@@ -15,6 +15,26 @@ PARTIAL_MATCHES = register("partial_matches", "relaxing", "When nothing meets ev
                            "meeting the most (two best coverage tiers) are ranked instead of no answer.")
 
 
+DOCUMENT_CANDIDATES = register("document_candidates", "relaxing", "On a graph read from documents, when nothing "
+                               "meets every condition, the entities of the document naming the most conditions (at "
+                               "least two) are partial candidates too, meeting none by an edge: a fact its sentences "
+                               "state apart is still in that document, and ranking weighs them by their evidence.")
+
+
+def same_document(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> None:
+    """Adds to ``candidates`` (with no condition met) the entities named by the documents that name the most of
+    the question's conditions, when those name at least two (``DOCUMENT_CANDIDATES``)."""
+    from .ranking import documents_naming
+    named = documents_naming(graph, qg)
+    most = max(named.values(), default=0)
+    if most < min(2, len(qg.constraints)) or most < 2:
+        return
+    best = {d for d, k in named.items() if k == most}
+    for v, docs in enumerate(graph.documents_of):
+        if v not in candidates and docs & best:
+            candidates[v] = {}
+
+
 def demoted(qg: QueryGraph, qids: set[str], soft_below: float) -> QueryGraph:
     """The same query with the given constraints linked just below the firm threshold (soft)."""
     weak = round(min(soft_below - 0.01, 0.7), 3)

@@ -177,7 +177,10 @@ def brute_features(ranker, qg, candidates):
                   "relation_words": min(len(rel_words & qwords), 10) / 10, "prior": 1.0 - log_deg / lmax,
                   "likelihood": min(max(1.0 + (log_mult - k * log_star) / (k * max(lmax, math.log(ranker.cfg.likelihood_min_neighbours))), 0.0), 1.0),
                   "kind": 0.0 if asked is None else 0.5 if ranker.node_kinds.kind[v] < 0 else
-                  float(COARSE_KINDS[ranker.node_kinds.kind[v]] == asked)}
+                  float(COARSE_KINDS[ranker.node_kinds.kind[v]] == asked),
+                  "document": max((sum(any(d in g.documents_of[u] for x in c.labels for u in g.nodes_by_label[x])
+                                       for c in cons) for d in g.documents_of[v]), default=0) / len(cons)
+                  if g.edge_sources else 0.0}
     return out
 
 

@@ -198,6 +198,8 @@ CONTRACTS = {
                                 "Which film is set in Quebec?"),
     "in_edge_discount": Contract("olympics", "Which country is a member of the United Nations?",
                                  "Which country contains Paris?"),
+    "document": Contract("one_document", "Which writer is from America and wrote The Alloy of Law?",
+                         "Which country won medals at the 2012 Summer Olympics?"),
     # ---- narrowing: who stays in the exact set ---------------------------------------------------------------
     "named_not_answer": Contract("people", "Which country is home to a comedian and to Paul Reubens?",
                                  "Who is the female comedian from the United States of America?", on_only='named in the question as a condition'),
@@ -229,6 +231,8 @@ CONTRACTS = {
     # ---- relaxing: what happens when nothing meets every condition -------------------------------------------
     "class_words_give_way": Contract("people", "Which puppeteer comedian is from the United States of America?",
                                      "Who is the female comedian from the United States of America?", on_only='now only rank the answers'),
+    "document_candidates": Contract("one_document", "Which lighthouse in Connecticut was built in 1845?",
+                                    "Which harbor lies in Connecticut?", on_only="'Five Mile Point Lighthouse'"),
     "partial_matches": Contract("olympics", "Which country won medals at the 1988 Summer Olympics and contains Paris?",
                                 "Which country contains Paris?", on_only='No exact match: showing the best partial matches', off_only='partial_matches is off'),
 }
@@ -325,6 +329,27 @@ def partial_read_graph():
          ("lw", "os", "mentioned with", "Lund Works hired a cousin of Ann Holt in Oslo.", "document|0.3")])
 
 
+def one_document_graph():
+    """Read from documents, several facts to a document: one names a harbor in Connecticut, a light replaced in
+    1845 and, with neither, the Five Mile Point Lighthouse; one says Brandon Sanderson wrote The Alloy of Law and
+    names America (of his publisher); another that Nas is from America."""
+    docs = {"harbor": [("New Haven Harbor", "Connecticut", "lies in", "New Haven Harbor lies in Connecticut."),
+                       ("Lighthouse Point", "1845", "light replaced in", "Lighthouse Point's light was replaced in 1845."),
+                       ("Five Mile Point Lighthouse", "Long Wharf", "faces", "The Five Mile Point Lighthouse faces Long "
+                                                                            "Wharf.")],
+            "mistborn": [("Brandon Sanderson", "The Alloy of Law", "wrote", "Brandon Sanderson wrote The Alloy of Law."),
+                         ("Tor Books", "America", "from", "Tor Books, from America, published it.")],
+            "nas": [("Nas", "America", "from", "Nas is from America.")]}
+    b = GraphBuilder()
+    for doc, facts in docs.items():
+        for head, tail, rel, sentence in facts:
+            for label in (head, tail):
+                b.add_node(label.lower(), label)
+            b.add_edge(head.lower(), tail.lower(), rel, sentence,
+                       sources=(f"{doc}:p0:c0@0-{len(sentence)}|svo|0.85|0-{len(sentence)}",))
+    return b.build()
+
+
 def misspelt_graph():
     """Read from documents, one of which misspells Noel Nicola as "Noel Nincola" (a second node, the son of Isaac
     Romero there); Eva Reyes is the mother of Noel Nicola."""
@@ -392,7 +417,7 @@ def kin_graph():
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
-          "misspelt": misspelt_graph, "cut": cut_graph, "coarse": coarse_graph,
+          "misspelt": misspelt_graph, "one_document": one_document_graph, "cut": cut_graph, "coarse": coarse_graph,
           "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph}
 
 
@@ -405,7 +430,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read", "misspelt", "cut", "coarse", "places_read", "kin"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "one_document", "cut", "coarse", "places_read", "kin"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

@@ -638,9 +638,13 @@ class _Reader:
         words = label.split()
         acro = _acronym(label)
         t = self.title_entity
-        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN"):
+        if t is not None and len(words) == 1 and kind in ("PERSON", "PROPN", "ORG", "GPE"):
             given = _given_names(self.ents[t].label)
-            if _personal_name(" ".join(given)) and label in (given[0], given[-1]) and \
+            # the name without its accents too ("Raicevic" of Ljiljana Raičević), which NER, not knowing it, may
+            # call an organisation or a place
+            spelt = label in (given[0], given[-1]) if kind in ("PERSON", "PROPN") else \
+                label not in given and fold(label) in (fold(given[0]), fold(given[-1]))
+            if _personal_name(" ".join(given)) and spelt and \
                     named_kind(self.ents[t].label, None) in (None, PERSON):  # not "Holmenkollen" of "... Ski Museum"
                 return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
         if t is not None and len(words) >= 2 and kind not in _PLACE | {"NORP", "PERSON"} and \
@@ -648,13 +652,15 @@ class _Reader:
             return t  # "the Ski Museum" in the article on the Holmenkollen Ski Museum
         if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
             # people: NER's, unless their classes or name say not, and those the text shows so
-            people = [(i, given) for i, e in enumerate(self.ents)
+            # (compared without accents: "Raicevic" is Ljiljana Raičević)
+            folded = [fold(w) for w in words]
+            people = [(i, [fold(w) for w in given]) for i, e in enumerate(self.ents)
                       if self._person(i) and len(given := _given_names(e.label)) > len(words)]
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
-                if ew[-len(words):] == words:
+                if ew[-len(words):] == folded:
                     return i
             for i, ew in people:  # then a first name ("Ann" is Ann Savoy)
-                if ew[:len(words)] == words:
+                if ew[:len(words)] == folded:
                     return i
         band = _BAND.fullmatch(label)
         for i, e in enumerate(self.ents):

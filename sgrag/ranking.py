@@ -926,8 +926,9 @@ class Ranker:
         for name in FEATURES:
             score = score + self.weights[name] * cols[name]
         labels = [g.labels[v] for v in nodes.tolist()]
-        if flat:  # a partial match clearly of another kind than asked comes after those of the right kind
-            tier = tier - self.wrong_kind(qg, nodes)
+        if flat:  # a partial match clearly of another kind than asked comes after those of the right kind, as
+            # does one only named in the same document (``same_document``): the two weigh their evidence together
+            tier = tier - self.wrong_kind(qg, nodes) - ~(sat >= 0).any(axis=1)
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):
             firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)

@@ -16,8 +16,8 @@ PARTIAL_MATCHES = register("partial_matches", "relaxing", "When nothing meets ev
 
 
 DOCUMENT_CANDIDATES = register("document_candidates", "relaxing", "On a graph read from documents, when nothing "
-                               "meets every condition, the entities of the document naming the most conditions (at "
-                               "least two) are partial candidates too, meeting none by an edge: a fact its sentences "
+                               "meets every condition, the entities (with a fact of their own) of the document naming "
+                               "the most conditions (at least two) are partial candidates too, meeting none by an edge: a fact its sentences "
                                "state apart is still in that document, and ranking weighs them by their evidence.")
 
 
@@ -30,8 +30,8 @@ def same_document(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, d
     if most < min(2, len(qg.constraints)) or most < 2:
         return
     best = {d for d, k in named.items() if k == most}
-    for v, docs in enumerate(graph.documents_of):
-        if v not in candidates and docs & best:
+    for v, docs in enumerate(graph.documents_of):  # a name no fact was read of is mostly a stray NER span
+        if v not in candidates and docs & best and graph.degree[v]:
             candidates[v] = {}
 
 

@@ -48,10 +48,12 @@ def is_value_label(label: str) -> bool:
 
 
 def value_nodes(graph: KnowledgeGraph) -> np.ndarray:
-    """Per node: whether it is a value: its label reads as one and the graph only ever points at it (a film
-    called "2012" or "300" heads relations of its own, so it is a thing)."""
+    """Per node: whether it is a value: its label reads as one, or a document extractor typed it so (description
+    "value": "38th", "two days"), and the graph only ever points at it (a film called "2012" or "300" heads
+    relations of its own, so it is a thing)."""
     heads = np.bincount(graph.src, minlength=graph.num_nodes) > 0
-    looks = np.fromiter((is_value_label(x) for x in graph.labels), dtype=bool, count=graph.num_nodes)
+    looks = np.fromiter((is_value_label(x) or d == "value" for x, d in zip(graph.labels, graph.descriptions)),
+                        dtype=bool, count=graph.num_nodes)
     return looks & ~heads
 
 

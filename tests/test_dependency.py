@@ -467,6 +467,16 @@ def test_letters_after_a_name_do_not_hide_its_surname(ex):
     assert "Jones" in next(e for e in found.entities if e.label == "Alan Belford Jones AO").aliases
 
 
+def test_a_surname_written_without_its_accents_is_the_subject(ex):
+    """"Raicevic" in the article on Ljiljana Raičević is her, whatever kind NER gives a name it does not know (here
+    an organisation), and what she created is hers."""
+    text = ("Ljiljana Raičević\n\nLjiljana Raičević (; born 29 June 1947) is a human rights activist in Montenegro. "
+            "Raicevic created Montenegro's SOS LINE, the first NGO in that country.")
+    found = ex.extract_text(text, "Ljiljana Raičević")
+    assert "Raicevic" not in {e.label for e in found.entities}
+    assert rel(found, "Ljiljana Raičević", "SOS LINE")
+
+
 def names(found):
     """Entity labels (no classes, no values) -> their aliases."""
     return {e.label: set(e.aliases) for e in found.entities if not e.description}

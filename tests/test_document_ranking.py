@@ -2,6 +2,7 @@
 the relation (not the sentence that stated it), and "founded by X" read as X's own "founded" edge."""
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -13,7 +14,7 @@ from sgrag.ranking import Ranker
 from sgrag.narrowing import one_typo_apart
 from sgrag.relax import best_tiers
 from conftest import build_workspace, fast_config
-from test_rule_contracts import kin_graph, partial_read_graph
+from test_rule_contracts import kin_graph, one_document_graph, partial_read_graph
 
 
 def _read(edges):
@@ -61,7 +62,7 @@ def engines(tmp_path_factory):
     cfg.embed.backend = "minilm"
     out = {}
     for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
-                        ("origins", origins_graph), ("kin", kin_graph)):
+                        ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -75,6 +76,41 @@ def test_a_partial_match_with_a_stated_relation_beats_one_only_mentioned_beside_
     assert a.text == "Vik Pianos" and not a.exact and a.exact_set == ()
     assert [r.label for r in a.ranked] == ["Vik Pianos", "Lund Works"]
     assert a.relaxed == ("Oslo",) and 0 < a.confidence < 1
+
+
+def test_the_candidate_one_document_names_with_every_condition_ranks_first(engines):
+    """Brandon Sanderson wrote The Alloy of Law, and his document names America too (of his publisher); Nas is from
+    America, in a document naming nothing else asked: each meets one condition, Sanderson's document names both."""
+    a = engines["one_document"].ask("Which writer is from America and wrote The Alloy of Law?").answer
+    feats = {r.label: r.features["document"] for r in a.ranked}
+    assert feats["Brandon Sanderson"] == 1.0 and feats["Nas"] == 0.5
+    assert a.text == "Brandon Sanderson" and not a.exact
+    labels = [r.label for r in a.ranked]
+    assert labels.index("Brandon Sanderson") < labels.index("Nas")
+
+
+def test_a_name_the_conditions_document_holds_is_a_candidate_that_meets_none(engines):
+    """Nothing meets "in Connecticut" and "built in 1845"; the one document naming both names the Five Mile Point
+    Lighthouse, which no fact joins to either: it is ranked, meeting none, after the names a fact joins to one, and
+    the answer never claims it meets them."""
+    a = engines["one_document"].ask("Which lighthouse in Connecticut was built in 1845?").answer
+    ranked = {r.label: r for r in a.ranked}
+    assert ranked["Five Mile Point Lighthouse"].satisfied == () and not a.exact and a.exact_set == ()
+    labels = [r.label for r in a.ranked]
+    assert labels.index("Five Mile Point Lighthouse") > max(labels.index("New Haven Harbor"),
+                                                             labels.index("Lighthouse Point"))
+
+
+def test_a_partial_answer_from_documents_says_its_share_and_is_always_given(engines):
+    """On a graph read from documents the best partial match is the answer, however narrow its lead, and its
+    confidence is its share of the ranked candidates' weight (the conditional logit the weights were fitted as),
+    scaled by its least sure supporting fact (here each read at 0.85)."""
+    for question in ("Which lighthouse in Connecticut was built in 1845?",
+                     "Which firm was founded by Ann Holt and is based in Oslo?"):
+        engine = engines["one_document" if "lighthouse" in question else "partial"]
+        a = engine.ask(question).answer
+        share = 1.0 / sum(math.exp(r.score - a.ranked[0].score) for r in a.ranked)
+        assert a.text == a.ranked[0].label and a.confidence == pytest.approx(share * 0.85, abs=1e-4)
 
 
 def test_a_graph_read_from_documents_ranks_with_the_weights_fitted_on_one(engines):

@@ -121,6 +121,20 @@ def test_a_value_is_what_only_gets_pointed_at():
     assert not value_nodes(b.build()).any()
 
 
+def test_a_value_the_document_extractor_typed_is_a_value_whatever_its_words():
+    """"38th", "two days": no year or number pattern reads them, but the extractor that read them typed them as
+    values (description "value"), so they never answer "Which episode"; a name with a sentence for a description
+    is no value."""
+    b = GraphBuilder()
+    b.add_node("e", "Burns Verkaufen der Kraftwerk", "The episode ranked 38th.")
+    b.add_node("r", "38th", "value")
+    b.add_node("d", "two days", "value")
+    b.add_edge("e", "r", "ranked")
+    b.add_edge("e", "d", "aired after")
+    g = b.build()
+    assert {g.labels[v] for v in np.flatnonzero(value_nodes(g))} == {"38th", "two days"}
+
+
 def test_a_value_answers_only_a_question_that_asks_for_one(plain_engine):
     year = plain_engine.ask("In which year were both Quiet Harbour and Loud Harbour released?").answer
     assert [r.label for r in year.exact_set] == ["1985"]

@@ -1404,9 +1404,11 @@ class _Reader:
                 if len(low_side) == 3 and self._nationality(low, low_side[0][1]):  # "X, an American singer,"
                     return top, "from", low, "nationality", span
                 verbs = [t for t in toks if t.pos_ == "VERB"]
-                if len(verbs) == 1 and len(toks) >= 4 and toks[-3] is verbs[0] and low_side[-3][1] == "acl":
+                clause = low_side[-3][1] if len(low_side) >= 3 else ""
+                if len(verbs) == 1 and len(toks) >= 4 and toks[-3] is verbs[0] and (clause == "acl" or (
+                        clause == "relcl" and self.ents[low.entity].kind == "VALUE")):
                     return top, _name(verbs, preps[0] if preps else None), low, "apposition", span  # "X, a song
-                    #                                                           written by A," "a film starring A"
+                    #    written by A," "a film starring A"; "X, a law he signed in 2010" dates X, whoever "he" is
                 if not preps or verbs:
                     return None
                 return top, _name([first], preps[-1]), low, "apposition", span

@@ -124,6 +124,16 @@ def test_relative_and_participial_clauses(ex):
     assert ("Radiohead", "is a", "rock band") in triples(found) or ("Radiohead", "is a", "band") in triples(found)
 
 
+def test_a_date_in_a_clause_on_a_names_apposition_dates_the_name(ex):
+    """"the Fair Housing Act, a law he signed in 1968": the law is what was signed in 1968, whoever "he" is; the
+    clause's subject is not read so ("The Godfather, a fiction he never liked": The Godfather liked nobody)."""
+    found = ex.extract_text("Cuomo praised the Fair Housing Act, a law he signed in 1968.")
+    assert rel(found, "Fair Housing Act", "1968") == {"signed in"}
+    other = ex.extract_text("Mario Puzo\n\nMario Puzo was an American author. He stated that The Godfather, a fiction "
+                            "he never liked, outshone his first novel.", "Mario Puzo")
+    assert "liked" not in rel(other, "Godfather", "Mario Puzo")
+
+
 def test_coordination_gives_each_conjunct_the_edge(ex):
     found = ex.extract_text("Abbey Road was produced by George Martin and Geoff Emerick.")
     assert rel(found, "George Martin", "Abbey Road") == rel(found, "Geoff Emerick", "Abbey Road") == {"produced"}

@@ -64,7 +64,10 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
         return Answer(UNABLE, None, False, confidence, tuple(ranked), (), relaxed,
                       f"The best candidate, {top.label}, satisfies only "
                       f"{len(top.satisfied)} of {len(labels)} constraints.")
-    why = f"{top.label} is connected to {sat}." if sat else f"{top.label} was the best-ranked candidate."
+    named = round(top.features.get("document", 0.0) * len(labels))
+    why = f"{top.label} is connected to {sat}." if sat else (
+        f"{top.label} is joined to none of the conditions by a fact; a document naming it also names {named} of "
+        f"the {len(labels)}." if named else f"{top.label} was the best-ranked candidate.")
     if relaxed:
         why += f" No entity satisfies every constraint; relaxed: {', '.join(relaxed)}."
     return Answer(top.label, top.node_id, False, confidence, tuple(ranked), final, relaxed, why)

@@ -101,6 +101,15 @@ def test_a_name_the_conditions_document_holds_is_a_candidate_that_meets_none(eng
                                                              labels.index("Lighthouse Point"))
 
 
+def test_an_answer_no_fact_joins_to_a_condition_says_what_it_rests_on(engines):
+    """Only the harbor and Connecticut, named as conditions, are joined to each other: the answer is a name of their
+    document that no fact joins to either, and it says so."""
+    a = engines["one_document"].ask("Which lighthouse stands in New Haven Harbor in Connecticut?").answer
+    assert a.ranked and a.ranked[0].satisfied == () and not a.exact
+    assert a.text in {"Five Mile Point Lighthouse", "Lighthouse Point", "Long Wharf"}
+    assert "joined to none of the conditions by a fact; a document naming it also names 2 of the 2" in a.explanation
+
+
 def test_a_partial_answer_from_documents_says_its_share_and_is_always_given(engines):
     """On a graph read from documents the best partial match is the answer, however narrow its lead, and its
     confidence is its share of the ranked candidates' weight (the conditional logit the weights were fitted as),

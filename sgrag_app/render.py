@@ -616,13 +616,24 @@ def render_ranked(trace: QueryTrace) -> None:
             st.dataframe(pd.DataFrame([{"entity": x.label, "why": x.reason} for x in a.set_apart[:SHOW_SET]]),
                          hide_index=True, width="stretch", height=min(36 * min(len(a.set_apart), SHOW_SET) + 38, 240))
         return
-    n = len(qg.constraints) if qg else 0
-    df = pd.DataFrame([{"candidate": r.label, "conditions met": f"{len(r.satisfied)}/{n}",
-                        "score": round(float(r.score), 3)} for r in a.ranked])
+    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0)
     st.markdown("##### Ranked candidates")
     st.caption(partial_order_note(a.ranked))
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
-                 column_config={"candidate": st.column_config.TextColumn(pinned=True)})
+                 column_config={"candidate": st.column_config.TextColumn(pinned=True),
+                                "same doc": st.column_config.TextColumn(width="small")})
+
+
+def partial_frame(ranked, n: int) -> pd.DataFrame:
+    """The partial matches as the list shows them: the conditions each meets by a fact and, on a graph read from
+    documents, how many of them one document naming it names too (what a candidate meeting none rests on)."""
+    rows = []
+    for r in ranked:
+        row = {"candidate": r.label, "met": f"{len(r.satisfied)}/{n}"}
+        if any(x.features.get("document") for x in ranked):
+            row["same doc"] = f"{round(r.features.get('document', 0.0) * n)}/{n}"
+        rows.append({**row, "score": round(float(r.score), 3)})
+    return pd.DataFrame(rows)
 
 
 def partial_order_note(ranked) -> str:
@@ -632,7 +643,8 @@ def partial_order_note(ranked) -> str:
     if met == sorted(met, reverse=True):
         return "No entity meets every condition: candidates meeting more conditions come first, then by score."
     return ("No entity meets every condition: candidates are ranked by their evidence (how many conditions they meet, "
-            "how sure those facts are, whether they are of the kind asked), so one meeting fewer may come first.")
+            "\"met\"; how sure those facts are; whether they are of the kind asked; how many of the conditions one "
+            "document naming them names too, \"same doc\"), so one meeting fewer may come first.")
 
 
 def render_candidates(trace: QueryTrace, engine=None) -> None:

@@ -144,6 +144,21 @@ def test_entities_of_another_kind_are_named_beside_the_exact_set(tmp_path, make_
                                                         "Drama": "not of the kind 'award'"}
 
 
+def test_the_partial_list_says_what_a_candidate_meeting_no_condition_rests_on():
+    """On a graph read from documents each partial match shows how many conditions one document naming it names
+    too: "0/2" conditions met but "2/2" named with it; a graph not read from documents shows no such column."""
+    from sgrag.types import RankedAnswer
+    from sgrag_app.render import partial_frame
+    ranked = [RankedAnswer("a", "Igor Shafarevich", 3.0, (), ("q1", "q2"), {"document": 1.0}),
+              RankedAnswer("b", "Moscow", 2.0, ("q1",), ("q2",), {"document": 0.5})]
+    df = partial_frame(ranked, 2)
+    assert df.to_dict("records")[0] == {"candidate": "Igor Shafarevich", "met": "0/2",
+                                        "same doc": "2/2", "score": 3.0}
+    assert list(df["same doc"]) == ["2/2", "1/2"]
+    plain = [RankedAnswer("a", "A", 2.0, ("q1",), ("q2",), {"document": 0.0})]
+    assert list(partial_frame(plain, 2).columns) == ["candidate", "met", "score"]
+
+
 def test_the_partial_list_says_how_it_is_ordered():
     """A document graph ranks partial matches by their evidence: the note must not claim "more conditions first"
     when a candidate meeting fewer leads (Katy Gallagher 1/2 above First Gallagher Ministry 2/2)."""

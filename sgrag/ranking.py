@@ -405,14 +405,15 @@ class Ranker:
         return g.slot_edges(slots), owner
 
     def _same_document(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
-        """Per candidate, the largest share of the conditions that one document naming it names too (the
+        """Per candidate, the largest share of the firm conditions that one document naming it names too (the
         ``document`` feature; met by an edge or not); 0 on a graph not read from documents."""
         out = np.zeros(nodes.size, dtype=np.float64)
-        if not self._read or not qg.constraints:
+        firm = len(firm_constraints(qg, self.soft_below))
+        if not self._read or not firm:
             return out
-        docs, named = self.graph.documents_of, documents_naming(self.graph, qg)
+        docs, named = self.graph.documents_of, documents_naming(self.graph, qg, self.soft_below)
         for i, v in enumerate(nodes.tolist()):
-            out[i] = max((named.get(d, 0) for d in docs[v]), default=0) / len(qg.constraints)
+            out[i] = max((named.get(d, 0) for d in docs[v]), default=0) / firm
         return out
 
     @property
@@ -928,7 +929,9 @@ class Ranker:
         labels = [g.labels[v] for v in nodes.tolist()]
         if flat:  # a partial match clearly of another kind than asked comes after those of the right kind, as
             # does one only named in the same document (``same_document``): the two weigh their evidence together
-            tier = tier - self.wrong_kind(qg, nodes) - ~(sat >= 0).any(axis=1)
+            joined = (sat >= 0).any(axis=1)
+            best = cols["document"][joined].max() if joined.any() else 0.0
+            tier = tier - self.wrong_kind(qg, nodes) - (~joined & (cols["document"] <= best))
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):
             firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)
@@ -946,11 +949,16 @@ class Ranker:
 
 
 
-def documents_naming(graph: KnowledgeGraph, qg: QueryGraph) -> dict[str, int]:
-    """Document id -> how many of the question's conditions it names (any label meeting each)."""
+def firm_constraints(qg: QueryGraph, soft_below: float) -> list:
+    """The conditions linked firmly: a class word ("person", soft) is named by every document."""
+    return [c for c in qg.constraints if c.confidence >= soft_below]
+
+
+def documents_naming(graph: KnowledgeGraph, qg: QueryGraph, soft_below: float) -> dict[str, int]:
+    """Document id -> how many of the question's firm conditions it names (any label meeting each)."""
     docs, by_label = graph.documents_of, graph.nodes_by_label
     out: dict[str, int] = {}
-    for c in qg.constraints:
+    for c in firm_constraints(qg, soft_below):
         for d in frozenset().union(*(docs[v] for x in c.labels for v in by_label.get(x, ()))):
             out[d] = out.get(d, 0) + 1
     return out

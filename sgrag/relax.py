@@ -21,13 +21,14 @@ DOCUMENT_CANDIDATES = register("document_candidates", "relaxing", "On a graph re
                                "state apart is still in that document, and ranking weighs them by their evidence.")
 
 
-def same_document(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> None:
-    """Adds to ``candidates`` (with no condition met) the entities named by the documents that name the most of
-    the question's conditions, when those name at least two (``DOCUMENT_CANDIDATES``)."""
+def same_document(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dict[str, int]],
+                  soft_below: float) -> None:
+    """Adds to ``candidates`` (with no condition met) the entities, with a fact of their own, named by the documents
+    that name the most of the question's firm conditions, when those name at least two (``DOCUMENT_CANDIDATES``)."""
     from .ranking import documents_naming
-    named = documents_naming(graph, qg)
+    named = documents_naming(graph, qg, soft_below)
     most = max(named.values(), default=0)
-    if most < min(2, len(qg.constraints)) or most < 2:
+    if most < 2:
         return
     best = {d for d, k in named.items() if k == most}
     for v, docs in enumerate(graph.documents_of):  # a name no fact was read of is mostly a stray NER span

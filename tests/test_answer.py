@@ -140,6 +140,7 @@ def brute_features(ranker, qg, candidates):
     cons = qg.constraints
     conf = {n.qid: n.confidence for n in cons}
     soft = {q for q, c in conf.items() if c < ranker.soft_below}
+    firm = [n for n in cons if n.qid not in soft]
     phrases = dict(zip((n.qid for n in cons), qg.relation_phrases))
     vecs = ranker.embed([t or "-" for t in [qg.answer_type] + [phrases.get(n.qid, "") for n in cons]])
     type_words = {singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
@@ -179,8 +180,8 @@ def brute_features(ranker, qg, candidates):
                   "kind": 0.0 if asked is None else 0.5 if ranker.node_kinds.kind[v] < 0 else
                   float(COARSE_KINDS[ranker.node_kinds.kind[v]] == asked),
                   "document": max((sum(any(d in g.documents_of[u] for x in c.labels for u in g.nodes_by_label[x])
-                                       for c in cons) for d in g.documents_of[v]), default=0) / len(cons)
-                  if g.edge_sources else 0.0}
+                                       for c in firm) for d in g.documents_of[v]), default=0) / len(firm)
+                  if g.edge_sources and firm else 0.0}
     return out
 
 

@@ -3,6 +3,8 @@ the relation (not the sentence that stated it), and "founded by X" read as X's o
 from __future__ import annotations
 
 import math
+
+import numpy as np
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -87,6 +89,19 @@ def test_the_candidate_one_document_names_with_every_condition_ranks_first(engin
     assert a.text == "Brandon Sanderson" and not a.exact
     labels = [r.label for r in a.ranked]
     assert labels.index("Brandon Sanderson") < labels.index("Nas")
+
+
+def test_a_class_word_is_no_condition_a_document_names(engines):
+    """"Which *person* ...": a weakly linked class word is named by every document, so the document share counts the
+    firm conditions only (here the one: The Alloy of Law)."""
+    from dataclasses import replace as swap
+    engine = engines["one_document"]
+    qg = engine.ask("Which writer is from America and wrote The Alloy of Law?").query_graph
+    g = engine.graph
+    nodes = np.array([g.index_of["brandon sanderson"], g.index_of["nas"]])
+    assert engine.ranker._same_document(qg, nodes).tolist() == [1.0, 0.5]
+    weak = swap(qg, nodes=tuple(swap(n, confidence=0.5) if n.label == "America" else n for n in qg.nodes))
+    assert engine.ranker._same_document(weak, nodes).tolist() == [1.0, 0.0]  # America, weak, counts for neither
 
 
 def test_a_name_the_conditions_document_holds_is_a_candidate_that_meets_none(engines):

@@ -713,6 +713,9 @@ class _Reader:
                 i += 1
                 continue
             j = i + 1
+            # "the Five Mile Point Lighthouse": a capitalised number word mid-sentence begins the name
+            first = i - 1 if i - 1 > sent.start and doc[i - 1].like_num and doc[i - 1].is_alpha and \
+                doc[i - 1].is_title else i
             while j < sent.end:
                 t = doc[j]
                 if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2):
@@ -734,7 +737,7 @@ class _Reader:
             while h < j - 1 and doc[h].text in _HONORIFICS:
                 h += 1
             if len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
-                spans.append((i, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
+                spans.append((first, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
                 spans = [x for x in spans if not i <= x[0] < h] + [(h, j, "PERSON")]  # NER's "Bishop" an ORG
             i = j

@@ -290,6 +290,12 @@ def test_an_edition_year_is_part_of_the_name(ex):
     assert "1997" in labels  # "the 1997 film": a lower-case noun follows, the year dates it
 
 
+def test_a_capitalised_number_word_mid_sentence_begins_a_name(ex):
+    found = ex.extract_text("In 1902 the present tower, called the Six Mile Point Light, was built.")
+    labels = {e.label for e in found.entities}
+    assert "Six Mile Point Light" in labels and "Mile Point Light" not in labels
+
+
 def test_the_article_subject_is_mentioned_with_names_of_its_lead_only(ex):
     from sgrag.dependency import DOCUMENT_LEAD_SENTENCES
     filler = " ".join("The weather was mild." for _ in range(DOCUMENT_LEAD_SENTENCES))

@@ -313,7 +313,7 @@ class ParseExtractor:
         reader = _Reader(doc, name)
         reader.headline = _title_name(title)
         reader.read()
-        self._canonical = {k: reader.ents[i].label for k, i in reader.by_key.items()}
+        self._canonical = {k: reader.ents[i].label for k, i in (reader.roles | reader.by_key).items()}
         self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
                           for m in reader.mentions if m.via in ("", "alias", "nested")
                           and reader.ents[m.entity].kind != "VALUE"]
@@ -550,6 +550,9 @@ class _Reader:
         """The title as given, even when the text does not write it so (``title`` is then "")."""
         self.ner_labels: dict[int, Counter] = {}
         """Per entity, the NER labels of its name mentions (its coarse kind is their majority)."""
+        self.roles: dict[str, int] = {}
+        """A role NER read with the name it is of (folded "Rebbe of Chabad") -> that name's entity: what the rule
+        reader finds of the whole is the name's."""
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
@@ -822,6 +825,10 @@ class _Reader:
             start = k if k < end and doc[k].text[:1].isupper() else start
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
+        role = start if kind != "VALUE" and start > 0 and end - start > 2 and doc[start + 1].lower_ == "of" and \
+            doc[start - 1].text not in _QUOTES and _coordinated_role(doc[start]) else None
+        if role is not None:  # "the founder and first Rebbe of Chabad": the role NER read with the name is someone's
+            start, kind = start + 2, "PROPN" if kind == "WORK_OF_ART" else kind
         inner = self._nested(start, end, kind)
         while inner is not None and _role(doc[start:inner - 2].text):  # "the Superior General of the Society of Jesus":
             start, inner = inner, self._nested(inner, end, kind)    # a role of the name, no name of its own
@@ -835,6 +842,8 @@ class _Reader:
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
             self.title_entity = self._entity(self.title, kind)
         idx = self._entity(label, kind)
+        if role is not None:
+            self.roles[fold(doc[role:end].text)] = idx
         self.ner_labels.setdefault(idx, Counter())[kind] += 1
         via = "alias" if fold(self.ents[idx].label) != fold(label) else ""
         m = _Mention(start, end, idx, via)
@@ -2063,6 +2072,13 @@ def _role(words: str) -> bool:
     head = ws[ws.index("of", 1) - 1] if "of" in ws[1:] else ws[-1] if ws else ""
     last = head.split("-")[-1]
     return last in _HONORIFICS or _person_class(last.lower())
+
+
+def _coordinated_role(tok: Any) -> bool:
+    """Whether a capitalised word is a role for being coordinated with a lower-case person noun ("the founder and
+    first Rebbe", "a Marshal of France and the foremost military engineer")."""
+    partners = ([tok.head] if tok.dep_ == "conj" else []) + [c for c in tok.children if c.dep_ == "conj"]
+    return tok.text[:1].isupper() and any(p.is_lower and _person_class(p.lower_) for p in partners)
 
 
 def _person_class(noun: str) -> bool:

@@ -296,6 +296,16 @@ def test_a_capitalised_number_word_mid_sentence_begins_a_name(ex):
     assert "Six Mile Point Light" in labels and "Mile Point Light" not in labels
 
 
+def test_a_role_coordinated_with_a_person_noun_is_no_part_of_the_name_it_is_of(ex):
+    """NER reads "Rebbe of Belz" as one name; coordinated with "founder", "Rebbe" is a role, and the rule reader's
+    findings on the whole are the name's."""
+    text = "Yosef Brand was a rabbi and the founder and first Rebbe of Belz, a dynasty based in Galicia."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert "Belz" in labels and "Rebbe of Belz" not in labels
+    assert rel(found, "Yosef Brand", "Belz") >= {"founder of"}
+
+
 def test_the_article_subject_is_mentioned_with_names_of_its_lead_only(ex):
     from sgrag.dependency import DOCUMENT_LEAD_SENTENCES
     filler = " ".join("The weather was mild." for _ in range(DOCUMENT_LEAD_SENTENCES))

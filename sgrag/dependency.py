@@ -708,7 +708,7 @@ class _Reader:
                     two = _two_names(doc[a:b])
                     spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
                     cut |= {two[0][1]} if len(two) == 2 else set()
-        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent)]
+        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent)]
         typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
@@ -2061,6 +2061,26 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
             continue
         end = b - 1 if sent.doc[b - 1].text == "," else b  # "Reason," with the comma inside the quotes
         out.append((a + 1, end))
+    return out
+
+
+_DASHES = {"---", "--", "—", "–"}
+
+
+def _dashed_titles(sent: Any) -> list[tuple[int, int]]:
+    """A title set off by spaced dashes in running text, written in sentence case as foreign titles are ("made a
+    movie in 1977 --- Il prefetto di ferro --- about his fight"): 2-8 words from a capitalised one, a lower-case
+    word that joins no name among them, and no verb (not an aside: "--- he said ---")."""
+    doc = sent.doc
+    marks = [t.i for t in sent if t.text in _DASHES and t.whitespace_ and t.i > sent.start and doc[t.i - 1].whitespace_]
+    out = []
+    for a, b in zip(marks, marks[1:]):
+        inner = doc[a + 1:b]
+        if 2 <= len(inner) <= 8 and all(t.is_alpha for t in inner) and inner[0].is_title and \
+                inner[0].pos_ not in ("ADP", "ADV", "SCONJ", "CCONJ", "PRON", "DET", "NUM") and \
+                not any(t.pos_ in ("VERB", "AUX") for t in inner) and \
+                any(t.is_lower and t.lower_ not in _NAME_INNER for t in inner):
+            out.append((a + 1, b))
     return out
 
 

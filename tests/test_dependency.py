@@ -306,6 +306,14 @@ def test_a_role_coordinated_with_a_person_noun_is_no_part_of_the_name_it_is_of(e
     assert rel(found, "Yosef Brand", "Belz") >= {"founder of"}
 
 
+def test_a_sentence_case_title_set_off_by_dashes_is_one_name(ex):
+    found = ex.extract_text("The critic Aldo Brun wrote a novel in 1962 --- La notte del lupo --- about his "
+                            "childhood. He lived in Turin -- the old capital -- for years.")
+    labels = set(names(found))
+    assert "La notte del lupo" in labels and "La" not in labels
+    assert not {x for x in labels if "capital" in x}  # an aside, not a title
+
+
 def test_the_article_subject_is_mentioned_with_names_of_its_lead_only(ex):
     from sgrag.dependency import DOCUMENT_LEAD_SENTENCES
     filler = " ".join("The weather was mild." for _ in range(DOCUMENT_LEAD_SENTENCES))

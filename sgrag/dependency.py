@@ -739,7 +739,13 @@ class _Reader:
             h = i
             while h < j - 1 and doc[h].text in _HONORIFICS:
                 h += 1
-            if len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
+            if j + 4 < sent.end and doc[j].is_lower and doc[j].pos_ == "NOUN" and doc[j + 1].text == "(" and \
+                    doc[j + 2].lower_ == doc[j].lower_ and doc[j + 3].lower_ == "of" and doc[j + 4].is_title and \
+                    len({k for a, b, k in typed if a < j and b > i}) < 2:
+                # "the Sistine chapel (chapel of Nativity)": a noun the parenthesis restates, as the noun of another
+                # name, heads the name ("the Chicago area (area code 312)" is no name); NER's
+                spans = [x for x in spans if not i <= x[0] < j] + [(first, j + 1, "PROPN")]  # type was the modifier's
+            elif len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
                 spans.append((first, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
                 spans = [x for x in spans if not i <= x[0] < h] + [(h, j, "PERSON")]  # NER's "Bishop" an ORG

@@ -314,6 +314,14 @@ def test_a_sentence_case_title_set_off_by_dashes_is_one_name(ex):
     assert not {x for x in labels if "capital" in x}  # an aside, not a title
 
 
+def test_a_noun_a_parenthesis_restates_heads_the_name_before_it(ex):
+    found = ex.extract_text("He painted the ceiling of the Corsini chapel (chapel of Saint Agnes) in Florence. "
+                            "They met in the Chicago area (area code 312).")
+    labels = set(names(found))
+    assert "Corsini chapel" in labels and "Corsini" not in labels
+    assert "Chicago" in labels and "Chicago area" not in labels  # restated, but as no other name's
+
+
 def test_the_article_subject_is_mentioned_with_names_of_its_lead_only(ex):
     from sgrag.dependency import DOCUMENT_LEAD_SENTENCES
     filler = " ".join("The weather was mild." for _ in range(DOCUMENT_LEAD_SENTENCES))

@@ -832,8 +832,10 @@ class _Reader:
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
         role = start if kind != "VALUE" and start > 0 and end - start > 2 and doc[start + 1].lower_ == "of" and \
-            doc[start - 1].text not in _QUOTES and _coordinated_role(doc[start]) else None
-        if role is not None:  # "the founder and first Rebbe of Chabad": the role NER read with the name is someone's
+            doc[start - 1].text not in _QUOTES and (_coordinated_role(doc[start]) or doc[start - 1].pos_ == "ADJ" and
+                                                    doc[start - 1].is_lower and _role(doc[start].text)) else None
+        if role is not None:  # "the founder and first Rebbe of Chabad", "a former Minister of Internal Affairs" (not
+            # "the Duke of Wellington"): the role NER read with the name is someone's
             start, kind = start + 2, "PROPN" if kind == "WORK_OF_ART" else kind
         inner = self._nested(start, end, kind)
         while inner is not None and _role(doc[start:inner - 2].text):  # "the Superior General of the Society of Jesus":

@@ -306,6 +306,14 @@ def test_a_role_coordinated_with_a_person_noun_is_no_part_of_the_name_it_is_of(e
     assert rel(found, "Yosef Brand", "Belz") >= {"founder of"}
 
 
+def test_a_title_after_an_adjective_is_no_part_of_the_name_it_is_of(ex):
+    """"a former Minister of Public Works": a role, of the name after it; "the Duke of Wellington" is a name."""
+    found = ex.extract_text("Dario Pelt is a former Minister of Public Works. He met the Duke of Wellington.")
+    labels = set(names(found))
+    assert "Public Works" in labels and "Minister of Public Works" not in labels
+    assert "Duke of Wellington" in labels
+
+
 def test_a_sentence_case_title_set_off_by_dashes_is_one_name(ex):
     found = ex.extract_text("The critic Aldo Brun wrote a novel in 1962 --- La notte del lupo --- about his "
                             "childhood. He lived in Turin -- the old capital -- for years.")

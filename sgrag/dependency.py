@@ -313,7 +313,7 @@ class ParseExtractor:
         reader = _Reader(doc, name)
         reader.headline = _title_name(title)
         reader.read()
-        self._canonical = {k: reader.ents[i].label for k, i in reader.by_key.items()}
+        self._canonical = {k: reader.ents[i].label for k, i in (reader.roles | reader.by_key).items()}
         self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
                           for m in reader.mentions if m.via in ("", "alias", "nested")
                           and reader.ents[m.entity].kind != "VALUE"]
@@ -550,6 +550,9 @@ class _Reader:
         """The title as given, even when the text does not write it so (``title`` is then "")."""
         self.ner_labels: dict[int, Counter] = {}
         """Per entity, the NER labels of its name mentions (its coarse kind is their majority)."""
+        self.roles: dict[str, int] = {}
+        """A role NER read with the name it is of (folded "Rebbe of Chabad") -> that name's entity: what the rule
+        reader finds of the whole is the name's."""
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
@@ -705,7 +708,7 @@ class _Reader:
                     two = _two_names(doc[a:b])
                     spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
                     cut |= {two[0][1]} if len(two) == 2 else set()
-        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent)]
+        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent)]
         typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
@@ -713,6 +716,9 @@ class _Reader:
                 i += 1
                 continue
             j = i + 1
+            # "the Five Mile Point Lighthouse": a capitalised number word mid-sentence begins the name
+            first = i - 1 if i - 1 > sent.start and doc[i - 1].like_num and doc[i - 1].is_alpha and \
+                doc[i - 1].is_title else i
             while j < sent.end:
                 t = doc[j]
                 if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2):
@@ -733,8 +739,14 @@ class _Reader:
             h = i
             while h < j - 1 and doc[h].text in _HONORIFICS:
                 h += 1
-            if len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
-                spans.append((i, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
+            if j + 4 < sent.end and doc[j].is_lower and doc[j].pos_ == "NOUN" and doc[j + 1].text == "(" and \
+                    doc[j + 2].lower_ == doc[j].lower_ and doc[j + 3].lower_ == "of" and doc[j + 4].is_title and \
+                    len({k for a, b, k in typed if a < j and b > i}) < 2:
+                # "the Sistine chapel (chapel of Nativity)": a noun the parenthesis restates, as the noun of another
+                # name, heads the name ("the Chicago area (area code 312)" is no name); NER's
+                spans = [x for x in spans if not i <= x[0] < j] + [(first, j + 1, "PROPN")]  # type was the modifier's
+            elif len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
+                spans.append((first, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
                 spans = [x for x in spans if not i <= x[0] < h] + [(h, j, "PERSON")]  # NER's "Bishop" an ORG
             i = j
@@ -819,6 +831,12 @@ class _Reader:
             start = k if k < end and doc[k].text[:1].isupper() else start
         while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
             end -= 1
+        role = start if kind != "VALUE" and start > 0 and end - start > 2 and doc[start + 1].lower_ == "of" and \
+            doc[start - 1].text not in _QUOTES and (_coordinated_role(doc[start]) or doc[start - 1].pos_ == "ADJ" and
+                                                    doc[start - 1].is_lower and _role(doc[start].text)) else None
+        if role is not None:  # "the founder and first Rebbe of Chabad", "a former Minister of Internal Affairs" (not
+            # "the Duke of Wellington"): the role NER read with the name is someone's
+            start, kind = start + 2, "PROPN" if kind == "WORK_OF_ART" else kind
         inner = self._nested(start, end, kind)
         while inner is not None and _role(doc[start:inner - 2].text):  # "the Superior General of the Society of Jesus":
             start, inner = inner, self._nested(inner, end, kind)    # a role of the name, no name of its own
@@ -832,6 +850,8 @@ class _Reader:
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
             self.title_entity = self._entity(self.title, kind)
         idx = self._entity(label, kind)
+        if role is not None:
+            self.roles[fold(doc[role:end].text)] = idx
         self.ner_labels.setdefault(idx, Counter())[kind] += 1
         via = "alias" if fold(self.ents[idx].label) != fold(label) else ""
         m = _Mention(start, end, idx, via)
@@ -2052,6 +2072,26 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
     return out
 
 
+_DASHES = {"---", "--", "—", "–"}
+
+
+def _dashed_titles(sent: Any) -> list[tuple[int, int]]:
+    """A title set off by spaced dashes in running text, written in sentence case as foreign titles are ("made a
+    movie in 1977 --- Il prefetto di ferro --- about his fight"): 2-8 words from a capitalised one, a lower-case
+    word that joins no name among them, and no verb (not an aside: "--- he said ---")."""
+    doc = sent.doc
+    marks = [t.i for t in sent if t.text in _DASHES and t.whitespace_ and t.i > sent.start and doc[t.i - 1].whitespace_]
+    out = []
+    for a, b in zip(marks, marks[1:]):
+        inner = doc[a + 1:b]
+        if 2 <= len(inner) <= 8 and all(t.is_alpha for t in inner) and inner[0].is_title and \
+                inner[0].pos_ not in ("ADP", "ADV", "SCONJ", "CCONJ", "PRON", "DET", "NUM") and \
+                not any(t.pos_ in ("VERB", "AUX") for t in inner) and \
+                any(t.is_lower and t.lower_ not in _NAME_INNER for t in inner):
+            out.append((a + 1, b))
+    return out
+
+
 def _role(words: str) -> bool:
     """Whether capitalised words (before "of") name a person's role ("Superior General", "Associate Justice",
     "Commander-in-Chief") rather than a thing ("General Congregation", "Faculty of Journalism"): their head noun,
@@ -2060,6 +2100,13 @@ def _role(words: str) -> bool:
     head = ws[ws.index("of", 1) - 1] if "of" in ws[1:] else ws[-1] if ws else ""
     last = head.split("-")[-1]
     return last in _HONORIFICS or _person_class(last.lower())
+
+
+def _coordinated_role(tok: Any) -> bool:
+    """Whether a capitalised word is a role for being coordinated with a lower-case person noun ("the founder and
+    first Rebbe", "a Marshal of France and the foremost military engineer")."""
+    partners = ([tok.head] if tok.dep_ == "conj" else []) + [c for c in tok.children if c.dep_ == "conj"]
+    return tok.text[:1].isupper() and any(p.is_lower and _person_class(p.lower_) for p in partners)
 
 
 def _person_class(noun: str) -> bool:

@@ -290,6 +290,46 @@ def test_an_edition_year_is_part_of_the_name(ex):
     assert "1997" in labels  # "the 1997 film": a lower-case noun follows, the year dates it
 
 
+def test_a_capitalised_number_word_mid_sentence_begins_a_name(ex):
+    found = ex.extract_text("In 1902 the present tower, called the Six Mile Point Light, was built.")
+    labels = {e.label for e in found.entities}
+    assert "Six Mile Point Light" in labels and "Mile Point Light" not in labels
+
+
+def test_a_role_coordinated_with_a_person_noun_is_no_part_of_the_name_it_is_of(ex):
+    """NER reads "Rebbe of Belz" as one name; coordinated with "founder", "Rebbe" is a role, and the rule reader's
+    findings on the whole are the name's."""
+    text = "Yosef Brand was a rabbi and the founder and first Rebbe of Belz, a dynasty based in Galicia."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert "Belz" in labels and "Rebbe of Belz" not in labels
+    assert rel(found, "Yosef Brand", "Belz") >= {"founder of"}
+
+
+def test_a_title_after_an_adjective_is_no_part_of_the_name_it_is_of(ex):
+    """"a former Minister of Public Works": a role, of the name after it; "the Duke of Wellington" is a name."""
+    found = ex.extract_text("Dario Pelt is a former Minister of Public Works. He met the Duke of Wellington.")
+    labels = set(names(found))
+    assert "Public Works" in labels and "Minister of Public Works" not in labels
+    assert "Duke of Wellington" in labels
+
+
+def test_a_sentence_case_title_set_off_by_dashes_is_one_name(ex):
+    found = ex.extract_text("The critic Aldo Brun wrote a novel in 1962 --- La notte del lupo --- about his "
+                            "childhood. He lived in Turin -- the old capital -- for years.")
+    labels = set(names(found))
+    assert "La notte del lupo" in labels and "La" not in labels
+    assert not {x for x in labels if "capital" in x}  # an aside, not a title
+
+
+def test_a_noun_a_parenthesis_restates_heads_the_name_before_it(ex):
+    found = ex.extract_text("He painted the ceiling of the Corsini chapel (chapel of Saint Agnes) in Florence. "
+                            "They met in the Chicago area (area code 312).")
+    labels = set(names(found))
+    assert "Corsini chapel" in labels and "Corsini" not in labels
+    assert "Chicago" in labels and "Chicago area" not in labels  # restated, but as no other name's
+
+
 def test_the_article_subject_is_mentioned_with_names_of_its_lead_only(ex):
     from sgrag.dependency import DOCUMENT_LEAD_SENTENCES
     filler = " ".join("The weather was mild." for _ in range(DOCUMENT_LEAD_SENTENCES))

@@ -708,7 +708,7 @@ class _Reader:
                     two = _two_names(doc[a:b])
                     spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
                     cut |= {two[0][1]} if len(two) == 2 else set()
-        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent)]
+        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent) + list(_glosses(sent))]
         typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
@@ -860,6 +860,16 @@ class _Reader:
             self.token_mention[t] = m
         if inner is not None:
             self._inner_name(m, inner)
+
+    def _gloss(self, start: int, end: int, title: _Mention) -> None:
+        """A quoted title's translation is a name of that title ("Portugal no coração" ("Portugal in my heart") was
+        ...): a mention of its entity, where the parser may find the clause's subject."""
+        idx = title.entity
+        self.ents[idx].aliases.add(clean_name(self.doc[start:end].text))
+        m = _Mention(start, end, idx, "alias")
+        self.mentions.append(m)
+        for t in range(start, end):
+            self.token_mention[t] = m
 
     def _nested(self, start: int, end: int, kind: str) -> int | None:
         """Where a name held in a longer one starts: after the first "of the" followed by two or more capitalised
@@ -1071,8 +1081,11 @@ class _Reader:
             before = len(self.mentions)
             if self.title:  # the title as written, even where NER missed or cut it
                 self._title_in(sent)
+            glosses = _glosses(sent)
             for s, e, kind in self._spans(sent):
-                if not any(t in self.token_mention for t in range(s, e)):
+                if (s, e) in glosses and glosses[s, e] in self.token_mention:
+                    self._gloss(s, e, self.token_mention[glosses[s, e]])
+                elif not any(t in self.token_mention for t in range(s, e)):
                     self._mention(s, e, kind)
             self._classes(sent)
             self._resolve(sent)
@@ -2069,6 +2082,23 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
             continue
         end = b - 1 if sent.doc[b - 1].text == "," else b  # "Reason," with the comma inside the quotes
         out.append((a + 1, end))
+    return out
+
+
+def _glosses(sent: Any) -> dict[tuple[int, int], int]:
+    """Translations of quoted titles, in quotes in a parenthesis right after the title, perhaps after a language
+    ("Portugal no coração" ("Portugal in my heart"), "Paris la nuit" (English: "Paris at night")): each -> its
+    title's first token. A translation is written in sentence case, so it need not look like a title."""
+    doc, out = sent.doc, {}
+    for a, b in _quoted_titles(sent):
+        q = b + 2 if b + 1 < sent.end and doc[b].text in _QUOTES and doc[b + 1].text == "(" else None
+        if q is not None and q + 2 < sent.end and doc[q].text not in _QUOTES and doc[q + 1].text == ":":
+            q += 2  # "(English: ..."
+        if q is None or q >= sent.end or doc[q].text not in _QUOTES:
+            continue
+        r = next((t.i for t in doc[q + 1:min(q + 12, sent.end)] if t.text in _QUOTES), None)
+        if r is not None and r > q + 1 and r + 1 < sent.end and doc[r + 1].text == ")":
+            out[q + 1, r] = a
     return out
 
 

@@ -290,6 +290,15 @@ def test_an_edition_year_is_part_of_the_name(ex):
     assert "1997" in labels  # "the 1997 film": a lower-case noun follows, the year dates it
 
 
+def test_a_quoted_titles_translation_is_a_name_of_the_title(ex):
+    """"Lisboa no coração" ("Lisbon in my heart") was ...: the parser makes the translation's "Lisbon" the subject;
+    the translation names the song, and no name inside it is a mention of its own."""
+    found = ex.extract_text("\"Lisboa no coração\" (\"Lisbon in my heart\") was the Portuguese entry in the "
+                            "contest, performed in Portuguese by Ana Lopes.")
+    assert "Lisbon in my heart" in names(found)["Lisboa no coração"] and "Lisbon" not in names(found)
+    assert rel(found, "Lisboa no coração", "Ana Lopes") == {"performed by"}
+
+
 def test_a_capitalised_number_word_mid_sentence_begins_a_name(ex):
     found = ex.extract_text("In 1902 the present tower, called the Six Mile Point Light, was built.")
     labels = {e.label for e in found.entities}

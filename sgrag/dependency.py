@@ -144,6 +144,9 @@ _DEFINITE = {"the", "his", "her", "its", "their", "our", "my"}
 _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van", "der", "den", "da", "di", "&",
                "-", "–", "the", "y", "upon"}
 """Lower-case words a proper-noun run may hold between two capitalised words ("Marks and Spencer")."""
+_ARTICLES = {"Os", "Los", "Las", "El", "La", "Le", "Les", "Il", "Lo", "Gli", "Der", "Die", "Das", "Den",
+             "Het", "De"}
+"""Definite articles of Romance and Germanic languages, which begin a name ("Os Amigos", "Die Zeit")."""
 _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
                "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
                "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
@@ -716,9 +719,6 @@ class _Reader:
                 i += 1
                 continue
             j = i + 1
-            # "the Five Mile Point Lighthouse": a capitalised number word mid-sentence begins the name
-            first = i - 1 if i - 1 > sent.start and doc[i - 1].like_num and doc[i - 1].is_alpha and \
-                doc[i - 1].is_title else i
             while j < sent.end:
                 t = doc[j]
                 if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2):
@@ -736,6 +736,12 @@ class _Reader:
                     break
                 else:
                     break
+            # "the Five Mile Point Lighthouse": a capitalised number word mid-sentence begins the name; so does a
+            # foreign article ("performed by Os Amigos"), at the sentence's start where the parse puts it in the name
+            before = doc[i - 1] if i > sent.start else None
+            first = i - 1 if before is not None and (before.is_title and before.like_num and before.is_alpha and
+                                                     i - 1 > sent.start or before.text in _ARTICLES and
+                                                     (i - 1 > sent.start or i <= before.head.i < j)) else i
             h = i
             while h < j - 1 and doc[h].text in _HONORIFICS:
                 h += 1

@@ -305,6 +305,14 @@ def test_a_capitalised_number_word_mid_sentence_begins_a_name(ex):
     assert "Six Mile Point Light" in labels and "Mile Point Light" not in labels
 
 
+def test_a_foreign_article_begins_a_name(ex):
+    """The tagger calls "Os" an interjection, and the name began after it; at a sentence's start, where the parse
+    puts the article in the name, too."""
+    found = ex.extract_text("It was sung by Os Mutantes and Os Paralamas in Rio. Os Amigos performed it in Lisbon.")
+    labels = set(names(found))
+    assert {"Os Mutantes", "Os Paralamas", "Os Amigos"} <= labels and not {"Mutantes", "Amigos"} & labels
+
+
 def test_a_role_coordinated_with_a_person_noun_is_no_part_of_the_name_it_is_of(ex):
     """NER reads "Rebbe of Belz" as one name; coordinated with "founder", "Rebbe" is a role, and the rule reader's
     findings on the whole are the name's."""

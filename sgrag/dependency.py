@@ -147,6 +147,8 @@ _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van"
 _ARTICLES = {"Os", "Los", "Las", "El", "La", "Le", "Les", "Il", "Lo", "Gli", "Der", "Die", "Das", "Den",
              "Het", "De"}
 """Definite articles of Romance and Germanic languages, which begin a name ("Os Amigos", "Die Zeit")."""
+_EDITIONED = {"Cup", "Games", "Awards", "Open", "Prix", "Trophy"}
+"""Last words of names of events held again and again, besides the lexicon's event nouns ("Contest", "Festival")."""
 _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
                "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
                "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
@@ -680,9 +682,11 @@ class _Reader:
             if acro and _initials(e.label) == acro or _without_legal_form(e.label) == label:
                 return i  # "U.S." of "United States"; "Bigpoint" of "Bigpoint GmbH"
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
-                    and len(words) >= 2 and not (kind in _PLACE and ew[len(words)][:1].isupper()):
+                    and len(words) >= 2 and not (kind in _PLACE and ew[len(words)][:1].isupper()) and \
+                    not re.fullmatch(r"\d{4}", " ".join(ew[len(words):])):
                 return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"; a place naming
-                #           a longer name ("North Carolina" of "North Carolina State Park") is the place
+                #           a longer name ("North Carolina" of "North Carolina State Park") is the place, an event
+                #           its edition's ("Eurovision Song Contest" of "Eurovision Song Contest 1977") the event
         return None
 
     def _spans(self, sent: Any) -> list[tuple[int, int, str]]:
@@ -789,9 +793,14 @@ class _Reader:
 
     def _year_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         """"the 2004 Summer Olympics", "the 1985 World Cup": a year between "the" and a name is part
-        of the name (the edition), not a date of it."""
+        of the name (the edition), not a date of it; so is a year right after an event's name ("the Eurovision Song
+        Contest 1977")."""
         doc, out = self.doc, []
         for s, e, kind in spans:
+            if out and kind == "VALUE" and out[-1][0] < s and e <= out[-1][1]:
+                continue  # the edition year the name before took
+            if kind != "VALUE" and e < len(doc) and not doc[e].is_sent_start and _edition_year(doc[e], kind):
+                e += 1
             if out and kind != "VALUE" and out[-1][1] == s and s >= 2 and \
                     re.fullmatch(r"\d{4}", doc[s - 1].text) and doc[s - 2].lower_ == "the" and \
                     out[-1][0] >= s - 2 and doc[s].text[:1].isupper():
@@ -866,6 +875,10 @@ class _Reader:
             self.token_mention[t] = m
         if inner is not None:
             self._inner_name(m, inner)
+        if kind != "VALUE" and end - start > 1 and _edition_year(doc[end - 1], kind):
+            year = doc[end - 1].text  # "the Eurovision Song Contest 1977": held in 1977
+            self._add(self.ents[idx].label, "year", self.ents[self._entity(year, "VALUE")].label, "modifier",
+                      doc[start:end], doc[start].sent)
 
     def _gloss(self, start: int, end: int, title: _Mention) -> None:
         """A quoted title's translation is a name of that title ("Portugal no coração" ("Portugal in my heart") was
@@ -2024,6 +2037,14 @@ def _counted(tok: Any) -> bool:
     films", "one of") counts a noun rather than naming a value; dates and quantities keep theirs
     ("two days", "one week")."""
     return any(ch.isdigit() for ch in tok.text) and (tok.like_num or bool(re.fullmatch(r"[\d.,]+", tok.text)))
+
+
+def _edition_year(tok: Any, kind: str) -> bool:
+    """Whether a token is a year right after an event's name, its edition ("the Eurovision Song Contest *1977*",
+    "the FIFA World Cup *2014*"): NER's event, or a name whose last word is an event noun."""
+    head = tok.doc[tok.i - 1] if tok.i > 0 else tok
+    return bool(re.fullmatch(r"\d{4}", tok.text)) and head.text[:1].isupper() and \
+        (kind == "EVENT" or head.text in _EDITIONED or noun_kind(head.text) == EVENT)
 
 
 def _value_word(tok: Any) -> bool:

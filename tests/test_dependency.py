@@ -299,6 +299,15 @@ def test_a_quoted_titles_translation_is_a_name_of_the_title(ex):
     assert rel(found, "Lisboa no coração", "Ana Lopes") == {"performed by"}
 
 
+def test_an_edition_year_after_an_events_name_is_part_of_it(ex):
+    """"the Song Contest 1977": the year ends the event's name and dates it; the event written without a year is
+    another (the contest, not its 1977 edition)."""
+    found = ex.extract_text("Ana Lopes sang at the Song Contest 1977 in Paris. The Song Contest is held every year.")
+    assert {"Song Contest 1977", "Song Contest"} <= set(names(found))
+    assert "Song Contest" not in names(found)["Song Contest 1977"]
+    assert rel(found, "Song Contest 1977", "1977") == {"year"}
+
+
 def test_a_capitalised_number_word_mid_sentence_begins_a_name(ex):
     found = ex.extract_text("In 1902 the present tower, called the Six Mile Point Light, was built.")
     labels = {e.label for e in found.entities}

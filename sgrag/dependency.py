@@ -716,6 +716,11 @@ class _Reader:
                     spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
                     cut |= {two[0][1]} if len(two) == 2 else set()
         quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent) + list(_glosses(sent))]
+        for a, b, _ in list(quoted):  # Jamie "El Russo" Gosis: a nickname between a person's names is in the name
+            if a - 2 >= sent.start and b + 1 < sent.end and doc[a - 2].pos_ == doc[b + 1].pos_ == "PROPN" and \
+                    doc[a - 2].is_title and doc[b + 1].is_title and doc[b].text in _QUOTES and \
+                    "PERSON" in (doc[a - 2].ent_type_, doc[b + 1].ent_type_):
+                quoted[quoted.index((a, b, "WORK_OF_ART"))] = (a - 2, b + 2, "PERSON")
         typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)

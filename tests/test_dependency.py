@@ -308,6 +308,16 @@ def test_an_edition_year_after_an_events_name_is_part_of_it(ex):
     assert rel(found, "Song Contest 1977", "1977") == {"year"}
 
 
+def test_a_quoted_nickname_between_a_persons_names_is_part_of_the_name(ex):
+    """Jamie "El Russo" Gosis: the quotes made a title of the nickname, and the names either side two people; a
+    quoted title after a noun stays a title."""
+    found = ex.extract_text('Jamie "El Russo" Gosis is an Argentine pianist. Gosis was born in Rosario. '
+                            'He recorded the single "Buenos Aires Hora Cero" in 1963.')
+    assert names(found)['Jamie "El Russo" Gosis'] == {"Gosis"}
+    assert not {"Jamie", "El Russo"} & set(names(found))
+    assert "Buenos Aires Hora Cero" in names(found)
+
+
 def test_a_capitalised_number_word_mid_sentence_begins_a_name(ex):
     found = ex.extract_text("In 1902 the present tower, called the Six Mile Point Light, was built.")
     labels = {e.label for e in found.entities}

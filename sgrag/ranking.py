@@ -26,7 +26,8 @@ from .graph import KnowledgeGraph, expand_ranges
 from .kinds import COARSE_KINDS, PERSON, PLACE, WORK, NodeKinds, coarse_words, noun_kind, read_by_ner
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
-from .schema import ProfileThresholds, SchemaProfile, is_value_label, learn_profile, one_way_relations
+from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
+                     one_way_relations, value_precision)
 from .stated import stated_words
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, RankedAnswer
@@ -403,6 +404,16 @@ class Ranker:
         lo, hi = g.edge_slots(nodes, bound)
         slots, owner = expand_ranges(lo, hi)
         return g.slot_edges(slots), owner
+
+    def _date_fit(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
+        """Per candidate, 1 when it is a date as precise as the question asks ("On what *date*": "4 November 2013",
+        not "2014"; "In which *year*": "2013"), part of the ``type`` feature."""
+        asked = asked_precision(qg.question, qg.answer_type)
+        if asked is None:
+            return np.zeros(nodes.size, dtype=np.float64)
+        labels = self.graph.labels
+        return np.fromiter((value_precision(labels[v]) == asked for v in nodes.tolist()), dtype=np.float64,
+                           count=nodes.size)
 
     def _same_document(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per candidate, the largest share of the firm conditions that one document naming it names too (the
@@ -866,7 +877,7 @@ class Ranker:
             total_conf = sum(cons[j].confidence for j in firm)
         return {"coverage": coverage / total_conf,
                 "soft": has[:, soft_cols].sum(axis=1) / len(soft_cols) if soft_cols else np.ones(n),
-                "type": self._type_scores(type_vec, type_words, nodes),
+                "type": np.maximum(self._type_scores(type_vec, type_words, nodes), self._date_fit(qg, nodes)),
                 "relation": np.divide(rel_sum, rel_n, out=np.zeros(n), where=rel_n > 0),
                 "relation_words": np.minimum(words_hit.sum(axis=1), 10) / 10,
                 "prior": prior,

@@ -42,6 +42,28 @@ VALUE_WORDS = frozenset({"year", "date", "day", "month", "decade", "century", "n
 _ASKS_WHEN = re.compile(r"^\s*(?:when\b|(?:in|on|at) (?:what|which) (?:year|date|day|month|decade)\b)", re.I)
 
 
+_DAY = re.compile(rf"(?:\d{{1,2}} {_MONTH},? \d{{3,4}}|{_MONTH} \d{{1,2}},? \d{{3,4}})", re.I)
+_MONTH_YEAR = re.compile(rf"{_MONTH},? \d{{3,4}}", re.I)
+_YEAR = re.compile(r"\d{3,4}")
+
+
+def value_precision(label: str) -> str | None:
+    """How precise a date value is: "day" ("4 November 2013", "March 28, 2014"), "month" ("January 2006"),
+    "year" ("2013"), or None (no date, or a range)."""
+    label = label.strip()
+    return "day" if _DAY.fullmatch(label) else "month" if _MONTH_YEAR.fullmatch(label) else \
+        "year" if _YEAR.fullmatch(label) else None
+
+
+def asked_precision(question: str, answer_type: str) -> str | None:
+    """The precision of date a question asks for: "On what *date*" a day, "In which *year*" a year, "*month*" a
+    month; None for any other question."""
+    words = [singular(w) for w in tokens(answer_type)] or [singular(w) for w in tokens(
+        (_ASKS_WHEN.match(question) or [""])[0])][-1:]
+    head = words[-1] if words else ""
+    return {"date": "day", "day": "day", "month": "month", "year": "year"}.get(head)
+
+
 def is_value_label(label: str) -> bool:
     """Whether a label is a value (a year, a date, a number with its unit) rather than a thing's name."""
     return bool(_VALUE.fullmatch(label.strip()))

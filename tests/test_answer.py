@@ -135,6 +135,7 @@ def brute_features(ranker, qg, candidates):
     from sgrag.linking import STOPWORDS
     from sgrag.textnorm import tokens
     from sgrag.kinds import COARSE_KINDS
+    from sgrag.schema import asked_precision, value_precision
     g, m = ranker.graph, ranker.model
     asked = ranker.asked_kind(qg)
     cons = qg.constraints
@@ -169,6 +170,9 @@ def brute_features(ranker, qg, candidates):
                 held = {singular(w) for i in ids for w in m.type_vocab[i].split()}
                 typ = max(typ, len(type_words & held) / len(type_words))
             typ = max(0.0, typ)
+        asked_date = asked_precision(qg.question, qg.answer_type)
+        if asked_date is not None:
+            typ = max(typ, float(value_precision(g.labels[v]) == asked_date))
         log_deg, k = math.log1p(float(g.degree[v])), max(len(sat), 1)
         headed = {int(g.dst[e]) for e in g.incident_edges(v) if int(g.src[e]) == v}
         log_star = math.log1p(sum(1.0 if int(u) in headed else ranker._in_edge_weight for u in g.neighbor_sets[v]))

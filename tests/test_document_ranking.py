@@ -58,13 +58,23 @@ def origins_graph():
                   ("Nazim Khaled", "Alma", "mentioned with", "document|0.3")])
 
 
+def dates_graph():
+    """Two singles released on 4 November 2013 and, by a second reading whose words fit the question better, on
+    2014."""
+    return _read([("Children of the Sun", "4 November 2013", "released in", "svo|0.85"),
+                  ("Trampoline", "4 November 2013", "released in", "svo|0.85"),
+                  ("Children of the Sun", "2014", "released on", "svo|0.85"),
+                  ("Trampoline", "2014", "released on", "svo|0.85")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
     cfg.embed.backend = "minilm"
     out = {}
     for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
-                        ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph)):
+                        ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
+                        ("dates", dates_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -135,6 +145,12 @@ def test_a_partial_answer_from_documents_says_its_share_and_is_always_given(engi
         a = engine.ask(question).answer
         share = 1.0 / sum(math.exp(r.score - a.ranked[0].score) for r in a.ranked)
         assert a.text == a.ranked[0].label and a.confidence == pytest.approx(share * 0.85, abs=1e-4)
+
+
+def test_on_what_date_ranks_the_day_before_the_year(engines):
+    """Both dates meet both conditions; "On what *date*" asks for a day, so 4 November 2013 comes first."""
+    a = engines["dates"].ask("On what date were both Children of the Sun and Trampoline released?").answer
+    assert [r.label for r in a.exact_set] == ["4 November 2013", "2014"]
 
 
 def test_a_graph_read_from_documents_ranks_with_the_weights_fitted_on_one(engines):

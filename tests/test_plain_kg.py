@@ -135,6 +135,17 @@ def test_a_value_the_document_extractor_typed_is_a_value_whatever_its_words():
     assert {g.labels[v] for v in np.flatnonzero(value_nodes(g))} == {"38th", "two days"}
 
 
+def test_a_date_question_ranks_the_date_as_precise_as_it_asks_first():
+    """"On what *date*" asks for a day: "4 November 2013" fits, "2014" and "November 2013" do not; "In which
+    *year*" asks for a year."""
+    from sgrag.schema import asked_precision, value_precision
+    assert asked_precision("On what date were both A and B released?", "") == "day"
+    assert asked_precision("In which year did A open?", "year") == "year"
+    assert asked_precision("Which film won?", "film") is None
+    assert [value_precision(x) for x in ("4 November 2013", "March 28, 2014", "November 2013", "2014", "1990s")] == \
+        ["day", "day", "month", "year", None]
+
+
 def test_a_value_answers_only_a_question_that_asks_for_one(plain_engine):
     year = plain_engine.ask("In which year were both Quiet Harbour and Loud Harbour released?").answer
     assert [r.label for r in year.exact_set] == ["1985"]

@@ -133,6 +133,8 @@ def test_an_answer_no_fact_joins_to_a_condition_says_what_it_rests_on(engines):
     assert a.ranked and a.ranked[0].satisfied == () and not a.exact
     assert a.text in {"Five Mile Point Lighthouse", "Lighthouse Point", "Long Wharf"}
     assert "joined to none of the conditions by a fact; a document naming it also names 2 of the 2" in a.explanation
+    share = 1.0 / sum(math.exp(r.score - a.ranked[0].score) for r in a.ranked)  # as sure as a co-mention (0.3)
+    assert a.confidence == pytest.approx(share * 0.3, abs=1e-4) and "rests only on being named" in a.explanation
 
 
 def test_a_partial_answer_from_documents_says_its_share_and_is_always_given(engines):

@@ -35,7 +35,8 @@ from .match import Matcher
 from .narrowing import met_through, narrow_partial, set_apart as narrow, unmet_reversed
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
-from .relax import CLASS_WORDS_GIVE_WAY, DOCUMENT_CANDIDATES, PARTIAL_MATCHES, best_tiers, class_words, demoted, same_document
+from .relax import (CLASS_WORDS_GIVE_WAY, DOCUMENT_CANDIDATES, PARTIAL_MATCHES, best_tiers, class_words, demoted,
+                    same_document)
 from .rules import switches
 from .schema import PROFILE_FILE, class_only_nodes, ProfileThresholds, SchemaProfile, learn_profile, value_nodes
 from .types import Answer, LinkCandidate, Progress, ProgressFn, QueryTrace, RankedAnswer, SetApart, no_progress
@@ -296,10 +297,11 @@ class Engine:
                 matches = exact.matches([r.node_id for r in ranked], cfg.match.max_matches)
             order = {r.node_id: i for i, r in enumerate(ranked)}
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
+            by_evidence = self.ranker.partial_by_evidence
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
-                                    cfg.ranking.tie_confidence, self.ranker.weights, self.ranker.partial_by_evidence)
+                                    cfg.ranking.tie_confidence, self.ranker.weights, by_evidence)
             trace.notes.extend(met_through(self.graph, qg, candidates, ranked[:1]))
-            answer = _read_from_documents(answer, trace, target, self.ranker.partial_by_evidence and not exact)
+            answer = _read_from_documents(answer, trace, target, by_evidence and not exact)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
                              set_apart=tuple(set_apart))

@@ -30,7 +30,7 @@ from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value
                      one_way_relations, value_precision)
 from .stated import stated_words
 from .textnorm import singular, stem, tokens
-from .types import QueryGraph, RankedAnswer
+from .types import QueryGraph, QueryNode, RankedAnswer
 
 # Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
 # the answer is (a band, a profession). A word the lexicon maps to one of them ("figure" -> person) does name it.
@@ -67,7 +67,7 @@ FEATURE_RULES = {
                      '(person, organization, place, work, event, product, law) the answer type asks for ("Which '
                      '*singer*": a person), as NER and the stated classes typed them.'),
     "document": register("document", "ranking", "On a graph read from documents, ranks first the candidates that one "
-                         "document names together with the most conditions: a fact its sentences state apart (or "
+                         "document names together with the most firm conditions: a fact its sentences state apart (or "
                          "through a pronoun the reader missed) still lies in the document about it."),
 }
 PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph read from documents, how many conditions "
@@ -939,7 +939,8 @@ class Ranker:
             score = score + self.weights[name] * cols[name]
         labels = [g.labels[v] for v in nodes.tolist()]
         if flat:  # a partial match clearly of another kind than asked comes after those of the right kind, as
-            # does one only named in the same document (``same_document``): the two weigh their evidence together
+            # does one no fact joins to a condition (``same_document``) unless its document names more conditions
+            # than any joined candidate's: then the two weigh their evidence together
             joined = (sat >= 0).any(axis=1)
             best = cols["document"][joined].max() if joined.any() else 0.0
             tier = tier - self.wrong_kind(qg, nodes) - (~joined & (cols["document"] <= best))
@@ -960,7 +961,7 @@ class Ranker:
 
 
 
-def firm_constraints(qg: QueryGraph, soft_below: float) -> list:
+def firm_constraints(qg: QueryGraph, soft_below: float) -> list[QueryNode]:
     """The conditions linked firmly: a class word ("person", soft) is named by every document."""
     return [c for c in qg.constraints if c.confidence >= soft_below]
 

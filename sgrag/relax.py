@@ -17,8 +17,9 @@ PARTIAL_MATCHES = register("partial_matches", "relaxing", "When nothing meets ev
 
 DOCUMENT_CANDIDATES = register("document_candidates", "relaxing", "On a graph read from documents, when nothing "
                                "meets every condition, the entities (with a fact of their own) of the document naming "
-                               "the most conditions (at least two) are partial candidates too, meeting none by an edge: a fact its sentences "
-                               "state apart is still in that document, and ranking weighs them by their evidence.")
+                               "the most firm conditions (at least two) are partial candidates too, meeting none by an "
+                               "edge: a fact its sentences state apart is still in that document. They rank after the "
+                               "candidates a fact joins to a condition, unless none of those has as good a document.")
 
 
 def same_document(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dict[str, int]],

@@ -686,10 +686,11 @@ class _Reader:
                 return i  # "U.S." of "United States"; "Bigpoint" of "Bigpoint GmbH"
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
                     and len(words) >= 2 and not (kind in _PLACE and ew[len(words)][:1].isupper()) and \
-                    not re.fullmatch(r"\d{4}", " ".join(ew[len(words):])):
+                    not re.fullmatch(r"\d{4}", " ".join(ew[len(words):])) and ew[len(words)][:1] not in "–—-":
                 return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"; a place naming
                 #           a longer name ("North Carolina" of "North Carolina State Park") is the place, an event
-                #           its edition's ("Eurovision Song Contest" of "Eurovision Song Contest 1977") the event
+                #           its edition's ("Eurovision Song Contest" of "Eurovision Song Contest 1977") the event,
+                #           and a name before a dash the whole of its unit ("IBM Research" of "IBM Research – Brazil")
         return None
 
     def _spans(self, sent: Any) -> list[tuple[int, int, str]]:

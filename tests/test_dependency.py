@@ -563,6 +563,14 @@ def test_a_surname_written_without_its_accents_is_the_subject(ex):
     assert rel(found, "Ljiljana Raičević", "SOS LINE")
 
 
+def test_a_name_before_a_dash_is_the_whole_not_a_short_form_of_its_unit(ex):
+    """"IBM Research – Brazil ... comprising IBM Research": the laboratory is a unit of IBM Research, two entities
+    (a name's first words are otherwise its short form: "Legal faculty")."""
+    found = ex.extract_text("IBM Research – Brazil\n\nIBM Research – Brazil is one of twelve research laboratories "
+                            "comprising IBM Research, its first in South America.", "IBM Research – Brazil")
+    assert {"IBM Research – Brazil", "IBM Research"} <= set(names(found))
+
+
 def names(found):
     """Entity labels (no classes, no values) -> their aliases."""
     return {e.label: set(e.aliases) for e in found.entities if not e.description}

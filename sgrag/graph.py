@@ -85,6 +85,15 @@ class KnowledgeGraph:
         return out
 
     @cached_property
+    def nodes_of_document(self) -> dict[str, list[int]]:
+        """Document id -> the nodes its text names (``documents_of`` turned round)."""
+        out: dict[str, list[int]] = {}
+        for v, docs in enumerate(self.documents_of):
+            for d in docs:
+                out.setdefault(d, []).append(v)
+        return out
+
+    @cached_property
     def nodes_by_folded_label(self) -> dict[str, list[int]]:
         """Case/diacritics/punctuation-folded label -> nodes (for alias-tolerant lookup)."""
         out: dict[str, list[int]] = {}

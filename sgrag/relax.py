@@ -31,10 +31,10 @@ def same_document(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, d
     most = max(named.values(), default=0)
     if most < 2:
         return
-    best = {d for d, k in named.items() if k == most}
-    for v, docs in enumerate(graph.documents_of):  # a name no fact was read of is mostly a stray NER span
-        if v not in candidates and docs & best and graph.degree[v]:
-            candidates[v] = {}
+    for d in sorted(d for d, k in named.items() if k == most):
+        for v in graph.nodes_of_document[d]:  # a name no fact was read of is mostly a stray NER span
+            if v not in candidates and graph.degree[v]:
+                candidates[v] = {}
 
 
 def demoted(qg: QueryGraph, qids: set[str], soft_below: float) -> QueryGraph:

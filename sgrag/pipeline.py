@@ -281,7 +281,7 @@ class Engine:
                                                         cfg.match.max_partial)
                 candidates = best_tiers(support, mq, cfg.ranking.rank_cap, self.ranker.partial_tiers)
                 if self.ranker.partial_by_evidence and self.rules.on(DOCUMENT_CANDIDATES):
-                    same_document(self.graph, qg, candidates, cfg.query.soft_below)
+                    same_document(self.graph, qg, candidates, cfg.query.soft_below, cfg.ranking.rank_cap)
                 narrow_partial(self.graph, self.rules, qg, candidates, self.value_nodes, self.class_only)
                 unmet_reversed(self.ranker, qg, candidates)
             trace.notes.append("No exact match: showing the best partial matches.")

@@ -23,9 +23,10 @@ DOCUMENT_CANDIDATES = register("document_candidates", "relaxing", "On a graph re
 
 
 def same_document(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dict[str, int]],
-                  soft_below: float) -> None:
+                  soft_below: float, cap: int) -> None:
     """Adds to ``candidates`` (with no condition met) the entities, with a fact of their own, named by the documents
-    that name the most of the question's firm conditions, when those name at least two (``DOCUMENT_CANDIDATES``)."""
+    that name the most of the question's firm conditions, when those name at least two (``DOCUMENT_CANDIDATES``),
+    while fewer than ``cap`` candidates are ranked (one long report names thousands)."""
     from .ranking import documents_naming
     named = documents_naming(graph, qg, soft_below)
     most = max(named.values(), default=0)
@@ -33,6 +34,8 @@ def same_document(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, d
         return
     for d in sorted(d for d, k in named.items() if k == most):
         for v in graph.nodes_of_document[d]:  # a name no fact was read of is mostly a stray NER span
+            if len(candidates) >= cap:
+                return
             if v not in candidates and graph.degree[v]:
                 candidates[v] = {}
 

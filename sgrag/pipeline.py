@@ -69,15 +69,18 @@ def _bound_query_threads(n: int, torch_runtime: bool) -> None:
         threadpool_limits(limits=n, user_api="blas")
 
 
-def _read_from_documents(answer: Answer, trace: QueryTrace, target: str, read: bool = False) -> Answer:
+def _read_from_documents(answer: Answer, trace: QueryTrace, target: str, partial_weight: float | None = None
+                         ) -> Answer:
     """An answer resting on facts an extractor read says how sure it is: its confidence is scaled by
-    the least sure condition (each condition counts its surest supporting edge). ``read``: the graph was read from
-    documents, where a partial answer no fact joins to any condition rests on being named in the same document,
-    as sure as the extractor's weakest reading of that ("document")."""
-    if read and answer.node_id is not None and answer.ranked and not answer.ranked[0].satisfied:
+    the least sure condition (each condition counts its surest supporting edge). ``partial_weight``: a partial answer
+    on a graph read from documents, whose confidence (a calibrated share) is scaled by the least sure fact to this
+    power (``answer.partial_fact_weight``); one no fact joins to any condition rests on being named in the same
+    document, as sure as the extractor's weakest reading of that ("document")."""
+    power = 1.0 if partial_weight is None else partial_weight
+    if partial_weight is not None and answer.node_id is not None and answer.ranked and not answer.ranked[0].satisfied:
         from .dependency import CONFIDENCE
         least = CONFIDENCE["document"]
-        return replace(answer, confidence=round(answer.confidence * least, 4),
+        return replace(answer, confidence=round(answer.confidence * least ** power, 4),
                        explanation=f"{answer.explanation} Read from documents: it rests only on being named in the "
                                    f"same document (confidence {least:.2f}).")
     edges = next((m.edges for m in trace.matches if m.binding.get(target) == answer.node_id), ())
@@ -87,7 +90,7 @@ def _read_from_documents(answer: Answer, trace: QueryTrace, target: str, read: b
     least = min(per_condition.values(), default=1.0)
     if least >= 1.0:
         return answer
-    return replace(answer, confidence=round(answer.confidence * least, 4),
+    return replace(answer, confidence=round(answer.confidence * least ** power, 4),
                    explanation=f"{answer.explanation} Read from documents: the least sure supporting fact has "
                                f"confidence {least:.2f}.".strip())
 
@@ -301,7 +304,8 @@ class Engine:
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
                                     cfg.ranking.tie_confidence, self.ranker.weights, by_evidence)
             trace.notes.extend(met_through(self.graph, qg, candidates, ranked[:1]))
-            answer = _read_from_documents(answer, trace, target, by_evidence and not exact)
+            answer = _read_from_documents(answer, trace, target,
+                                          cfg.answer.partial_fact_weight if by_evidence and not exact else None)
             context = relation_paragraph(trace.matches) if trace.exact_count else self.one_hop_context(qg)
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
                              set_apart=tuple(set_apart))

@@ -52,7 +52,7 @@ reach the entity first named in another sentence or chunk:
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
   ("Y, X's son"; a possessor's noun and its preposition: "*its* headquarters in Hamburg", "*his* role in Titanic";
   a class noun before the possessed name names the relation: "*their* album Vision Thing" is an "album of" them), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
-  Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
+  Ukraine"; a year or a place in brackets right after a name: "Spawn (1997)", "Olduvai Gorge (Tanzania)"), ``name-place`` (an organisation, building or event whose name holds a place's name
   is in it: "Moscow State University"), ``performed-with`` (a performer right before "with" and a quoted title:
   "by Edsilia Rombley with "On Top of the World"", read from the words; the clause's own subject then gets no edge
   to that work), ``member-from`` (people listed right before "from" or "of" and an organisation are its members: "guest
@@ -1321,12 +1321,17 @@ class _Reader:
                 for said in [rel] + _shared_by_coordination(rel, span):
                     self._add(self.ents[src.entity].label, said, self.ents[dst.entity].label, how, span, sent,
                               a.via or b.via)
-        for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)"
-            if self.ents[b.entity].kind == "VALUE" and self.ents[a.entity].kind != "VALUE" and \
-                    re.fullmatch(r"\s*\(\s*", self._between(a, b)):
-                related.add(frozenset((a.entity, b.entity)))
-                self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
-                          "modifier", self.doc[a.start:b.end], sent, a.via)
+        for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)", ""Karma Police" (1997)"
+            ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
+            if ka == "VALUE" or not re.fullmatch(r"[\"”’']?\s*\(\s*", self._between(a, b)):
+                continue
+            if kb != "VALUE" and (kb not in ("GPE", "LOC", "NORP") or ka in _PLACE or
+                                  not re.match(r"\s*\)", self.text[self._end_char(b):sent.end_char]) or
+                                  fold(self.ents[a.entity].label)[:4] == fold(self.ents[b.entity].label)[:4]):
+                continue  # "Olduvai Gorge (Tanzania)" is from Tanzania; "Jephté (Jephtha)" is another name
+            related.add(frozenset((a.entity, b.entity)))
+            self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label, "modifier",
+                      self.doc[a.start:b.end], sent, a.via)
         self._place_chains(sent, mentions)
         self._place_lists(sent, mentions)
         self._places_of(sent, mentions)

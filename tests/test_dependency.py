@@ -935,3 +935,19 @@ def test_a_name_in_apposition_to_its_clauses_subject_is_that_subject(ex):
     assert rel(made, "Änglagård–andra sommaren", "1994") == {"produced in"}
     wife = ex.extract_text("Yuriy Lutsenko is a politician. Lutsenko's wife Iryna Lutsenko is a member of parliament.")
     assert rel(wife, "Iryna Lutsenko", "Yuriy Lutsenko") == {"wife of"}
+
+
+def test_a_place_or_year_in_brackets_right_after_a_name_is_the_names(ex):
+    """"Olduvai Gorge (Tanzania)": the name is from the bracketed place; ""Karma Police" (1997)": a year in
+    brackets after a quoted title dates it. A place after a place ("Zealand (Sjælland)") or a name like the one
+    before ("Jephté (Jephtha)") is another name of it: no edge."""
+    found = ex.extract_text("The site ranks alongside the fossil beds of Zhoukoudian (China) and the Amundsen–Scott "
+                            "South Pole Station (U.S.) in research. Glazer used it for the video for \"Karma Police\" "
+                            "(1997).")
+    assert rel(found, "Zhoukoudian", "China") == {"from"}
+    assert rel(found, "Amundsen–Scott South Pole Station", "U.S.") == {"from"}
+    assert rel(found, "Karma Police", "1997") == {"year"}
+    alias = ex.extract_text("The town lies on the island of Zealand (Sjælland) in Denmark. Jephté (Jephtha) is an "
+                            "opera by Michel Pignolet de Montéclair.")
+    assert not rel(alias, "Zealand", "Sjælland") - {"mentioned with"}
+    assert not [r for r in alias.relations if r.relation == "from"]

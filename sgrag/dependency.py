@@ -52,7 +52,7 @@ reach the entity first named in another sentence or chunk:
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
   ("Y, X's son"; a possessor's noun and its preposition: "*its* headquarters in Hamburg", "*his* role in Titanic";
   a class noun before the possessed name names the relation: "*their* album Vision Thing" is an "album of" them), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
-  Ukraine"), ``name-place`` (an organisation, building or event whose name holds a place's name
+  Ukraine"; a year or a place in brackets right after a name: "Spawn (1997)", "Olduvai Gorge (Tanzania)"), ``name-place`` (an organisation, building or event whose name holds a place's name
   is in it: "Moscow State University"), ``performed-with`` (a performer right before "with" and a quoted title:
   "by Edsilia Rombley with "On Top of the World"", read from the words; the clause's own subject then gets no edge
   to that work), ``member-from`` (people listed right before "from" or "of" and an organisation are its members: "guest
@@ -1265,7 +1265,8 @@ class _Reader:
 
     def _dates(self, sent: Any) -> None:
         """"X (July 15, 1895 – July 28, 1938)": born on the first date, died on the second; a place
-        after either ("September 5, 1893 in Zhitomir") is where."""
+        after either ("September 5, 1893 in Zhitomir") or set off from it by a comma ("Pavia, December 22, 1871")
+        is where. Every name of the sentence with such a bracket ("cousin of A (1812–1870), son to B (1819–1898)")."""
         for m in [m for m in self.mentions if sent.start <= m.start < sent.end and not m.via]:
             e = self.ents[m.entity]
             if e.kind not in ("PERSON", "PROPN") or m.end >= sent.end:
@@ -1279,9 +1280,10 @@ class _Reader:
             b = None if r else _BORN.match(after)
             parts = [(r, 1, "born"), (r, 2, "died")] if r else [(b, 1, "born")] if b else []
             for found, group, verb in parts:
-                part = found.group(group)
-                date = re.split(r"\s+(?:in|at|near)\s", part.strip())[0].rstrip(",;")  # "December 3, 1912 in Alhambra"
-                if date and re.search(r"\d{3,4}", date):
+                part = found.group(group)  # "December 3, 1912 in Alhambra", "Pavia, December 22, 1871"
+                pieces = re.split(r"\s+(?:in|at|near)\s|,\s*(?=[^\W\d_])", part.strip())
+                date = next((p.rstrip(",;") for p in pieces if re.search(r"\d{3,4}", p)), "")
+                if date:
                     if fold(date) not in self.by_key:  # one node per date, however often it is read
                         self.ents.append(_Entity(date, "VALUE", {date}))
                         self.by_key[fold(date)] = len(self.ents) - 1
@@ -1290,16 +1292,18 @@ class _Reader:
                     if e.kind == "PERSON":
                         self.people.add(m.entity)
                 where = re.search(r"\b(?:in|at|near)\s", part)
-                if where is None:
+                if where is None and not date:
                     continue
-                lo, hi = base + found.start(group) + where.end(), base + found.end(group)
+                lo, hi = base + found.start(group) + (where.end() if where else 0), base + found.end(group)
+                # a place set off by a comma only is one by NER and a whole piece ("née Petrović" is none)
+                kinds = _CHAINED | {"FAC"} if where else _PLACE | {"FAC"}
                 place = min((x for x in self.mentions if not x.via and lo <= self.doc[x.start].idx < hi
-                             and self.ents[x.entity].kind in _CHAINED | {"FAC"}), key=lambda x: x.start, default=None)
-                if place is not None:  # "(November 8, 1833 in Cardington, Ohio – ...)"
+                             and self.ents[x.entity].kind in kinds and (where or self._end_char(x) <= hi and
+                                 re.search(r"(?:^|,)\s*$", self.text[lo:self.doc[x.start].idx]))),
+                            key=lambda x: x.start, default=None)
+                if place is not None:  # "(November 8, 1833 in Cardington, Ohio – ...)", "(Pavia, December 22, 1871 – ...)"
                     self._add(e.label, f"{verb} in", self.ents[place.entity].label, "dates",
                               self.doc[m.start:place.end], sent)
-            if parts:
-                return
 
     def _relations(self, sent: Any, mentions: list[_Mention]) -> None:
         performers = self._performed_with(sent, mentions)
@@ -1322,12 +1326,17 @@ class _Reader:
                 for said in [rel] + _shared_by_coordination(rel, span):
                     self._add(self.ents[src.entity].label, said, self.ents[dst.entity].label, how, span, sent,
                               a.via or b.via)
-        for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)"
-            if self.ents[b.entity].kind == "VALUE" and self.ents[a.entity].kind != "VALUE" and \
-                    re.fullmatch(r"\s*\(\s*", self._between(a, b)):
-                related.add(frozenset((a.entity, b.entity)))
-                self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label,
-                          "modifier", self.doc[a.start:b.end], sent, a.via)
+        for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)", ""Karma Police" (1997)"
+            ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
+            if ka == "VALUE" or not re.fullmatch(r"[\"”’']?\s*\(\s*", self._between(a, b)):
+                continue
+            if kb != "VALUE" and (kb not in ("GPE", "LOC", "NORP") or ka in _PLACE or
+                                  not re.match(r"\s*\)", self.text[self._end_char(b):sent.end_char]) or
+                                  fold(self.ents[a.entity].label)[:4] == fold(self.ents[b.entity].label)[:4]):
+                continue  # "Olduvai Gorge (Tanzania)" is from Tanzania; "Jephté (Jephtha)" is another name
+            related.add(frozenset((a.entity, b.entity)))
+            self._add(self.ents[a.entity].label, self._modifier_name(b, []), self.ents[b.entity].label, "modifier",
+                      self.doc[a.start:b.end], sent, a.via)
         self._place_chains(sent, mentions)
         self._place_lists(sent, mentions)
         self._places_of(sent, mentions)

@@ -943,3 +943,34 @@ def test_a_name_in_apposition_to_its_clauses_subject_is_that_subject(ex):
     assert rel(made, "Änglagård–andra sommaren", "1994") == {"produced in"}
     wife = ex.extract_text("Yuriy Lutsenko is a politician. Lutsenko's wife Iryna Lutsenko is a member of parliament.")
     assert rel(wife, "Iryna Lutsenko", "Yuriy Lutsenko") == {"wife of"}
+
+
+def test_a_place_or_year_in_brackets_right_after_a_name_is_the_names(ex):
+    """"Olduvai Gorge (Tanzania)": the name is from the bracketed place; ""Karma Police" (1997)": a year in
+    brackets after a quoted title dates it. A place after a place ("Zealand (Sjælland)") or a name like the one
+    before ("Jephté (Jephtha)") is another name of it: no edge."""
+    found = ex.extract_text("The site ranks alongside the fossil beds of Zhoukoudian (China) and the Amundsen–Scott "
+                            "South Pole Station (U.S.) in research. Glazer used it for the video for \"Karma Police\" "
+                            "(1997).")
+    assert rel(found, "Zhoukoudian", "China") == {"from"}
+    assert rel(found, "Amundsen–Scott South Pole Station", "U.S.") == {"from"}
+    assert rel(found, "Karma Police", "1997") == {"year"}
+    alias = ex.extract_text("The town lies on the island of Zealand (Sjælland) in Denmark. Jephté (Jephtha) is an "
+                            "opera by Michel Pignolet de Montéclair.")
+    assert not rel(alias, "Zealand", "Sjælland") - {"mentioned with"}
+    assert not [r for r in alias.relations if r.relation == "from"]
+
+
+def test_every_life_bracket_of_a_sentence_is_read_and_a_place_may_be_set_off_by_a_comma(ex):
+    """"cousin of A (1812–1870) and son to B (1819–1898)": each name's bracket gives its years; "(Pavia, December 22,
+    1871–Udine, July 6, 1942)": the place set off by a comma is where, and no part of the date; a bracket that gives
+    no date ("(later the Zimbabwe-Rhodesian government)") gives no place either."""
+    found = ex.extract_text("He was the cousin of Aleksandr Herzen (1812–1870), a writer, and son to Count Sergei "
+                            "Levitsky (1819–1898), a photographer.")
+    assert rel(found, "Sergei Levitsky", "1898") == {"died on"}
+    mori = ex.extract_text("Cesare Mori (Pavia, December 22, 1871–Udine, July 6, 1942) was an Italian prefect.")
+    assert "born on" in rel(mori, "Cesare Mori", "December 22, 1871")
+    assert rel(mori, "Cesare Mori", "Pavia") >= {"born in"} and rel(mori, "Cesare Mori", "Udine") >= {"died in"}
+    other = ex.extract_text("Ian Smith (later the Zimbabwe-Rhodesian government of Abel Muzorewa) led the government. "
+                            "Ljiljana Raičević (born 29 June 1947, née Petrović) is an activist in Serbia.")
+    assert not [r for r in other.relations if r.relation in ("born in", "died in")]  # no date, or no place

@@ -25,7 +25,7 @@ import numpy as np
 
 from .errors import ParseError
 from .fsutil import atomic_write_json, read_json
-from .graph import GraphBuilder, KnowledgeGraph
+from .graph import GraphBuilder, KnowledgeGraph, source_doc_id
 from .io.documents import Chunk
 from .parse import is_complete, parse_graph_records
 from .prompts import PromptSet, continuation_messages, default_prompts, extraction_messages
@@ -88,11 +88,6 @@ class Extractor(Protocol):
     """Identifies the extractor and its settings; part of the extraction cache key."""
 
     def extract(self, chunk: Chunk) -> ChunkExtraction: ...
-
-
-def source_doc_id(source: str) -> str:
-    """Document id of a provenance entry (chunk id ``<doc>:p<page>:c<i>`` or a bare doc id)."""
-    return source.split(":", 1)[0]
 
 
 def edge_source(chunk_id: str, rel: ExtractedRelation) -> str:

@@ -19,6 +19,11 @@ from .textnorm import fold
 FORMAT_VERSION = 1
 
 
+def source_doc_id(source: str) -> str:
+    """Document id of a provenance entry (chunk id ``<doc>:p<page>:c<i>`` or a bare doc id)."""
+    return source.split(":", 1)[0]
+
+
 @dataclass(eq=False)
 class KnowledgeGraph:
     """An immutable directed multigraph with labelled nodes.
@@ -81,7 +86,7 @@ class KnowledgeGraph:
         from documents)."""
         out = [frozenset()] * self.num_nodes
         for v, sources in self.node_sources.items():
-            out[v] = frozenset(s.split(":", 1)[0] for s in sources)  # extract.source_doc_id
+            out[v] = frozenset(source_doc_id(s) for s in sources)
         return out
 
     @cached_property

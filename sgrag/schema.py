@@ -58,10 +58,9 @@ def value_precision(label: str) -> str | None:
 def asked_precision(question: str, answer_type: str) -> str | None:
     """The precision of date a question asks for: "On what *date*" a day, "In which *year*" a year, "*month*" a
     month; None for any other question."""
-    words = [singular(w) for w in tokens(answer_type)] or [singular(w) for w in tokens(
-        (_ASKS_WHEN.match(question) or [""])[0])][-1:]
-    head = words[-1] if words else ""
-    return {"date": "day", "day": "day", "month": "month", "year": "year"}.get(head)
+    when = _ASKS_WHEN.match(question)
+    words = tokens(answer_type) or tokens(when.group(0) if when else "")
+    return {"date": "day", "day": "day", "month": "month", "year": "year"}.get(singular(words[-1]) if words else "")
 
 
 def is_value_label(label: str) -> bool:

@@ -12,7 +12,7 @@ from .errors import SgragError
 from .graph import KnowledgeGraph
 from .prompts import default_prompts, render_answer_prompt
 from .prompts import relation_paragraph as prompt_relation_paragraph
-from .ranking import WEIGHTS
+from .ranking import WEIGHTS, firm_constraints
 from .types import Answer, Match, QueryGraph, RankedAnswer
 
 
@@ -27,7 +27,7 @@ FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also 
 
 def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float,
                    tie_confidence: float = 0.99, weights: dict[str, float] = WEIGHTS,
-                   partial_share: bool = False) -> Answer:
+                   partial_share: bool = False, soft_below: float = 0.0) -> Answer:
     """Commit to the top candidate (and any exact tie), or say it cannot be determined.
 
     When ``exact``, every item of ``ranked`` satisfies every firm constraint: they are the exact
@@ -37,7 +37,8 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     always given with it (partial matches ranked by their evidence, on a graph read from documents: there the
     share is calibrated, and even a share under 0.2 was right a quarter of the time on the Re-DocRED questions);
     otherwise it is the conditions met, discounted by a narrow lead, and under ``min_confidence`` the answer is
-    "Unable to determine".
+    "Unable to determine". ``soft_below``: the linking confidence of a firm condition, the ones the ``document``
+    feature counts.
     """
     if not ranked:
         return Answer(UNABLE, None, False, 0.0, (), (), (), "No candidate is connected to the question's entities.")
@@ -64,10 +65,11 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
         return Answer(UNABLE, None, False, confidence, tuple(ranked), (), relaxed,
                       f"The best candidate, {top.label}, satisfies only "
                       f"{len(top.satisfied)} of {len(labels)} constraints.")
-    named = round(top.features.get("document", 0.0) * len(labels))
+    firm = len(firm_constraints(qg, soft_below))
+    named = round(top.features.get("document", 0.0) * firm)
     why = f"{top.label} is connected to {sat}." if sat else (
         f"{top.label} is joined to none of the conditions by a fact; a document naming it also names {named} of "
-        f"the {len(labels)}." if named else f"{top.label} was the best-ranked candidate.")
+        f"the {firm}." if named else f"{top.label} was the best-ranked candidate.")
     if relaxed:
         why += f" No entity satisfies every constraint; relaxed: {', '.join(relaxed)}."
     return Answer(top.label, top.node_id, False, confidence, tuple(ranked), final, relaxed, why)

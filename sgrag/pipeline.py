@@ -302,7 +302,8 @@ class Engine:
             trace.matches = sorted(matches, key=lambda m: order.get(m.binding[target], len(order)))[: cfg.match.max_matches]
             by_evidence = self.ranker.partial_by_evidence
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
-                                    cfg.ranking.tie_confidence, self.ranker.weights, by_evidence)
+                                    cfg.ranking.tie_confidence, self.ranker.weights, by_evidence,
+                                    cfg.query.soft_below)
             trace.notes.extend(met_through(self.graph, qg, candidates, ranked[:1]))
             answer = _read_from_documents(answer, trace, target,
                                           cfg.answer.partial_fact_weight if by_evidence and not exact else None)

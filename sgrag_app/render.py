@@ -618,7 +618,7 @@ def render_ranked(trace: QueryTrace) -> None:
             st.dataframe(pd.DataFrame([{"entity": x.label, "why": x.reason} for x in a.set_apart[:SHOW_SET]]),
                          hide_index=True, width="stretch", height=min(36 * min(len(a.set_apart), SHOW_SET) + 38, 240))
         return
-    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0)
+    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0, len(trace.firm_qids))
     st.markdown("##### Ranked candidates")
     st.caption(partial_order_note(a.ranked))
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
@@ -626,14 +626,15 @@ def render_ranked(trace: QueryTrace) -> None:
                                 "same doc": st.column_config.TextColumn(width="small")})
 
 
-def partial_frame(ranked, n: int) -> pd.DataFrame:
-    """The partial matches as the list shows them: the conditions each meets by a fact and, on a graph read from
-    documents, how many of them one document naming it names too (what a candidate meeting none rests on)."""
+def partial_frame(ranked, n: int, firm: int) -> pd.DataFrame:
+    """The partial matches as the list shows them: the ``n`` conditions each meets by a fact and, on a graph read
+    from documents, how many of the ``firm`` ones (a class word is named by every document) one document naming it
+    names too (what a candidate meeting none rests on)."""
     rows = []
     for r in ranked:
         row = {"candidate": r.label, "met": f"{len(r.satisfied)}/{n}"}
         if any(x.features.get("document") for x in ranked):
-            row["same doc"] = f"{round(r.features.get('document', 0.0) * n)}/{n}"
+            row["same doc"] = f"{round(r.features.get('document', 0.0) * firm)}/{firm}"
         rows.append({**row, "score": round(float(r.score), 3)})
     return pd.DataFrame(rows)
 

@@ -151,12 +151,15 @@ def test_the_partial_list_says_what_a_candidate_meeting_no_condition_rests_on():
     from sgrag_app.render import partial_frame
     ranked = [RankedAnswer("a", "Igor Shafarevich", 3.0, (), ("q1", "q2"), {"document": 1.0}),
               RankedAnswer("b", "Moscow", 2.0, ("q1",), ("q2",), {"document": 0.5})]
-    df = partial_frame(ranked, 2)
+    df = partial_frame(ranked, 2, 2)
     assert df.to_dict("records")[0] == {"candidate": "Igor Shafarevich", "met": "0/2",
                                         "same doc": "2/2", "score": 3.0}
     assert list(df["same doc"]) == ["2/2", "1/2"]
     plain = [RankedAnswer("a", "A", 2.0, ("q1",), ("q2",), {"document": 0.0})]
-    assert list(partial_frame(plain, 2).columns) == ["candidate", "met", "score"]
+    assert list(partial_frame(plain, 2, 2).columns) == ["candidate", "met", "score"]
+    # "Which *person* ...": the class word is a condition met or not, but no document names it more than another
+    with_class = partial_frame(ranked, 3, 2)
+    assert list(with_class["met"]) == ["0/3", "1/3"] and list(with_class["same doc"]) == ["2/2", "1/2"]
 
 
 def test_the_partial_list_says_how_it_is_ordered():

@@ -137,6 +137,20 @@ def test_an_answer_no_fact_joins_to_a_condition_says_what_it_rests_on(engines):
     assert a.confidence == pytest.approx(share * 0.3 ** 0.5, abs=1e-4) and "rests only on being named" in a.explanation
 
 
+def test_what_a_document_names_counts_the_firm_conditions_only():
+    """"Which *person* is from America and wrote X?": the answer no fact joins rests on a document naming the two
+    names, not the class word, which only ranks."""
+    from sgrag.answer import offline_answer
+    from sgrag.types import UNK, QueryGraph, QueryNode, RankedAnswer
+    nodes = (QueryNode("u", UNK), QueryNode("q1", "America", "am"), QueryNode("q2", "X", "x"),
+             QueryNode("q3", "person", "person", confidence=0.7))
+    qg = QueryGraph("Which person is from America and wrote X?", nodes, (("u", "q1"), ("u", "q2"), ("u", "q3")))
+    ranked = [RankedAnswer("a", "A", 2.0, (), ("q1", "q2", "q3"), {"document": 1.0}),
+              RankedAnswer("b", "B", 1.0, ("q1",), ("q2", "q3"), {"document": 0.5})]
+    a = offline_answer(qg, ranked, False, 0.25, partial_share=True, soft_below=0.75)
+    assert "a document naming it also names 2 of the 2." in a.explanation
+
+
 def test_a_partial_answer_from_documents_says_its_share_and_is_always_given(engines):
     """On a graph read from documents the best partial match is the answer, however narrow its lead, and its
     confidence is its share of the ranked candidates' weight (the conditional logit the weights were fitted as),

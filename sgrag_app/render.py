@@ -618,7 +618,9 @@ def render_ranked(trace: QueryTrace) -> None:
             st.dataframe(pd.DataFrame([{"entity": x.label, "why": x.reason} for x in a.set_apart[:SHOW_SET]]),
                          hide_index=True, width="stretch", height=min(36 * min(len(a.set_apart), SHOW_SET) + 38, 240))
         return
-    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0, len(trace.firm_qids))
+    firm = trace.firm_qids
+    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0,
+                       sum(c.qid in firm for c in qg.constraints) if qg else 0)
     st.markdown("##### Ranked candidates")
     st.caption(partial_order_note(a.ranked))
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),

@@ -618,14 +618,19 @@ def render_ranked(trace: QueryTrace) -> None:
             st.dataframe(pd.DataFrame([{"entity": x.label, "why": x.reason} for x in a.set_apart[:SHOW_SET]]),
                          hide_index=True, width="stretch", height=min(36 * min(len(a.set_apart), SHOW_SET) + 38, 240))
         return
-    firm = trace.firm_qids
-    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0,
-                       sum(c.qid in firm for c in qg.constraints) if qg else 0)
+    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0, firm_conditions(trace))
     st.markdown("##### Ranked candidates")
     st.caption(partial_order_note(a.ranked))
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
                  column_config={"candidate": st.column_config.TextColumn(pinned=True),
                                 "same doc": st.column_config.TextColumn(width="small")})
+
+
+def firm_conditions(trace: QueryTrace) -> int:
+    """How many of the question's conditions were linked firmly (the trace's ``firm_qids`` hold the answer node too:
+    its query paths start there)."""
+    qg, firm = trace.query_graph, trace.firm_qids
+    return sum(c.qid in firm for c in qg.constraints) if qg else 0
 
 
 def partial_frame(ranked, n: int, firm: int) -> pd.DataFrame:

@@ -151,6 +151,16 @@ def test_what_a_document_names_counts_the_firm_conditions_only():
     assert "a document naming it also names 2 of the 2." in a.explanation
 
 
+def test_the_ask_page_counts_what_a_document_names_against_the_firm_conditions(engines):
+    """The "same doc" column divides by the firm conditions, not by the trace's query-path nodes (the answer node
+    is one of them): two conditions here, so Brandon Sanderson's document names "2/2"."""
+    from sgrag_app.render import firm_conditions, partial_frame
+    trace = engines["one_document"].ask("Which writer is from America and wrote The Alloy of Law?")
+    assert firm_conditions(trace) == 2
+    df = partial_frame(trace.answer.ranked, len(trace.query_graph.constraints), firm_conditions(trace))
+    assert dict(zip(df["candidate"], df["same doc"]))["Brandon Sanderson"] == "2/2"
+
+
 def test_a_partial_answer_from_documents_says_its_share_and_is_always_given(engines):
     """On a graph read from documents the best partial match is the answer, however narrow its lead, and its
     confidence is its share of the ranked candidates' weight (the conditional logit the weights were fitted as),

@@ -115,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("doc_id")
     p.add_argument("--no-build", action="store_true")
 
+    p = sub.add_parser("config", help="print every setting in effect in a workspace (config.json keeps only "
+                                      "what differs from the defaults)")
+    _add_ws(p)
+    p.add_argument("--changed", action="store_true", help="only the settings config.json changes")
+
     p = sub.add_parser("rules", help="list the named rules (linking, ranking, narrowing, relaxing) and their state")
     p.add_argument("--workspace", "-w", help="show which rules this workspace switches off (config.json: "
                                              "rules.disabled)")
@@ -145,6 +150,12 @@ def _run(args, bar: _Bar) -> int:
     ws_path = args.workspace
     if args.cmd == "rules":
         return _rules(args)
+    if args.cmd == "config":
+        ws = Workspace(ws_path)
+        ws.manifest()  # a clear error when there is no workspace there
+        cfg = ws.config()
+        print(json.dumps(cfg.overrides() if args.changed else cfg.to_dict(), indent=1, sort_keys=True))
+        return 0
     if args.cmd == "import-kg":
         stats = import_kg(ws_path, triples=args.triples, entities=args.entities, relations=args.relations,
                            graphml=args.graphml, json=args.json, progress=bar)

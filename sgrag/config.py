@@ -1,6 +1,7 @@
 """Typed configuration: one dataclass per stage, all defaults here, secrets never stored.
 
-``SgragConfig.to_dict()`` is what a workspace saves; API keys are read from the
+A workspace saves ``SgragConfig.overrides()``, only what differs from the defaults, so that a
+default a later release improves (a fitted weight) reaches the workspaces made before it; API keys are read from the
 environment (``SGRAG_LLM_API_KEY`` / ``OPENAI_API_KEY``) or passed at run time only.
 """
 from __future__ import annotations
@@ -293,6 +294,24 @@ class SgragConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings that differ from sgrag's defaults (inside a dict such as ``ranking.weights``, the keys that
+        differ): what a workspace's config.json keeps, and what ``from_dict`` lays over the defaults again."""
+        defaults, out = SgragConfig().to_dict(), {}
+        for section, values in self.to_dict().items():
+            changed = {}
+            for key, value in values.items():
+                default = defaults[section][key]
+                if isinstance(value, dict) and isinstance(default, dict):
+                    value = {k: v for k, v in value.items() if default.get(k) != v}
+                    if value:
+                        changed[key] = value
+                elif value != default:
+                    changed[key] = value
+            if changed:
+                out[section] = changed
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> "SgragConfig":

@@ -61,7 +61,7 @@ class Workspace:
         try:
             ws.path.mkdir(parents=True, exist_ok=True)
             # exclusive: a creator racing another (or a writer already at work) changes nothing
-            atomic_write_json(ws.path / "config.json", (config or SgragConfig()).to_dict(), exclusive=config is None)
+            atomic_write_json(ws.path / "config.json", (config or SgragConfig()).overrides(), exclusive=config is None)
             atomic_write_json(ws.path / "manifest.json", {"format": MANIFEST_FORMAT, "source": None,
                                                           "index": None, "updated": time.time()}, exclusive=True)
         except OSError as exc:
@@ -97,7 +97,9 @@ class Workspace:
         return SgragConfig.from_dict(read_json(self.path / "config.json", {}))
 
     def save_config(self, config: SgragConfig) -> None:
-        atomic_write_json(self.path / "config.json", config.to_dict())
+        """Keep the settings that differ from the defaults (``SgragConfig.overrides``); every other one follows the
+        installed sgrag."""
+        atomic_write_json(self.path / "config.json", config.overrides())
 
     @property
     def cache_dir(self) -> Path:

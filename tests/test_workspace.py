@@ -223,3 +223,31 @@ def test_a_build_shows_its_progress_to_other_processes_while_it_holds_the_lock(t
     assert all(s["total"] == 0 or 0 <= s["done"] <= s["total"] for s in stages.values())
     assert ws.running_writer() is None and ws.build_progress() == {}
     assert not (ws.path / ".sgrag.progress.json").exists()
+
+
+def test_config_json_keeps_only_what_the_user_changed_so_later_defaults_reach_old_workspaces(tmp_path, monkeypatch,
+                                                                                            capsys):
+    from sgrag.cli import main
+    from sgrag.config import AnswerConfig, SgragConfig
+    ws = Workspace.create(tmp_path / "w")
+    assert json.loads((ws.path / "config.json").read_text()) == {}
+    cfg = ws.config()
+    cfg.ranking.document_weights["kind"] = 9.0
+    cfg.answer.min_confidence = 0.4
+    ws.save_config(cfg)
+    assert json.loads((ws.path / "config.json").read_text()) == {
+        "ranking": {"document_weights": {"kind": 9.0}}, "answer": {"min_confidence": 0.4}}
+    assert ws.config() == cfg
+    # a later release raises a default the user never set: the workspace follows it, and keeps its own setting
+    defaults = AnswerConfig.__init__.__defaults__
+    monkeypatch.setattr(AnswerConfig.__init__, "__defaults__", tuple(20 if d == 10 else d for d in defaults))
+    assert SgragConfig().answer.max_answers == 20
+    assert ws.config().answer.max_answers == 20 and ws.config().answer.min_confidence == 0.4
+    assert main(["config", "-w", str(ws.path), "--changed"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"ranking": {"document_weights": {"kind": 9.0}},
+                                                  "answer": {"min_confidence": 0.4}}
+    assert main(["config", "-w", str(ws.path)]) == 0
+    effective = json.loads(capsys.readouterr().out)
+    assert effective["answer"]["max_answers"] == 20 and effective["ranking"]["weights"] == cfg.ranking.weights
+    assert main(["config", "-w", str(tmp_path / "nowhere")]) == 2
+    assert "Traceback" not in capsys.readouterr().err

@@ -720,6 +720,8 @@ class _Reader:
                     spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
                     cut |= {two[0][1]} if len(two) == 2 else set()
         quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent) + list(_glosses(sent))]
+        quoted += [(a, b, "WORK_OF_ART") for a, b in _bracketed_titles(sent)
+                   if not any(a < y and x < b for x, y, _ in quoted)]
         for a, b, _ in list(quoted):  # Jamie "El Russo" Gosis: a nickname between a person's names is in the name
             if a - 2 >= sent.start and b + 1 < sent.end and doc[a - 2].pos_ == doc[b + 1].pos_ == "PROPN" and \
                     doc[a - 2].is_title and doc[b + 1].is_title and doc[b].text in _QUOTES and \
@@ -2148,6 +2150,50 @@ def _glosses(sent: Any) -> dict[tuple[int, int], int]:
 
 
 _DASHES = {"---", "--", "—", "–"}
+_TITLE_INNER = _NAME_INNER | {"a", "an", "in", "on", "at", "to", "for", "from", "with", "by", "out", "into",
+                              "through", "over", "under", "en", "con", "y", "el", "los", "las", "och", "und", "i"}
+"""Lower-case words a work's title may hold between capitalised ones ("Once in a Summer", "Jugar con fuego")."""
+
+
+def _bracketed_titles(sent: Any) -> list[tuple[int, int]]:
+    """A work's title right before its year or its translation in brackets ("Pretty on the Inside (1991)", "such as
+    I Was an Adventuress (1938)", "story De groote boulevards (Les Grands Boulevards)"): capitalised words and the
+    small words between them back from the bracket, from a capitalised one; in sentence case (foreign titles) only
+    right after a work's noun ("story", "film"). 2-8 words; none with a place or a date after an "in", "at", "of",
+    "on" or "from" ("the album Vision Thing in the United States (2001)" is no title)."""
+    doc, out = sent.doc, []
+    for t in sent:
+        if t.text != "(" or t.i + 2 >= sent.end or doc[t.i + 2].text != ")" and not doc[t.i + 1].is_title:
+            continue
+        inner = doc[t.i + 1]
+        if not (re.fullmatch(r"\d{4}", inner.text) and doc[t.i + 2].text == ")" or inner.is_title and
+                any(x.text == ")" for x in doc[t.i + 2:min(t.i + 8, sent.end)])):
+            continue
+        k, capital = t.i - 1, None
+        while k >= sent.start and t.i - k <= 8:
+            w = doc[k]
+            if w.is_alpha and w.text[:1].isupper() and not (k == sent.start and w.lower_ in _DETS):
+                capital = k
+            elif not (w.lower_ in _TITLE_INNER or w.is_alpha and w.is_lower):
+                break
+            k -= 1
+        if capital is None:
+            continue
+        start = capital
+        lower = [w for w in doc[start:t.i] if w.is_lower and w.lower_ not in _TITLE_INNER]
+        if lower and not (start > sent.start and noun_kind(doc[start - 1].lemma_.lower()) == "work"):
+            start = next((w.i for w in doc[lower[-1].i + 1:t.i] if w.text[:1].isupper()), t.i)
+        if t.i - start < 2 or not doc[t.i - 1].text[:1].isupper() and not (
+                start > sent.start and noun_kind(doc[start - 1].lemma_.lower()) == "work"):
+            continue
+        small = [w.i for w in doc[start:t.i] if w.is_lower]
+        if not small and all(w.pos_ == "PROPN" for w in doc[start:t.i]):
+            continue  # a name the proper-noun runs read
+        if any(doc[i].lower_ in ("in", "at", "from", "of", "on") and
+               any(w.ent_type_ in ("GPE", "LOC", "DATE") for w in doc[i + 1:t.i]) for i in small):
+            continue
+        out.append((start, t.i))
+    return out
 
 
 def _dashed_titles(sent: Any) -> list[tuple[int, int]]:

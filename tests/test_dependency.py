@@ -332,6 +332,21 @@ def test_a_foreign_article_begins_a_name(ex):
     assert {"Os Mutantes", "Os Paralamas", "Os Amigos"} <= labels and not {"Mutantes", "Amigos"} & labels
 
 
+def test_a_title_before_its_year_or_translation_in_brackets_is_one_name_with_its_small_words(ex):
+    """Titles hold small words the proper-noun runs stop at ("on the", "an"); foreign ones are in sentence case.
+    Not one across a place after "in" ("Vision Thing in the United States"), nor a name with no year after it."""
+    found = ex.extract_text("Hole's previous albums were Pretty on the Inside (1991) and Live Through This (1994). "
+                            "The company produced films such as I Was an Adventuress (1938). Piet Mondrian's story "
+                            "De groote boulevards (Les Grands Boulevards) was written in Paris. He released the album "
+                            "Vision Thing in the United States (2001). The Battle of the Bulge was fought in Belgium.")
+    labels = set(names(found))
+    assert {"Pretty on the Inside", "Live Through This", "I Was an Adventuress", "De groote boulevards",
+            "Les Grands Boulevards", "Battle of the Bulge"} <= labels
+    assert not {x for x in labels if "United States" in x and x != "United States"} and "Vision Thing" in labels
+    assert {r.target for r in found.relations if r.source == "Pretty on the Inside" and r.target[:1].isdigit()} == \
+        {"1991"}
+
+
 def test_a_role_coordinated_with_a_person_noun_is_no_part_of_the_name_it_is_of(ex):
     """NER reads "Rebbe of Belz" as one name; coordinated with "founder", "Rebbe" is a role, and the rule reader's
     findings on the whole are the name's."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -96,10 +96,12 @@ def noun_kind(noun: str) -> str | None:
 class NodeKinds:
     """Per node of a document graph: its coarse kind (index into ``COARSE_KINDS``, -1 none or conflicting) and
     whether it is a person for sure (a stated class, a he/she or "born", and no other kind from NER: not NER
-    alone); and what each class noun of the graph is made of (``learned``: class label -> coarse kind)."""
+    alone), or surely not one (a class noun the text states of it names another kind: "X is his second album");
+    and what each class noun of the graph is made of (``learned``: class label -> coarse kind)."""
     kind: np.ndarray
     sure_person: np.ndarray
     learned: dict[str, str]
+    sure_not_person: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     @classmethod
     def of_graph(cls, graph: KnowledgeGraph, type_relation: str = "is a", min_members: int = 3,
@@ -111,7 +113,7 @@ class NodeKinds:
         kind = np.full(n, -1, dtype=np.int64)
         sure = np.zeros(n, dtype=bool)
         if not graph.edge_sources or type_relation not in graph.relations:
-            return cls(kind, sure, {})
+            return cls(kind, sure, {}, np.zeros(n, dtype=bool))
         rid = graph.relations.index(type_relation)
         coarse = {k: i for i, k in enumerate(COARSE_KINDS)}
         seen: dict[int, set[int]] = {}
@@ -128,6 +130,14 @@ class NodeKinds:
         for s, ks in seen.items():  # a person by a he/she that NER calls a team or a place is contested: no kind
             sure[s] &= ks == {0}
             kind[s] = next(iter(ks)) if len(ks) == 1 else -1
+        stated: dict[int, set[str | None]] = {}
+        for e in np.flatnonzero(graph.rel == rid).tolist():
+            s, t = int(graph.src[e]), int(graph.dst[e])
+            if graph.labels[t] not in coarse and not read_by_ner(graph.edge_sources.get(e, ())):
+                stated.setdefault(s, set()).add(noun_kind(graph.labels[t]))
+        not_person = np.zeros(n, dtype=bool)
+        for s, ks in stated.items():
+            not_person[s] = None not in ks and PERSON not in ks and not sure[s] and kind[s] != 0
         members: dict[int, Counter] = {}
         for s, t in class_edges:
             if kind[s] >= 0:
@@ -137,7 +147,7 @@ class NodeKinds:
             k, m = votes.most_common(1)[0]
             if m >= min_members and m >= share * sum(votes.values()):
                 learned[singular(graph.labels[t].lower())] = COARSE_KINDS[k]
-        return cls(kind, sure, learned)
+        return cls(kind, sure, learned, not_person)
 
     def asked_kind(self, answer_type: str, lexicon: dict[str, str], question: str = "") -> str | None:
         """The coarse kind the answer type asks for (``asked_kind``), with this graph's learned class nouns."""

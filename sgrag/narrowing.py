@@ -99,8 +99,11 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     if nodes.size:
         wrong = ranker.wrong_kind(qg, nodes)
         asked = ranker.asked_kind(qg)
-        # gives way when it would leave nothing, unless what is left out is a person for sure (never a "league")
-        if wrong.any() and (not wrong.all() or asked != PERSON):
+        # gives way when it would leave nothing ("Which singer": NER often calls a person an organisation), unless
+        # what is left out is surely of another kind: for a person, a class the text states ("his second album")
+        if wrong.all() and asked == PERSON:
+            wrong &= ranker.surely_not_person(nodes)
+        if wrong.any():
             n = int(wrong.sum())
             asked = ("an " if asked[:1] in "aeiou" else "a ") + asked
             drop(nodes[wrong], f"not {asked}", f"{n:,} of the {nodes.size:,} entities joined to every constraint "

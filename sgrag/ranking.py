@@ -774,6 +774,13 @@ class Ranker:
             return (nk.kind[nodes] >= 0) & (nk.kind[nodes] != COARSE_KINDS.index(PERSON))
         return nk.sure_person[nodes].copy()
 
+    def surely_not_person(self, nodes: np.ndarray) -> np.ndarray:
+        """Per node: a class the text states of it names another kind than a person ("his second *album*")."""
+        nk = self.node_kinds
+        if not self.rules.on(COARSE_KIND) or nk.sure_not_person.size == 0:
+            return np.zeros(nodes.size, dtype=bool)
+        return nk.sure_not_person[nodes].copy()
+
     def _text_words(self, t: int) -> set[str]:
         words = self._words_cache.get(t)
         if words is None:

@@ -55,7 +55,8 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
         if not (i and m.start >= prev_end and _CONJOINED.fullmatch(question[prev_end:m.start])
                 and rules.on(COORDINATION_CARRIES)):
             before = _CLAUSE_END.split(question[lo:m.start])[-1] if m.start >= lo else ""
-        after = _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
+        # a name inside the answer type ("Which *SpaceX* launch vehicle") is followed by the type's noun, no relation
+        after = [] if m.end < a_end else _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
         out.append((before, " ".join(after)))
         prev_end = max(prev_end, m.end)
         if not (m.text.islower() and confidence <= WEAK_WORD and rules.on(WEAK_WORD_STATES)):

@@ -154,6 +154,19 @@ def test_a_named_answer_type_is_a_class_condition_whole_and_a_verb_first_leaves_
     assert build_query_graph(q, mentions, atype).relation_phrases == ("comes from",)
 
 
+def test_a_name_inside_the_answer_type_states_no_relation_with_the_type_noun_after_it():
+    """"Which Dustin's Bar Mitzvah record, released in ...": "record" is what is asked for, not how the band is related
+    (an edge "signed record in" fits no better for it); the names after the type keep their stated words."""
+    b = GraphBuilder()
+    for label in ("Dustin's Bar Mitzvah", "January 2006", "Kick Him Out"):
+        b.add_node(label.lower(), label)
+    lk = Linker(b.build())
+    q = "Which Dustin's Bar Mitzvah record, released in January 2006, includes Kick Him Out?"
+    mentions, atype = lk.link(q)
+    assert [m.chosen.label for m in mentions] == ["Dustin's Bar Mitzvah", "January 2006", "Kick Him Out"]
+    assert build_query_graph(q, mentions, atype).relation_phrases == ("", "released in", "includes")
+
+
 def test_a_kinship_noun_before_of_and_a_name_states_its_relation_and_is_no_thing():
     """"was the father of both Zarir and Balash": "father" (a class node here) is how they are related, part of their
     stated relation; not after "a father in", nor as the answer type ("Which son of ...")."""

@@ -60,7 +60,9 @@ reach the entity first named in another sentence or chunk:
   verb's object holds the role its "as" names, of that role's possessor: "replaced Garcia as the New Riders'
   guitar player" gives ``Garcia -[player of]-> New Riders``), ``cast-as`` (a list after "stars"/"features" whose
   names take roles: "The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as ...": each is starred, the
-  names inside a role relate to nobody; read from the words), ``team-in`` (the organisation one plays for is in
+  names inside a role relate to nobody; read from the words), ``event-date`` (an event's name and a date after
+  prepositions of one verb: "wounded at the Battle of Cold Harbor in June 1864": the battle took place in June
+  1864), ``team-in`` (the organisation one plays for is in
   the one one plays in: "played in the National Basketball Association as a member of the Toronto Huskies, ..."),
   ``place-chain`` ("Kroonstad, Free State", "Temagami, in the Nipissing District", "Opole Voivodeship, south-western
   Poland": each in the next), ``place-of`` ("the Scarborough district of North Yorkshire", "the Mexican state of
@@ -106,7 +108,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import EVENT, NER_HOW, ORGANIZATION, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
+from .kinds import EVENT, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold, singular
 
@@ -115,7 +117,7 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "nationality-list": 0.75,
               "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6,
               "name-place": 0.6, "document-place": 0.5, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
-              "rules": 0.8, "nominal": 0.6, "nested": 0.7, NER_HOW: 0.5}
+              "rules": 0.8, "nominal": 0.6, "nested": 0.7, "event-date": 0.7, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
                    r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
@@ -1355,6 +1357,11 @@ class _Reader:
             related.add(frozenset((who.entity, work.entity)))
             self._add(self.ents[who.entity].label, "performed", self.ents[work.entity].label, "performed-with",
                       self.doc[who.start:work.end], sent)
+        for event, date, verb in self._event_dates(sent, mentions):
+            related.add(frozenset((event.entity, date.entity)))
+            self._add(self.ents[event.entity].label, "took place in", self.ents[date.entity].label, "event-date",
+                      self.doc[min(event.start, date.start, verb.i):max(event.end, date.end, verb.i + 1)], sent,
+                      event.via)
         for i, a in enumerate(mentions):  # the weakest reading: named together
             for b in mentions[i + 1:]:
                 ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
@@ -1377,6 +1384,30 @@ class _Reader:
                     related.add(frozenset((subj.entity, b.entity)))
                     self._add(self.ents[subj.entity].label, rel, self.ents[b.entity].label, "clause-subject",
                               self.doc[min(root.i, span.start):max(root.i + 1, span.end)], sent, subj.via or b.via)
+
+    def _event_dates(self, sent: Any, mentions: list[_Mention]) -> list[tuple[_Mention, _Mention, Any]]:
+        """(event, date, verb) where one verb has an event's name and a date each after a preposition of its own
+        ("was mortally wounded *at the Battle of Cold Harbor in June 1864*", "won gold at the 2008 Olympics in
+        August 2008"): the date is when the event took place, whatever the verb did there."""
+        at: dict[int, tuple[list[_Mention], list[_Mention]]] = {}
+        for m in mentions:
+            if not sent.start <= m.start < sent.end:
+                continue
+            root = self._root(m)
+            while root.dep_ == "conj" and root.head.i != root.i:  # "at A and B in 1999": two events, none dated
+                root = root.head
+            prep = root.head
+            if root.dep_ != "pobj" or prep.dep_ != "prep" or prep.head.pos_ not in ("VERB", "AUX"):
+                continue
+            e = self.ents[m.entity]
+            events, dates = at.setdefault(prep.head.i, ([], []))
+            if e.kind == "VALUE":
+                if prep.lower_ in ("in", "on", "during") and re.search(r"\b\d{4}\b", e.label):
+                    dates.append(m)
+            elif e.kind == "EVENT" or named_kind(e.label, NER_KINDS.get(e.kind)) == EVENT:
+                events.append(m)
+        return [(events[0], dates[0], self.doc[v]) for v, (events, dates) in at.items()
+                if len(events) == 1 and len(dates) == 1]
 
     def _clause_relation(self, verb: Any, b: _Mention):
         """How a clause's verb reaches a mention of it: (the verb's word and the mention's preposition, span),

@@ -347,6 +347,15 @@ def test_a_title_before_its_year_or_translation_in_brackets_is_one_name_with_its
         {"1991"}
 
 
+def test_an_event_and_a_date_after_one_verb_say_when_the_event_took_place(ex):
+    """Whatever the verb did at the event, the date is the event's; not a date of a place, nor with two events."""
+    found = ex.extract_text("Keitt was mortally wounded at the Battle of Cold Harbor in June 1864. He lived in "
+                            "Paris in 1870. She sang at the Eurovision Song Contest and the Sanremo Music Festival "
+                            "in 1999.")
+    dated = {(r.source, r.target, r.how) for r in found.relations if r.relation == "took place in"}
+    assert dated == {("Battle of Cold Harbor", "June 1864", "event-date")}
+
+
 def test_a_role_coordinated_with_a_person_noun_is_no_part_of_the_name_it_is_of(ex):
     """NER reads "Rebbe of Belz" as one name; coordinated with "founder", "Rebbe" is a role, and the rule reader's
     findings on the whole are the name's."""

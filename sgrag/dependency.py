@@ -658,7 +658,9 @@ class _Reader:
             spelt = label in (given[0], given[-1]) if kind in ("PERSON", "PROPN") else \
                 label not in given and fold(label) in (fold(given[0]), fold(given[-1]))
             if _personal_name(" ".join(given)) and spelt and \
-                    named_kind(self.ents[t].label, None) in (None, PERSON):  # not "Holmenkollen" of "... Ski Museum"
+                    named_kind(self.ents[t].label, None) in (None, PERSON) and \
+                    not any(noun_kind(c) not in (None, PERSON) for c in self.ents[t].classes):
+                # not "Holmenkollen" of "... Ski Museum", nor "Bambi" of the film "Bambi II"
                 return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
         if t is not None and len(words) >= 2 and kind not in _PLACE | {"NORP", "PERSON"} and \
                 self.ents[t].kind != "PERSON" and self.ents[t].label.split()[-len(words):] == words:
@@ -2179,6 +2181,30 @@ def _glosses(sent: Any) -> dict[tuple[int, int], int]:
         r = next((t.i for t in doc[q + 1:min(q + 12, sent.end)] if t.text in _QUOTES), None)
         if r is not None and r > q + 1 and r + 1 < sent.end and doc[r + 1].text == ")":
             out[q + 1, r] = a
+    out.update(_known_as(sent))
+    return out
+
+
+def _known_as(sent: Any) -> dict[tuple[int, int], int]:
+    """Another name given with "also known as" / "also called" after a name and a comma or bracket ("Bambi II, also
+    known as Bambi and the Great Prince of the Forest, is ..."): the words up to the next comma, bracket or stop,
+    from a capitalised one, at most 10 -> the named thing's last token."""
+    doc, out = sent.doc, {}
+    for t in sent:
+        if t.lower_ == "known" and t.i + 1 < sent.end and doc[t.i + 1].lower_ == "as":
+            start = t.i + 2
+        elif t.lower_ == "called":
+            start = t.i + 1
+        else:
+            continue
+        k = t.i - 1
+        k -= 1 if k >= sent.start and doc[k].lower_ in ("also", "formerly", "better", "commonly", "sometimes") else 0
+        if k - 1 < sent.start or doc[k].text not in (",", "(") or not doc[k - 1].text[:1].isupper():
+            continue
+        end = next((w.i for w in doc[start:sent.end] if w.text in (",", "(", ")", ";", ".", ":") or w.text in _QUOTES),
+                   sent.end)
+        if start < end <= start + 10 and doc[start].text[:1].isupper():
+            out[start, end] = k - 1
     return out
 
 

@@ -347,6 +347,17 @@ def test_a_title_before_its_year_or_translation_in_brackets_is_one_name_with_its
         {"1991"}
 
 
+def test_also_known_as_gives_the_thing_another_name_and_a_sequel_is_not_its_original(ex):
+    """"X, also known as Y, ...": Y (words, "and" included, up to the comma) is an alias of X; in the article on the
+    film "Bambi II", "Bambi" is the original film, not a short form of the title (as "Riedel" is of Georg Riedel)."""
+    text = ("Bambi II\n\nBambi II, also known as Bambi and the Great Prince of the Forest, is a 2006 American animated "
+            "film. The film takes place in the middle of Disney's original Bambi.")
+    found = ex.extract_text(text, "Bambi II")
+    aliases = {e.label: set(e.aliases) for e in found.entities}
+    assert aliases["Bambi II"] == {"Bambi and the Great Prince of the Forest"} and "Bambi" in aliases
+    assert "Great Prince of the Forest" not in aliases
+
+
 def test_an_event_and_a_date_after_one_verb_say_when_the_event_took_place(ex):
     """Whatever the verb did at the event, the date is the event's; not a date of a place, nor with two events."""
     found = ex.extract_text("Keitt was mortally wounded at the Battle of Cold Harbor in June 1864. He lived in "

@@ -18,7 +18,9 @@ reach the entity first named in another sentence or chunk:
   A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells"); a quoted
   nickname is in a person's name (Jamie "El Russo" Gosis), a foreign article begins a name ("Os Amigos"), a year
   after an event's name ends it ("the Eurovision Song Contest 1977"), and a quoted title's translation in a
-  parenthesis after it is a name of it ("Portugal no coração" ("Portugal in my heart")). A
+  parenthesis after it is a name of it ("Portugal no coração" ("Portugal in my heart")), and so is a name after
+  "also known as" ("Bambi II, also known as Bambi and the Great Prince of the Forest,"); a work's title before
+  its year or translation in brackets keeps its small words ("Pretty on the Inside (1991)"). A
   description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
   of ..."), nor is a title "of" a known place before a person's name ("Prosecutor General of Ukraine
   Viktor Pshonka"), nor a title NER types apart ("Bishop Abel Muzorewa": Abel Muzorewa); a colon parts

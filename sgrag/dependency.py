@@ -326,6 +326,11 @@ class ParseExtractor:
         reader.headline = _title_name(title)
         reader.read()
         self._canonical = {k: reader.ents[i].label for k, i in (reader.roles | reader.by_key).items()}
+        # a word capitalised only where it begins a sentence, and no proper noun there ("Though definitions vary",
+        # "Notable alumni include"): no name, whatever the rule reader, which reads capitals, makes of it
+        mid_capitals = {t.text for t in doc if not t.is_sent_start and t.text[:1].isupper()}
+        self._sentence_words = {t.text for t in doc if t.is_sent_start and t.is_alpha and t.pos_ != "PROPN"
+                                and not t.ent_type_} - mid_capitals
         self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
                           for m in reader.mentions if m.via in ("", "alias", "nested")
                           and reader.ents[m.entity].kind != "VALUE"]
@@ -337,6 +342,7 @@ class ParseExtractor:
         A relation both find keeps the parse's reading. ``offset``: where the chunk's text starts in the parsed one."""
         canon = getattr(self, "_canonical", {})
         named_at = getattr(self, "_named_at", [])
+        sentence_words = getattr(self, "_sentence_words", set())
 
         @functools.cache  # the rule reader names the same few names in many findings
         def inside(name: str) -> str | None:
@@ -362,7 +368,7 @@ class ParseExtractor:
         rels = list(found.relations)
         for r in rules.relations:
             src, dst = _rule_label(r.source, canon, inside), _rule_label(r.target, canon, inside)
-            if src is None or dst is None:
+            if src is None or dst is None or {src, dst} & sentence_words:
                 continue  # "Italy's", "CNN's Los Angeles": no name the parse knows
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
@@ -379,7 +385,7 @@ class ParseExtractor:
         ents = list(found.entities)
         for e in rules.entities:
             label = _rule_label(e.label, canon, inside)
-            if label is not None and label not in labels:
+            if label is not None and label not in labels and label not in sentence_words:
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))

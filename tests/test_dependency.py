@@ -358,6 +358,15 @@ def test_also_known_as_gives_the_thing_another_name_and_a_sequel_is_not_its_orig
     assert "Great Prince of the Forest" not in aliases
 
 
+def test_a_word_capitalised_only_at_a_sentence_start_is_no_name_for_the_rule_reader_either(ex):
+    """The rule reader reads capitals: "Though", "Other" began sentences and are no names; "Gardner" is one."""
+    text = ("Though definitions vary, most include all of Worcester County. Other populous cities include "
+            "Fitchburg, Gardner, and arguably Marlborough.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert not {"Though", "Other"} & labels and {"Worcester County", "Gardner", "Marlborough"} <= labels
+
+
 def test_an_event_and_a_date_after_one_verb_say_when_the_event_took_place(ex):
     """Whatever the verb did at the event, the date is the event's; not a date of a place, nor with two events."""
     found = ex.extract_text("Keitt was mortally wounded at the Battle of Cold Harbor in June 1864. He lived in "

@@ -678,7 +678,10 @@ class _Reader:
             # (compared without accents: "Raicevic" is Ljiljana Raičević)
             folded = [fold(w) for w in words]
             people = [(i, [fold(w) for w in given]) for i, e in enumerate(self.ents)
-                      if self._person(i) and len(given := _given_names(e.label)) > len(words)]
+                      if self._person(i) and len(given := _given_names(e.label)) > len(words)
+                      and (kind != "GPE" or i in self.people)]  # a place's name is a surname of someone the
+            #                    text shows a person, not of a name NER alone calls one ("based in Bologna" in
+            #                    the article on Virtus Pallacanestro Bologna, before "a basketball club" is read)
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == folded:
                     return i
@@ -727,6 +730,11 @@ class _Reader:
                 if len(ent) == 1 and ent.start == sent.start and ent[0].pos_ == "NOUN":
                     continue  # "Guest star Leland Orser ...": a common noun capitalised by the sentence
                 seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
+                end = ent.end
+                while end - 1 > ent.start and doc[end - 1].text == ",":
+                    end -= 1  # "Born at Statfold, Staffordshire, Pipe-Wolferstan ...": NER's ORG took the comma
+                if end < ent.end and kind == "ORG" and not _LEGAL_FORM.search(doc[ent.start:end].text):
+                    ent, seps = doc[ent.start:end], {",", ":", ";"}  # and is two places
                 for a, b in _parts(ent, seps):  # "Athens, Ohio", "Asher: Mishal": two
                     two = _two_names(doc[a:b])
                     spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]

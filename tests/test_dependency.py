@@ -367,6 +367,19 @@ def test_a_word_capitalised_only_at_a_sentence_start_is_no_name_for_the_rule_rea
     assert not {"Though", "Other"} & labels and {"Worcester County", "Gardner", "Marlborough"} <= labels
 
 
+def test_a_place_named_in_the_subjects_name_stays_a_place(ex):
+    """"based in Bologna" in the article on Virtus Pallacanestro Bologna (NER's person, until "a basketball club" is
+    read) is the city, not a surname of the club; NER's "Statfold, Staffordshire," (an ORG with the comma) is two."""
+    text = ("Virtus Pallacanestro Bologna\n\nVirtus Pallacanestro Bologna, known for sponsorship reasons as Virtus "
+            "Segafredo Bologna, is an Italian professional basketball club based in Bologna, Emilia-Romagna. "
+            "Born at Statfold, Staffordshire, Pipe-Wolferstan was educated at Eton College.")
+    found = ex.extract_text(text, "Virtus Pallacanestro Bologna")
+    ents = {e.label: set(e.aliases) for e in found.entities}
+    assert "Bologna" in ents and "Bologna" not in ents["Virtus Pallacanestro Bologna"]
+    assert ("Virtus Pallacanestro Bologna", "Bologna") in {(r.source, r.target) for r in found.relations}
+    assert {"Statfold", "Staffordshire"} <= set(ents) and "Statfold, Staffordshire" not in ents
+
+
 def test_an_event_and_a_date_after_one_verb_say_when_the_event_took_place(ex):
     """Whatever the verb did at the event, the date is the event's; not a date of a place, nor with two events."""
     found = ex.extract_text("Keitt was mortally wounded at the Battle of Cold Harbor in June 1864. He lived in "

@@ -585,8 +585,9 @@ class _Reader:
         out += [ExtractedEntity(c, "class") for c in sorted(used - {e.label for e in self.ents})]
         return out
 
-    def _entity(self, label: str, kind: str) -> int:
-        """The entity a name stands for: an earlier one it abbreviates, or a new one."""
+    def _entity(self, label: str, kind: str, placed: bool = False) -> int:
+        """The entity a name stands for: an earlier one it abbreviates, or a new one. ``placed``: a place NER read
+        after "in", "at" or "near" ("based in Bologna"), no one's surname."""
         key = fold(label)
         bare = key[4:] if key.startswith("the ") else "the " + key
         if key not in self.by_key and bare in self.by_key:
@@ -604,7 +605,7 @@ class _Reader:
             return self.by_key[key]
         idx = self._full_title_name(label, kind)
         if idx is None:
-            idx = self._short_form(label, kind)
+            idx = self._short_form(label, kind, placed)
         bare = fold(_without_legal_form(label))
         if idx is None and bare != key and bare in self.by_key and kind != "VALUE":
             idx = self.by_key[bare]  # "Dollar General", then "Dollar General Corporation": one company
@@ -643,11 +644,11 @@ class _Reader:
             self.ents[t].label = label
         return t
 
-    def _short_form(self, label: str, kind: str) -> int | None:
+    def _short_form(self, label: str, kind: str, placed: bool = False) -> int | None:
         """An earlier, longer entity this name is a short form of (unique, or the first mentioned):
         a surname or first name of a person (also of a group named after them; "Xuanzong" of "Xuanzong of Tang"),
         with a title ("Emperor Xuanzong"), an acronym, the name without its last words or its legal form, the
-        article's subject without its first words."""
+        article's subject without its first words. A ``placed`` name ("based in Bologna") is no one's surname."""
         if kind == "VALUE":
             return None
         bare = _untitled(label)
@@ -673,15 +674,12 @@ class _Reader:
         if t is not None and len(words) >= 2 and kind not in _PLACE | {"NORP", "PERSON"} and \
                 self.ents[t].kind != "PERSON" and self.ents[t].label.split()[-len(words):] == words:
             return t  # "the Ski Museum" in the article on the Holmenkollen Ski Museum
-        if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper():
+        if kind in ("PERSON", "PROPN", "ORG", "GPE", "NORP") and words[-1][:1].isupper() and not placed:
             # people: NER's, unless their classes or name say not, and those the text shows so
             # (compared without accents: "Raicevic" is Ljiljana Raičević)
             folded = [fold(w) for w in words]
             people = [(i, [fold(w) for w in given]) for i, e in enumerate(self.ents)
-                      if self._person(i) and len(given := _given_names(e.label)) > len(words)
-                      and (kind != "GPE" or i in self.people)]  # a place's name is a surname of someone the
-            #                    text shows a person, not of a name NER alone calls one ("based in Bologna" in
-            #                    the article on Virtus Pallacanestro Bologna, before "a basketball club" is read)
+                      if self._person(i) and len(given := _given_names(e.label)) > len(words)]
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == folded:
                     return i
@@ -895,7 +893,8 @@ class _Reader:
             return
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
             self.title_entity = self._entity(self.title, kind)
-        idx = self._entity(label, kind)
+        placed = kind == "GPE" and start > 0 and doc[start - 1].lower_ in ("in", "at", "near")
+        idx = self._entity(label, kind, placed)
         if role is not None:
             self.roles[fold(doc[role:end].text)] = idx
         self.ner_labels.setdefault(idx, Counter())[kind] += 1

@@ -788,6 +788,11 @@ class _Reader:
                 spans.append((first, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
                 spans = [x for x in spans if not i <= x[0] < h] + [(h, j, "PERSON")]  # NER's "Bishop" an ORG
+            else:  # "Roger Taylor of Duran Duran": two names, each whole where NER cut it ("Duran")
+                cuts = [i] + [k + 1 for k in range(i, j) if doc[k].lower_ in _NAME_INNER and doc[k].is_lower] + [j + 1]
+                for a, b in zip(cuts, cuts[1:]):
+                    if b - 1 - a >= 2 and len({k for x, y, k in typed if x < b - 1 and y > a}) == 1:
+                        spans.append((a, b - 1, "PROPN"))
             i = j
         merged: list[tuple[int, int, str]] = list(quoted)  # a quoted title is whole, whatever NER cut in it
         for s, e, kind in sorted(spans, key=lambda x: (x[0], -(x[1] - x[0]))):

@@ -367,6 +367,16 @@ def test_a_word_capitalised_only_at_a_sentence_start_is_no_name_for_the_rule_rea
     assert not {"Though", "Other"} & labels and {"Worcester County", "Gardner", "Marlborough"} <= labels
 
 
+def test_a_proper_noun_run_over_two_names_keeps_each_whole(ex):
+    """"Roger Taylor of Duran Duran": one run of proper nouns over NER's person and NER's "Duran" (the band cut to a
+    place): two names, the band whole, and the person is "of" it."""
+    found = ex.extract_text("Arcadia was formed in 1985 by Simon Le Bon, Nick Rhodes, and Roger Taylor of Duran "
+                            "Duran as a side project.")
+    labels = set(names(found))
+    assert {"Roger Taylor", "Duran Duran"} <= labels and "Duran" not in labels
+    assert ("Roger Taylor", "Duran Duran") in {(r.source, r.target) for r in found.relations}
+
+
 def test_a_place_named_in_the_subjects_name_stays_a_place(ex):
     """"based in Bologna" in the article on Virtus Pallacanestro Bologna (NER's person, until "a basketball club" is
     read) is the city, not a surname of the club; NER's "Statfold, Staffordshire," (an ORG with the comma) is two."""

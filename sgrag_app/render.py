@@ -618,7 +618,8 @@ def render_ranked(trace: QueryTrace) -> None:
             st.dataframe(pd.DataFrame([{"entity": x.label, "why": x.reason} for x in a.set_apart[:SHOW_SET]]),
                          hide_index=True, width="stretch", height=min(36 * min(len(a.set_apart), SHOW_SET) + 38, 240))
         return
-    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0, firm_conditions(trace))
+    df = partial_frame(a.ranked, len(qg.constraints) if qg else 0, firm_conditions(trace),
+                       {x.node_id: x.reason for x in a.set_apart})
     st.markdown("##### Ranked candidates")
     st.caption(partial_order_note(a.ranked))
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
@@ -633,16 +634,21 @@ def firm_conditions(trace: QueryTrace) -> int:
     return sum(c.qid in firm for c in qg.constraints) if qg else 0
 
 
-def partial_frame(ranked, n: int, firm: int) -> pd.DataFrame:
+def partial_frame(ranked, n: int, firm: int, apart: dict[str, str] | None = None) -> pd.DataFrame:
     """The partial matches as the list shows them: the ``n`` conditions each meets by a fact and, on a graph read
     from documents, how many of the ``firm`` ones (a class word is named by every document) one document naming it
-    names too (what a candidate meeting none rests on)."""
+    names too (what a candidate meeting none rests on); ``apart`` (node id -> why): the candidates the question's
+    words rule out, whatever their score ("not a person"), so that one ranked below a lower score says why."""
+    apart = apart or {}
     rows = []
     for r in ranked:
         row = {"candidate": r.label, "met": f"{len(r.satisfied)}/{n}"}
+        if any(x.node_id in apart for x in ranked):
+            row["ruled out"] = apart.get(r.node_id, "")
         if any(x.features.get("document") for x in ranked):
             row["same doc"] = f"{round(r.features.get('document', 0.0) * firm)}/{firm}"
-        rows.append({**row, "score": round(float(r.score), 3)})
+        row["score"] = round(float(r.score), 3)
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -160,6 +160,9 @@ def test_the_partial_list_says_what_a_candidate_meeting_no_condition_rests_on():
     # "Which *person* ...": the class word is a condition met or not, but no document names it more than another
     with_class = partial_frame(ranked, 3, 2)
     assert list(with_class["met"]) == ["0/3", "1/3"] and list(with_class["same doc"]) == ["2/2", "1/2"]
+    # a candidate the question's words rule out says so, whatever its score
+    ruled = partial_frame(ranked, 2, 2, {"b": "not a person"})
+    assert list(ruled["ruled out"]) == ["", "not a person"]
 
 
 def test_the_partial_list_says_how_it_is_ordered():

@@ -329,8 +329,8 @@ class ParseExtractor:
         # a word capitalised only where it begins a sentence, and no proper noun there ("Though definitions vary",
         # "Notable alumni include"): no name, whatever the rule reader, which reads capitals, makes of it
         mid_capitals = {t.text for t in doc if not t.is_sent_start and t.text[:1].isupper()}
-        self._sentence_words = {t.text for t in doc if t.is_sent_start and t.is_alpha and t.pos_ != "PROPN"
-                                and not t.ent_type_} - mid_capitals
+        self._sentence_words = {t.text for t in doc if t.is_sent_start and t.is_alpha and t.text[:1].isupper()
+                                and t.pos_ != "PROPN" and not t.ent_type_} - mid_capitals
         self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
                           for m in reader.mentions if m.via in ("", "alias", "nested")
                           and reader.ents[m.entity].kind != "VALUE"]

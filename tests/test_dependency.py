@@ -365,6 +365,11 @@ def test_a_word_capitalised_only_at_a_sentence_start_is_no_name_for_the_rule_rea
     found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
     labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
     assert not {"Though", "Other"} & labels and {"Worcester County", "Gardner", "Marlborough"} <= labels
+    # a record's field names begin its "sentences" in lower case: its class and facts stay
+    text = "company: Quillon Games; lead investor: Meridian Partners; funding year: 2017."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert {("Quillon Games", "is a", "company"), ("Quillon Games", "funding year", "2017")} <= \
+        {(r.source, r.relation, r.target) for r in found.relations}
 
 
 def test_a_proper_noun_run_over_two_names_keeps_each_whole(ex):

@@ -25,7 +25,11 @@ UNUSED_PIPES = ()
 
 PARAGRAPHS = "sgrag_paragraphs"
 """A component that starts a sentence after a line break: a title or heading line is no part of
-the next sentence (the parser would otherwise glue "Title\n\nTitle was ..." into one)."""
+the next sentence (the parser would otherwise glue "Title\n\nTitle was ..." into one); and none
+inside a short bracket ("Shneur Zalman of Liady (..., 1812 O.S. /18 Elul 5505), was ...": the
+abbreviation's stop ends no sentence there, or the bracket's last words become the subject)."""
+BRACKET_TOKENS = 40
+"""The longest bracket (in tokens) kept inside one sentence; a longer one may hold sentences of its own."""
 
 NUMBER_DASH = r"(?<=[0-9])[–—](?=[0-9])"
 """An en or em dash between digits splits a token: "1812–1870" is two years (the model's own rules
@@ -63,10 +67,19 @@ def _in_range(version: str, spec: str) -> bool:
 
 
 def _paragraphs(doc: Any) -> Any:
+    opened = None
     for tok in doc[1:]:
         prev = doc[tok.i - 1]
         if "\n" in prev.text or "\n" in prev.whitespace_:
             tok.is_sent_start = True
+            opened = None
+        elif prev.text == "(":
+            opened = tok.i
+        if tok.text == ")" and opened is not None:
+            if tok.i - opened <= BRACKET_TOKENS:
+                for inner in doc[opened:tok.i + 1]:
+                    inner.is_sent_start = False
+            opened = None
     return doc
 
 

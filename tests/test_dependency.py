@@ -34,6 +34,17 @@ def test_a_title_line_does_not_break_the_parse_of_the_first_sentence(ex):
     assert rel(found, "Elias Brown", "July 7, 1857") >= {"died on"}
 
 
+def test_no_sentence_ends_inside_a_short_bracket(ex):
+    """"(..., 1812 O.S. /18 Elul 5505)": the abbreviation's stop ended the sentence inside the bracket, and the
+    bracket's last word ("Tevet") became the subject of the rest; whole, the sentence says who founded Chabad."""
+    text = ("Shneur Zalman of Liady\n\nShneur Zalman of Liady (, September 4, 1745–December 15, 1812 O.S. /18 Elul "
+            "5505–24 Tevet 5573), was an Orthodox rabbi and the founder and first Rebbe of Chabad. He died in Russia.")
+    found = ex.extract_text(text, title="Shneur Zalman of Liady")
+    assert rel(found, "Shneur Zalman of Liady", "September 4, 1745") >= {"born on"}
+    assert rel(found, "Shneur Zalman of Liady", "Chabad")
+    assert not {r for r in found.relations if r.source == "Tevet" and r.target in ("Orthodox", "Chabad")}
+
+
 def test_the_rule_readers_relation_between_names_needs_a_word(ex):
     """"for PlayStation 4, PlayStation Vita, Xbox 360 and Macintosh": the rule reader took the numbers between two
     names for relations ("4", "360"); a relation needs a word."""

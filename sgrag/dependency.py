@@ -1312,6 +1312,8 @@ class _Reader:
                 part = found.group(group)  # "December 3, 1912 in Alhambra", "Pavia, December 22, 1871"
                 pieces = re.split(r"\s+(?:in|at|near)\s|,\s*(?=[^\W\d_])", part.strip())
                 date = next((p.rstrip(",;") for p in pieces if re.search(r"\d{3,4}", p)), "")
+                # the date ends at its year ("December 15, 1812 O.S. /18 Elul 5505": the other calendar's is none)
+                date = re.match(r".*?\d{3,4}(?:\s+(?:BC|BCE|AD|CE)\b)?", date).group(0) if date else ""
                 if date:
                     if fold(date) not in self.by_key:  # one node per date, however often it is read
                         self.ents.append(_Entity(date, "VALUE", {date}))

@@ -41,6 +41,7 @@ def test_no_sentence_ends_inside_a_short_bracket(ex):
             "5505–24 Tevet 5573), was an Orthodox rabbi and the founder and first Rebbe of Chabad. He died in Russia.")
     found = ex.extract_text(text, title="Shneur Zalman of Liady")
     assert rel(found, "Shneur Zalman of Liady", "September 4, 1745") >= {"born on"}
+    assert rel(found, "Shneur Zalman of Liady", "December 15, 1812") >= {"died on"}  # its year ends the date
     assert rel(found, "Shneur Zalman of Liady", "Chabad")
     assert not {r for r in found.relations if r.source == "Tevet" and r.target in ("Orthodox", "Chabad")}
 

@@ -164,7 +164,8 @@ _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lie
                "Queen", "Prince", "Princess", "Crown", "Generalfeldmarschall", "Generaloberst", "Archbishop",
                "Cardinal", "Rabbi", "Sheikh", "Chief", "Commander", "Brigadier", "Ambassador", "Secretary", "Vice",
                "Inspector", "Detective", "Drummer", "Guitarist", "Bassist", "Singer", "Vocalist", "Producer",
-               "Director"}
+               "Director", "Representative", "Congressman", "Congresswoman", "Councillor", "Councilman",
+               "Co-Producer", "Chairman", "Chairwoman", "Commissioner", "Deputy"}
 """Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
@@ -684,8 +685,8 @@ class _Reader:
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == folded:
                     return i
-            for i, ew in people:  # then a first name ("Ann" is Ann Savoy)
-                if ew[:len(words)] == folded:
+            for i, ew in people:  # then a first name ("Ann" is Ann Savoy; "Larry King" is a whole name, not
+                if len(words) == 1 and ew[:1] == folded:  # the show "Larry King Live" NER calls a person)
                     return i
         band = _BAND.fullmatch(label)
         for i, e in enumerate(self.ents):
@@ -700,8 +701,11 @@ class _Reader:
                 return i  # "U.S." of "United States"; "Bigpoint" of "Bigpoint GmbH"
             if kind != "PERSON" and e.kind != "PERSON" and len(words) < len(ew) and ew[:len(words)] == words \
                     and len(words) >= 2 and not (kind in _PLACE and ew[len(words)][:1].isupper()) and \
+                    not (ew[len(words)][:1].isupper() and noun_kind(ew[-1]) in (ORGANIZATION, PLACE, EVENT)) and \
                     not re.fullmatch(r"\d{4}", " ".join(ew[len(words):])) and ew[len(words)][:1] not in "–—-":
-                return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"; a place naming
+                return i  # "Legal faculty of St Petersburg University" ... "Legal faculty"; a name naming
+                #           a longer one's organisation or place ("Northern Territory" of "Northern Territory Force")
+                #           is that name's own thing; a place naming
                 #           a longer name ("North Carolina" of "North Carolina State Park") is the place, an event
                 #           its edition's ("Eurovision Song Contest" of "Eurovision Song Contest 1977") the event,
                 #           and a name before a dash the whole of its unit ("IBM Research" of "IBM Research – Brazil")
@@ -863,6 +867,16 @@ class _Reader:
             while end - 1 > core[-1] and (doc[end - 1].pos_ in ("ADV", "ADJ", "PUNCT") or doc[end - 1].lower_ in
                                           _AFTER_VALUE):
                 end -= 1
+        if kind == "ORG":  # "Generalfeldmarschall Erwin Rommel", "Co-Producer Keiji Inafune": NER's organisation
+            k = start    # is a person after a title
+            while k < end - 2:
+                word = next((j for j in range(k, end) if doc[j].whitespace_ or j == end - 1), k)
+                if doc[k:word + 1].text not in _HONORIFICS:
+                    break
+                k = word + 1
+            if start < k <= end - 2 and all(t.text[:1].isupper() and t.pos_ == "PROPN" and noun_kind(t.text) is None
+                                            for t in doc[k:end]) and name_kind(doc[k:end].text) is not False:
+                start, kind = k, "PERSON"  # not "King Edward College", "Major League Baseball"
         if kind in ("PERSON", "PROPN"):  # "General Nikolai Yudenich", "Confederate General J. Johnston Pettigrew",
             titles = [t.i for t in doc[start:max(start, min(start + 4, end - 2))]  # "prince Li Mao": the name
                       if t.text in _HONORIFICS or t.is_lower and t.lower_ not in _NAME_INNER]  # after the title

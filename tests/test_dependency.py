@@ -394,6 +394,28 @@ def test_a_proper_noun_run_over_two_names_keeps_each_whole(ex):
     assert ("Roger Taylor", "Duran Duran") in {(r.source, r.target) for r in found.relations}
 
 
+def test_a_title_before_a_persons_name_is_no_part_of_it_whatever_ner_calls_the_whole(ex):
+    """NER's organisation "Generalfeldmarschall Erwin Rommel" is Erwin Rommel (not "Major League Baseball" nor "King
+    Edward College"); "Representative Preston Brooks" is Preston Brooks."""
+    found = ex.extract_text("German forces commanded by Generalfeldmarschall Erwin Rommel attacked. Keitt assisted "
+                            "Representative Preston Brooks in his attack. He pitched in Major League Baseball and "
+                            "studied at King Edward College.")
+    labels = set(names(found))
+    assert {"Erwin Rommel", "Preston Brooks", "Major League Baseball", "King Edward College"} <= labels
+    assert not {"Generalfeldmarschall Erwin Rommel", "Representative Preston Brooks", "League Baseball"} & labels
+
+
+def test_a_name_is_no_short_form_of_the_organisation_or_show_named_after_it(ex):
+    """"the Northern Territory" in the article on the Northern Territory Force is the territory; "Larry King" in the
+    article on Larry King Live (NER's person too) is the host."""
+    found = ex.extract_text("Northern Territory Force\n\nNorthern Territory Force was an Australian Army force "
+                            "protecting the Northern Territory during World War II.", title="Northern Territory Force")
+    assert {"Northern Territory Force", "Northern Territory"} <= set(names(found))
+    found = ex.extract_text("Larry King Live\n\nLarry King Live is an American talk show that was hosted by Larry "
+                            "King on CNN from 1985 to 2010.", title="Larry King Live")
+    assert {"Larry King Live", "Larry King"} <= set(names(found))
+
+
 def test_a_place_named_in_the_subjects_name_stays_a_place(ex):
     """"based in Bologna" in the article on Virtus Pallacanestro Bologna (NER's person, until "a basketball club" is
     read) is the city, not a surname of the club; NER's "Statfold, Staffordshire," (an ORG with the comma) is two."""

@@ -732,6 +732,10 @@ class _Reader:
             elif kind in _ENTITY_NER:
                 if len(ent) == 1 and ent.start == sent.start and ent[0].pos_ == "NOUN":
                     continue  # "Guest star Leland Orser ...": a common noun capitalised by the sentence
+                if kind in ("ORG", "PERSON", "GPE") and len(ent) > 1 and re.fullmatch(r"\d{4}", ent[0].text) and \
+                        ent[-1].text not in _EDITIONED and noun_kind(ent[-1].text) != EVENT:
+                    spans.append((ent.start, ent.start + 1, "VALUE"))  # "the NFL champion 1957 Lions": a team's
+                    ent = doc[ent.start + 1:ent.end]                   # season, not an edition of an event
                 seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
                 end = ent.end
                 while end - 1 > ent.start and doc[end - 1].text == ",":
@@ -831,9 +835,9 @@ class _Reader:
         return out
 
     def _year_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-        """"the 2004 Summer Olympics", "the 1985 World Cup": a year between "the" and a name is part
-        of the name (the edition), not a date of it; so is a year right after an event's name ("the Eurovision Song
-        Contest 1977")."""
+        """"the 2004 Summer Olympics", "the 1985 World Cup": a year between "the" and an event's name is part
+        of the name (the edition), not a date of it (a team's season is not: "the 1957 Lions"); so is a year right
+        after an event's name ("the Eurovision Song Contest 1977")."""
         doc, out = self.doc, []
         for s, e, kind in spans:
             if out and kind == "VALUE" and out[-1][0] < s and e <= out[-1][1]:
@@ -842,7 +846,9 @@ class _Reader:
                 e += 1
             if out and kind != "VALUE" and out[-1][1] == s and s >= 2 and \
                     re.fullmatch(r"\d{4}", doc[s - 1].text) and doc[s - 2].lower_ == "the" and \
-                    out[-1][0] >= s - 2 and doc[s].text[:1].isupper():
+                    out[-1][0] >= s - 2 and doc[s].text[:1].isupper() and \
+                    (kind == "EVENT" or doc[e - 1].text in _EDITIONED or noun_kind(doc[e - 1].text) == EVENT or
+                     doc[e - 1].text in ("Census", "Budget", "Report")):  # not a team's season, "the 1957 Lions"
                 out.pop()
                 s -= 1
             out.append((s, e, kind))

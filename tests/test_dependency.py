@@ -416,6 +416,15 @@ def test_a_name_is_no_short_form_of_the_organisation_or_show_named_after_it(ex):
     assert {"Larry King Live", "Larry King"} <= set(names(found))
 
 
+def test_a_year_before_a_teams_name_is_its_season_and_before_an_events_its_edition(ex):
+    """NER's "1957 Lions" is the Lions in 1957; "the 1985 World Cup", "the 2004 Summer Olympics" keep their year."""
+    found = ex.extract_text("Tobin Rote was quarterback for the NFL champion 1957 Lions. He won gold at the 2004 "
+                            "Summer Olympics and played at the 1985 World Cup.")
+    labels = set(names(found))
+    assert {"Lions", "2004 Summer Olympics", "1985 World Cup"} <= labels and "1957 Lions" not in labels
+    assert rel(found, "Lions", "1957")
+
+
 def test_a_place_named_in_the_subjects_name_stays_a_place(ex):
     """"based in Bologna" in the article on Virtus Pallacanestro Bologna (NER's person, until "a basketball club" is
     read) is the city, not a surname of the club; NER's "Statfold, Staffordshire," (an ORG with the comma) is two."""

@@ -220,3 +220,20 @@ def test_column_wise_ranking_equals_scoring_each_candidate(olympics_engine, pick
     want_order = sorted(candidates, key=lambda v: (-tier[v], -score[v], g.labels[v]))
     for v, w in zip(ranked, want_order):  # the same order, up to float noise between equal scores
         assert tier[v] == tier[w] and score[v] == pytest.approx(score[w], abs=1e-6)
+
+
+def test_a_class_noun_before_by_says_who_made_the_work(tmp_path):
+    """Read from prose, "X is a song by Aria" gives the relation "song by": it says who performed X, as "novel by"
+    says who wrote one (the base lexicon's relation words), where "produced by" does not."""
+    b = GraphBuilder()
+    for label in ("Karma Road", "Velvet Night", "Aria", "Lake Street"):
+        b.add_node(label.lower(), label)
+    b.add_edge("karma road", "aria", "song by", "Karma Road is a song by Aria.")
+    b.add_edge("velvet night", "aria", "produced by", "Velvet Night was produced by Aria.")
+    for song in ("karma road", "velvet night"):
+        b.add_edge(song, "lake street", "recorded at", "It was recorded at Lake Street.")
+    build_workspace(tmp_path / "ws", b.build())
+    a = Engine.open(tmp_path / "ws").ask("Which song was performed by Aria?").answer
+    assert [r.label for r in a.exact_set] == ["Karma Road"]
+    assert [(x.label, x.reason) for x in a.set_apart] == [
+        ("Velvet Night", "not joined to Aria by a relation that fits 'was performed by'")]

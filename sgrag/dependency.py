@@ -110,7 +110,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import EVENT, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
+from .kinds import EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold, singular
 
@@ -154,8 +154,10 @@ _NAME_INNER = {"of", "de", "del", "della", "des", "du", "la", "le", "von", "van"
 _ARTICLES = {"Os", "Los", "Las", "El", "La", "Le", "Les", "Il", "Lo", "Gli", "Der", "Die", "Das", "Den",
              "Het", "De"}
 """Definite articles of Romance and Germanic languages, which begin a name ("Os Amigos", "Die Zeit")."""
-_EDITIONED = {"Cup", "Games", "Awards", "Open", "Prix", "Trophy"}
-"""Last words of names of events held again and again, besides the lexicon's event nouns ("Contest", "Festival")."""
+_EDITIONED = EVENT_NAME_ENDS | {"Games"}
+"""Last words of names of events held again and again, besides the lexicon's event nouns ("Contest", "Festival"):
+the coarse kinds' (``kinds.EVENT_NAME_ENDS``) and, right before an edition's year, "Games" ("the Commonwealth Games
+2014"), which alone also ends companies' names."""
 _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lieutenant", "Sergeant", "President",
                "Senator", "Governor", "Mayor", "Judge", "Justice", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr",
                "Professor", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.", "Reverend", "Bishop", "Pope", "Saint",
@@ -711,8 +713,9 @@ class _Reader:
                 #           and a name before a dash the whole of its unit ("IBM Research" of "IBM Research – Brazil")
         return None
 
-    def _spans(self, sent: Any) -> list[tuple[int, int, str]]:
-        """(first token, end token, kind) of the names and values of a sentence, longest first."""
+    def _spans(self, sent: Any, glosses: dict[tuple[int, int], int]) -> list[tuple[int, int, str]]:
+        """(first token, end token, kind) of the names and values of a sentence, longest first (``glosses``: the
+        sentence's ``_glosses``, whole names too)."""
         doc = self.doc
         spans: list[tuple[int, int, str]] = []
         cut: set[int] = set()  # where a span NER read as one was cut into two names: no proper-noun run goes on over it
@@ -733,7 +736,7 @@ class _Reader:
                 if len(ent) == 1 and ent.start == sent.start and ent[0].pos_ == "NOUN":
                     continue  # "Guest star Leland Orser ...": a common noun capitalised by the sentence
                 if kind in ("ORG", "PERSON", "GPE") and len(ent) > 1 and re.fullmatch(r"\d{4}", ent[0].text) and \
-                        ent[-1].text not in _EDITIONED and noun_kind(ent[-1].text) != EVENT:
+                        not _event_word(ent[-1].text):
                     spans.append((ent.start, ent.start + 1, "VALUE"))  # "the NFL champion 1957 Lions": a team's
                     ent = doc[ent.start + 1:ent.end]                   # season, not an edition of an event
                 seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
@@ -746,7 +749,7 @@ class _Reader:
                     two = _two_names(doc[a:b])
                     spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
                     cut |= {two[0][1]} if len(two) == 2 else set()
-        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent) + list(_glosses(sent))]
+        quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent) + list(glosses)]
         quoted += [(a, b, "WORK_OF_ART") for a, b in _bracketed_titles(sent)
                    if not any(a < y and x < b for x, y, _ in quoted)]
         for a, b, _ in list(quoted):  # Jamie "El Russo" Gosis: a nickname between a person's names is in the name
@@ -847,8 +850,7 @@ class _Reader:
             if out and kind != "VALUE" and out[-1][1] == s and s >= 2 and \
                     re.fullmatch(r"\d{4}", doc[s - 1].text) and doc[s - 2].lower_ == "the" and \
                     out[-1][0] >= s - 2 and doc[s].text[:1].isupper() and \
-                    (kind == "EVENT" or doc[e - 1].text in _EDITIONED or noun_kind(doc[e - 1].text) == EVENT or
-                     doc[e - 1].text in ("Census", "Budget", "Report")):  # not a team's season, "the 1957 Lions"
+                    (_event_word(doc[e - 1].text, kind) or doc[e - 1].text in ("Census", "Budget", "Report")):
                 out.pop()
                 s -= 1
             out.append((s, e, kind))
@@ -1157,7 +1159,7 @@ class _Reader:
             if self.title:  # the title as written, even where NER missed or cut it
                 self._title_in(sent)
             glosses = _glosses(sent)
-            for s, e, kind in self._spans(sent):
+            for s, e, kind in self._spans(sent, glosses):
                 if (s, e) in glosses and glosses[s, e] in self.token_mention:
                     self._gloss(s, e, self.token_mention[glosses[s, e]])
                 elif not any(t in self.token_mention for t in range(s, e)):
@@ -2141,8 +2143,13 @@ def _edition_year(tok: Any, kind: str) -> bool:
     """Whether a token is a year right after an event's name, its edition ("the Eurovision Song Contest *1977*",
     "the FIFA World Cup *2014*"): NER's event, or a name whose last word is an event noun."""
     head = tok.doc[tok.i - 1] if tok.i > 0 else tok
-    return bool(re.fullmatch(r"\d{4}", tok.text)) and head.text[:1].isupper() and \
-        (kind == "EVENT" or head.text in _EDITIONED or noun_kind(head.text) == EVENT)
+    return bool(re.fullmatch(r"\d{4}", tok.text)) and head.text[:1].isupper() and _event_word(head.text, kind)
+
+
+def _event_word(word: str, kind: str = "") -> bool:
+    """Whether a name ending in ``word`` (NER's ``kind``) names an event held again and again: NER's event, a word
+    of ``_EDITIONED`` or an event noun of the lexicon ("Contest")."""
+    return kind == "EVENT" or word in _EDITIONED or noun_kind(word) == EVENT
 
 
 def _value_word(tok: Any) -> bool:

@@ -71,12 +71,12 @@ def named_kind(label: str, ner: str | None) -> str | None:
         if head[:1].isupper():
             return noun_kind(head)
     said = noun_kind(words[-1]) if words[-1][:1].isupper() else None
-    if words[-1] in _EVENT_NAME_ENDS:
+    if words[-1] in EVENT_NAME_ENDS:
         said = EVENT  # "the 79th Academy Awards", "the FA Cup": a ceremony, a competition
     return said if said in (ORGANIZATION, PLACE, EVENT) and ner not in (PERSON, WORK, PRODUCT) else None
 
 
-_EVENT_NAME_ENDS = frozenset({"Awards", "Cup", "Open", "Prix", "Trophy", "Championships", "Olympics"})
+EVENT_NAME_ENDS = frozenset({"Awards", "Cup", "Open", "Prix", "Trophy", "Championships", "Olympics"})
 """Last words of names of events held again and again that no class noun of the lexicon says ("award" is a thing,
 "cup" a vessel); not "Games", which ends as many companies' names ("Midway Games") as competitions'."""
 

@@ -62,6 +62,14 @@ def linker():
     return Linker(olympics_graph(), lexicon=FREEBASE)
 
 
+def linker_over(*names: str) -> Linker:
+    """A linker over a graph of these labels alone (no edges)."""
+    b = GraphBuilder()
+    for label in names:
+        b.add_node(label.lower(), label)
+    return Linker(b.build())
+
+
 def labels(linker, q):
     mentions, _ = linker.link(q)
     return [m.chosen.label for m in mentions]
@@ -157,10 +165,7 @@ def test_a_named_answer_type_is_a_class_condition_whole_and_a_verb_first_leaves_
 def test_a_name_inside_the_answer_type_states_no_relation_with_the_type_noun_after_it():
     """"Which Dustin's Bar Mitzvah record, released in ...": "record" is what is asked for, not how the band is related
     (an edge "signed record in" fits no better for it); the names after the type keep their stated words."""
-    b = GraphBuilder()
-    for label in ("Dustin's Bar Mitzvah", "January 2006", "Kick Him Out"):
-        b.add_node(label.lower(), label)
-    lk = Linker(b.build())
+    lk = linker_over("Dustin's Bar Mitzvah", "January 2006", "Kick Him Out")
     q = "Which Dustin's Bar Mitzvah record, released in January 2006, includes Kick Him Out?"
     mentions, atype = lk.link(q)
     assert [m.chosen.label for m in mentions] == ["Dustin's Bar Mitzvah", "January 2006", "Kick Him Out"]
@@ -188,10 +193,7 @@ def test_a_kinship_noun_before_of_and_a_name_states_its_relation_and_is_no_thing
 def test_the_pieces_of_a_comma_title_keep_the_stated_relation_of_what_follows():
     """"Crouching Tiger, Hidden Dragon" is reported whole as not found, but its pieces are constraints: its words are
     not masked as a missing name's, so "appeared in both" still states the relation of the title after "and"."""
-    b = GraphBuilder()
-    for label in ("Crouching Tiger", "Hidden Dragon", "Crouching Tiger, Hidden Dragon: Sword of Destiny"):
-        b.add_node(label.lower(), label)
-    lk = Linker(b.build())
+    lk = linker_over("Crouching Tiger", "Hidden Dragon", "Crouching Tiger, Hidden Dragon: Sword of Destiny")
     q = "Which actress appeared in both Crouching Tiger, Hidden Dragon and Crouching Tiger, Hidden Dragon: Sword of Destiny?"
     mentions, atype = lk.link(q)
     qg = build_query_graph(q, mentions, atype, unlinked=tuple(lk.unlinked(q, mentions)))

@@ -260,7 +260,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v9"
+    VERSION = "spacy-v10"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1158,6 +1158,7 @@ class _Reader:
             before = len(self.mentions)
             if self.title:  # the title as written, even where NER missed or cut it
                 self._title_in(sent)
+                self._series_title_in(sent)
             glosses = _glosses(sent)
             for s, e, kind in self._spans(sent, glosses):
                 if (s, e) in glosses and glosses[s, e] in self.token_mention:
@@ -1222,6 +1223,23 @@ class _Reader:
                     near.add(e.label)
                     sent = self.doc[m.start].sent
                     self._add(label, "mentioned with", e.label, "document", self.doc[m.start:m.end], sent, m.via)
+
+    def _series_title_in(self, sent: Any) -> None:
+        """The work a title "Series, Words: Subtitle" continues, whole where the text names it ("a sequel to the 2000
+        film Crouching Tiger, Hidden Dragon"): NER cuts a name at its comma, and the title shows where it ends."""
+        series = self.title.split(": ", 1)[0] if ": " in self.title else ""
+        if "," not in series or len(series.split()) < 3:
+            return
+        words = series.split()
+        for t in sent:
+            end = t.i + len(words) + series.count(",")
+            if end > sent.end or t.text != words[0] or any(x in self.token_mention for x in range(t.i, end)):
+                continue
+            if self.doc[t.i:end].text == series and (end == sent.end or self.doc[end].text != ":"):
+                m = _Mention(t.i, end, self._entity(series, "WORK_OF_ART"))
+                self.mentions.append(m)
+                for x in range(t.i, end):
+                    self.token_mention[x] = m
 
     def _title_in(self, sent: Any) -> None:
         key = fold(self.title)

@@ -104,6 +104,18 @@ def test_a_works_subtitle_is_its_short_name_and_the_series_another_thing(ex):
     assert "Lord of the Rings" in {x for r in found.relations for x in (r.source, r.target)}
 
 
+def test_the_series_a_title_continues_is_one_name_across_its_comma(ex):
+    """Under "Crouching Tiger, Hidden Dragon: Sword of Destiny" the text's "Crouching Tiger, Hidden Dragon" is the
+    earlier film, one name (NER cuts it at the comma), and another work than the article's."""
+    title = "Crouching Tiger, Hidden Dragon: Sword of Destiny"
+    text = (f"{title}\n\n{title} is a 2016 martial arts film directed by Yuen Woo-ping. It is also a sequel to the "
+            "2000 film Crouching Tiger, Hidden Dragon.")
+    found = ex.extract_text(text, title)
+    labels = {e.label for e in found.entities}
+    assert {title, "Crouching Tiger, Hidden Dragon"} <= labels and not labels & {"Crouching Tiger", "Hidden Dragon"}
+    assert ("Crouching Tiger, Hidden Dragon", "year", "2000") in triples(found)
+
+
 def test_a_ruler_with_and_without_title_and_realm_is_one_person(ex):
     found = ex.extract_text("Consort Mei was a consort during the reign of Emperor Xuanzong of Tang. She was one of "
                             "Emperor Xuanzong's favorite concubines. Xuanzong planted trees around her palace.")

@@ -48,6 +48,8 @@ def test_a_name_s_head_noun_names_its_kind_only_where_names_mean_it():
     assert named_kind("Siege of Leningrad", None) == "event"
     assert named_kind("Dire Straits", "person") is None  # a band borrowing a place noun
     assert named_kind("Tor Books", "organization") is None  # "books" names works, not the publisher
+    assert named_kind("Eurovision Song Contest 1977", "organization") == "event"  # an edition: its year after the name
+    assert named_kind("Contest 1977", "organization") is None  # no name left before the year
     assert named_kind("Lake", None) is None
     # a ceremony or competition held again and again is an event; "Games" ends companies' names as often
     assert named_kind("79th Academy Awards", "organization") == "event" == named_kind("FA Cup", None)

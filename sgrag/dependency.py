@@ -119,7 +119,7 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "contained": 0.7, "place-of": 0.7, "contains-list": 0.7, "nationality": 0.8, "nationality-list": 0.75,
               "performed-with": 0.7, "member-from": 0.7, "object-as": 0.7, "cast-as": 0.8, "team-in": 0.6,
               "name-place": 0.6, "document-place": 0.5, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
-              "rules": 0.8, "nominal": 0.6, "nested": 0.7, "event-date": 0.7, NER_HOW: 0.5}
+              "rules": 0.8, "nominal": 0.6, "nested": 0.7, "event-date": 0.7, "example": 0.7, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
 _MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
                    r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
@@ -466,6 +466,10 @@ def is_english(text: str) -> bool:
 
 def _overlap(a: int, b: int, c: int, d: int) -> int:
     return min(b, d) - max(a, c)
+
+
+_EXAMPLE_PREPS = frozenset({"as", "including", "like"})
+"""Words before the names given as examples of a plural noun ("such *as*", "*including*", "*like*")."""
 
 
 def _title_name(title: str) -> str:
@@ -1511,11 +1515,26 @@ class _Reader:
                 out[-1] = (out[-1][0], h.dep_)  # "A, B, C and D": each is where A is
             elif _coordinated_participle(t) or self._named_subject(t):
                 out[-1] = (t, h.dep_)
+            elif self._example_of(t) is not None:  # "club teams in Brazil such as *Flamengo*": an apposition of
+                out[-1] = (out[-1][0], "example")   # the noun it exemplifies, "as" left out of the path
+                t = h
+                continue
             else:
                 listed = False
                 out.append((h, h.dep_))
             t = h
         return out
+
+    def _example_of(self, tok: Any) -> Any:
+        """The plural common noun a name is given as an example of ("teams *such as* Flamengo", "artists *including*
+        Amir Haddad", "cities *like* Berlin"), or None: what the sentence says of the noun it says of each example."""
+        h = tok.head
+        if tok.dep_ != "pobj" or h.dep_ != "prep" or h.lower_ not in _EXAMPLE_PREPS or tok.pos_ != "PROPN":
+            return None
+        if h.lower_ == "as" and not (h.i > 0 and self.doc[h.i - 1].lower_ == "such"):
+            return None
+        noun = h.head
+        return noun if noun.pos_ == "NOUN" and noun.tag_ == "NNS" and noun.i not in self.token_mention else None
 
     def _named_subject(self, tok: Any) -> bool:
         """A name in apposition to its clause's subject, a common noun ("*A sequel*, Änglagård–andra sommaren, was
@@ -1663,7 +1682,7 @@ class _Reader:
                 if self.ents[top.entity].kind != "VALUE":
                     name = self._modifier_name(low, [lca])  # "Lutsenko's wife Iryna": wife of, a possessive
                     return top, name, low, "possessive" if name.endswith(" of") else "modifier", span
-            nominal = self._nominal(lca, side_a, side_b, a, b)
+            nominal = self._nominal(lca, side_a, side_b, a, b) or self._exemplified(lca, side_a, side_b, a, b)
             if nominal is not None:
                 return nominal + (span,)
             owned = self._owned_in(lca, side_a, side_b, a, b)
@@ -1726,6 +1745,22 @@ class _Reader:
         if self.ents[thing.entity].kind == "VALUE" or not noun.lemma_.isalpha():
             return None
         return thing, f"{noun.lemma_.lower()} {prep.lower_}", when, "nominal"
+
+    def _exemplified(self, noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """An example of a noun and where or whose that noun is ("club teams *in Brazil* such as Flamengo", "singers
+        *from France* including Alma") -> (Flamengo, "team in", Brazil, "example"), or None."""
+        if sorted((len(side_a), len(side_b))) != [2, 3] or not noun.lemma_.isalpha():
+            return None
+        (item, item_side), (other, other_side) = ((a, side_a), (b, side_b)) if len(side_a) == 2 else \
+            ((b, side_b), (a, side_a))
+        prep = other_side[1][0]
+        if item_side[0][1] != "example" or other_side[0][1] != "pobj" or prep.dep_ != "prep" or \
+                self.ents[item.entity].kind == "VALUE":
+            return None
+        rel = f"{noun.lemma_.lower()} {prep.lower_}"
+        if prep.lower_ == "in" and self.ents[other.entity].kind in ("GPE", "LOC", "FAC"):
+            rel = LOCATED_IN
+        return item, rel, other, "example"
 
     @staticmethod
     def _owned_in(noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):

@@ -116,6 +116,21 @@ def test_the_series_a_title_continues_is_one_name_across_its_comma(ex):
     assert ("Crouching Tiger, Hidden Dragon", "year", "2000") in triples(found)
 
 
+def test_names_given_as_examples_of_a_noun_take_what_is_said_of_it(ex):
+    """"club teams in Brazil such as A, B" puts A and B in Brazil, and the subject played for each; "singers from
+    France including C" makes C a singer from France; without "such" an "as" gives no example ("known as")."""
+    text = ("William César de Oliveira is a Brazilian footballer. He has played for several domestic club teams in "
+            "Brazil such as Vasco Esporte Clube, Flamengo and Fluminense FC. He wrote songs for singers from France "
+            "including Amir Haddad.")
+    found = ex.extract_text(text)
+    for club in ("Vasco Esporte Clube", "Flamengo", "Fluminense FC"):
+        assert "located in" in rel(found, club, "Brazil")
+        assert "played team for" in rel(found, "William César de Oliveira", club)
+    assert "singer from" in rel(found, "Amir Haddad", "France")
+    found = ex.extract_text("The club teams in Brazil as Flamengo calls them are strong.")
+    assert not rel(found, "Flamengo", "Brazil") - {"mentioned with"}
+
+
 def test_a_ruler_with_and_without_title_and_realm_is_one_person(ex):
     found = ex.extract_text("Consort Mei was a consort during the reign of Emperor Xuanzong of Tang. She was one of "
                             "Emperor Xuanzong's favorite concubines. Xuanzong planted trees around her palace.")

@@ -1083,7 +1083,7 @@ class _Reader:
             return None
         subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         m = self.token_mention.get(subj.i) if subj is not None and subj.i > tok.i else None
-        if m is None or m.via or not self._agrees(m.entity, agree):
+        if m is None or m.via not in ("", "alias") or not self._agrees(m.entity, agree):  # a name, short or not
             return None
         if any(t.dep_ in ("nsubj", "nsubjpass") for t in self.doc[tok.i:subj.i]):
             return None  # a clause of its own comes first

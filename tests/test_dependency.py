@@ -1043,6 +1043,11 @@ def test_a_possessive_fronted_before_the_subject_means_that_subject(ex):
                             "maintains offices in Berlin.")
     assert rel(found, "Bigpoint", "Hamburg") == {"headquarters in"}
     assert not rel(found, "NBCU", "Hamburg")
+    # the subject written as a short form of a name read before it means that name too
+    found = ex.extract_text("Bigpoint GmbH is a German developer. NBCU has featured some games. In addition to its "
+                            "headquarters in Hamburg, Bigpoint maintains offices in Berlin.")
+    assert rel(found, "Bigpoint GmbH", "Hamburg") == {"headquarters in"}
+    assert not rel(found, "NBCU", "Hamburg")
 
 
 def test_a_possessors_noun_and_its_preposition_relate_the_possessor(ex):

@@ -472,6 +472,13 @@ _EXAMPLE_PREPS = frozenset({"as", "including", "like"})
 """Words before the names given as examples of a plural noun ("such *as*", "*including*", "*like*")."""
 
 
+def _adverbial_clause(verb: Any) -> bool:
+    """A relative clause with a subject of its own whose relative pronoun hangs on a preposition ("the festival,
+    *following which the film played* in Canada"): what it says is of that subject, not of the noun it follows."""
+    own = any(c.dep_ in _SUBJ and c.tag_ not in ("WDT", "WP") for c in verb.children)
+    return own and any(t.tag_ in ("WDT", "WP") and t.dep_ == "pobj" and t.head.head.i == verb.i for t in verb.subtree)
+
+
 def _title_name(title: str) -> str:
     """The article's subject from its title: "Poison (band)" -> "Poison"."""
     return re.sub(r"\s*\([^)]*\)\s*$", "", title or "").strip()
@@ -1602,7 +1609,7 @@ class _Reader:
                     return None
                 return top, _name([first], preps[-1]), low, "apposition", span
             if first.dep_ in ("relcl", "acl") and first.pos_ == "VERB":
-                if any(t.pos_ == "VERB" for t in toks[1:-2]) or low_side[0][1] in _SUBJ:
+                if any(t.pos_ == "VERB" for t in toks[1:-2]) or low_side[0][1] in _SUBJ or _adverbial_clause(first):
                     return None
                 passive = first.tag_ == "VBN" or any(c.dep_ == "nsubjpass" for c in first.children)
                 if passive and any(t.dep_ == "agent" for t in toks):

@@ -163,6 +163,17 @@ def test_relative_and_participial_clauses(ex):
     assert ("Radiohead", "is a", "rock band") in triples(found) or ("Radiohead", "is a", "band") in triples(found)
 
 
+def test_a_relative_clause_with_its_own_subject_after_a_preposition_says_nothing_of_the_noun(ex):
+    """"the festival X, following which the film played in Canada": the film played there, not the festival; a
+    clause whose relative pronoun is its object still relates the noun ("the album Blue Sky, which they recorded in Paris")."""
+    found = ex.extract_text("Le Dep is a 2015 Canadian film. The film's world premiere was at the Karlovy Vary Film "
+                            "Festival, following which the film played various festivals in Canada.")
+    assert rel(found, "Le Dep", "Canada") == {"played in"}
+    assert not rel(found, "Karlovy Vary Film Festival", "Canada") - {"mentioned with"}
+    found = ex.extract_text("The band released the album Blue Sky, which they recorded in Paris.")
+    assert rel(found, "Blue Sky", "Paris") == {"recorded in"}
+
+
 def test_a_date_in_a_clause_on_a_names_apposition_dates_the_name(ex):
     """"the Fair Housing Act, a law he signed in 1968": the law is what was signed in 1968, whoever "he" is; the
     clause's subject is not read so ("The Godfather, a fiction he never liked": The Godfather liked nobody)."""

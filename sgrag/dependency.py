@@ -2090,7 +2090,9 @@ class _Reader:
         """Where most of a text's statements that a place is in another ("..., Andhra Pradesh, India", "a county in
         North Carolina") end in one outermost place, the other places it names without saying where are taken to be
         in it too (least sure: the text may name a place abroad); where no place ends most of them, nothing is
-        read, and a place said to hold another is never placed so."""
+        read, and a place said to hold another is never placed so. A country is in no place a text names: where the
+        text names one country only and the outermost place is none, that place is in the country ("Portland,
+        Oregon" under "in the northwest United States")."""
         located = [r for r in self.relations.values() if self._place_in(r)]
         parent: dict[str, str] = {}
         for r in located:
@@ -2100,13 +2102,22 @@ class _Reader:
             return
         top = tops.most_common(1)[0][0]
         inner = set(parent) | {r.target for r in located}
+        countries: dict[str, _Mention] = {}
         for m in self.mentions:
             e = self.ents[m.entity]
             if m.via or e.kind not in _DOCUMENT_PLACED or e.label in inner:
                 continue
+            country = country_named(e.label)
+            if country is not None:
+                countries.setdefault(country, m)
+                continue
             inner.add(e.label)
             sent = self.doc[m.start].sent
             self._add(e.label, LOCATED_IN, top, "document-place", self.doc[m.start:m.end], sent)
+        if len(countries) == 1 and country_named(top) is None:
+            (m,) = countries.values()
+            self._add(top, LOCATED_IN, self.ents[m.entity].label, "document-place", self.doc[m.start:m.end],
+                      self.doc[m.start].sent)
 
     def _modifier_name(self, low: _Mention, toks: list[Any]) -> str:
         """A modifier's relation: a year or date, where from (a nationality or place), else the noun."""
@@ -2159,6 +2170,30 @@ _AFTER_VALUE = {"later", "earlier", "ago", "old", "long", "before", "after"}
 """Words after a value that place it in time, whatever the tagger calls them ("two days later")."""
 _ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
                   "last", "next"}
+
+
+@functools.lru_cache(maxsize=None)
+def _country_names() -> dict[str, str]:
+    """Folded country names, their short forms before " of " ("United States") and the shipped lexicon's demonyms
+    and aliases -> the country."""
+    from .lexicon import Lexicon
+    lex = Lexicon.load(preset="base")
+    out: dict[str, str] = {}
+    for demonym, country in lex.demonyms.items():
+        out[fold(demonym)] = out[fold(country)] = country
+        short = re.sub(r" of .*$", "", country)
+        if len(short.split()) > 1:
+            out.setdefault(fold(short), country)
+    for alias, country in lex.aliases.items():
+        if country in out.values():
+            out.setdefault(fold(alias), country)
+    return out
+
+
+def country_named(label: str) -> str | None:
+    """The country a name or nationality word stands for ("U.S.", "the United States", "American"), or None."""
+    key = fold(label)
+    return _country_names().get(key[4:] if key.startswith("the ") else key)
 
 
 def _outermost(label: str, parent: dict[str, str]) -> str:

@@ -619,6 +619,11 @@ def test_the_document_place_is_the_one_most_of_its_chains_end_in(ex):
     found = ex.extract_text("Tyrrell County is a county in North Carolina. It includes the towns of Columbia and "
                             "Gum Neck.")
     assert not rel(found, "North Carolina", "Tyrrell County")
+    # a country is in no place the text names; the only one named holds the outermost place instead
+    found = ex.extract_text("The Portland Golf Club is a golf club in the northwest United States, in suburban "
+                            "Portland, Oregon. It lies east of Beaverton.")
+    assert not rel(found, "United States", "Oregon")
+    assert rel(found, "Oregon", "United States") == {"located in"}
 
 
 def test_a_list_of_places_is_no_chain(ex):

@@ -1297,7 +1297,8 @@ class _Reader:
     def _classes_before_names(self, sent: Any) -> None:
         """A class noun right before a name ("the musical Carousel", "Guest star Leland Orser", "the Sasanian
         shah Yazdegerd II", "cavalry officer Count Alexei Vronsky") or a name in apposition to a definite one
-        ("their debut album, Get Your Mood On,"): the name is one of that class. The apposition is read from the
+        ("their debut album, Get Your Mood On,"), or to a clause's subject ("A sequel, Änglagård–andra sommaren, was produced
+        in 1994"): the name is one of that class. The apposition is read from the
         words, since the parse of a title made of common words ("Get Your Mood On") is no guide."""
         doc = self.doc
         for m in {id(m): m for m in self.token_mention.values()}.values():
@@ -1319,8 +1320,9 @@ class _Reader:
             noun = doc[m.start - 2] if m.start - 2 >= sent.start and doc[m.start - 1].text == "," else None
             if noun is not None and noun.is_lower and noun_kind(noun.lower_) is not None and \
                     (m.end >= sent.end or doc[m.end].is_punct) and \
-                    any(t.lower_ in _DEFINITE for t in doc[max(sent.start, noun.i - 4):noun.i]):
-                self._class_of(m, noun, sent)
+                    (any(t.lower_ in _DEFINITE for t in doc[max(sent.start, noun.i - 4):noun.i]) or
+                     root.dep_ == "appos" and root.head.i == noun.i and noun.dep_ in _SUBJ):
+                self._class_of(m, noun, sent)  # "their debut album, X,"; "A sequel, X, was produced"
 
     def _class_dates(self, m: _Mention, noun: Any, sent: Any) -> None:
         """A year or date in the words of a class said of a name is the name's ("X is a *1948* Hindi film", "the

@@ -650,6 +650,13 @@ def test_a_class_noun_before_a_name_or_in_apposition_to_it_is_its_class(ex):
     assert ("Yazdegerd II", "is a", "shah") in facts
     assert ("Alexei Vronsky", "is a", "cavalry officer") in facts
     assert ("Get Your Mood On", "is a", "album") in facts
+    # a name in apposition to a clause's subject, even an indefinite one: of that class, and so of its kind
+    found = ex.extract_text("House of Angels\n\nHouse of Angels is a 1992 Swedish film. A sequel, Änglagård–andra "
+                            "sommaren, was produced in 1994.", "House of Angels")
+    facts = triples(found)
+    assert ("Änglagård–andra sommaren", "is a", "sequel") in facts
+    assert ("Änglagård–andra sommaren", "is a", "work") in facts and ("Änglagård–andra sommaren", "is a",
+                                                                      "person") not in facts
 
 
 def test_a_name_holding_a_place_name_is_in_that_place(ex):

@@ -1273,8 +1273,8 @@ class _Reader:
                     break
 
     def _classes(self, sent: Any) -> None:
-        """"X is a Russian military leader", "X, an American singer,": X is a (military) leader; "X is Y's
-        eighth studio album": X is a (studio) album (a class noun the lexicon knows, after a possessor)."""
+        """"X is a Russian military leader", "X, an American singer,", "X, which is a city": X is a (military) leader;
+        "X is Y's eighth studio album": X is a (studio) album (a class noun the lexicon knows, after a possessor)."""
         for t in sent:
             if t.pos_ != "NOUN" or t.dep_ not in ("attr", "appos") or t.i in self.token_mention:
                 continue
@@ -1282,6 +1282,8 @@ class _Reader:
                     any(c.dep_ == "poss" for c in t.children) and noun_kind(t.lemma_.lower()) is not None):
                 continue  # "X is Y's eighth studio album", "X is his second film": of a class, as "an album"
             head = t.head if t.dep_ == "appos" else next((c for c in t.head.children if c.dep_ in _SUBJ), None)
+            if head is not None and head.tag_ in ("WDT", "WP") and t.head.dep_ == "relcl":
+                head = t.head.head  # "Charlottesville, which is an independent city"
             m = self.token_mention.get(head.i) if head is not None else None
             if m is None or self.ents[m.entity].kind == "VALUE":
                 continue

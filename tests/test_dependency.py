@@ -657,6 +657,12 @@ def test_a_class_noun_before_a_name_or_in_apposition_to_it_is_its_class(ex):
     assert ("Änglagård–andra sommaren", "is a", "sequel") in facts
     assert ("Änglagård–andra sommaren", "is a", "work") in facts and ("Änglagård–andra sommaren", "is a",
                                                                       "person") not in facts
+    # "X, which is a Y": the relative clause's copula classes X; "his estate home, X,": a home is a place
+    found = ex.extract_text("Its county seat is Charlottesville, which is an independent city. Thomas Jefferson built "
+                            "his estate home, Monticello, in the county.")
+    facts = triples(found)
+    assert ("Charlottesville", "is a", "city") in facts and ("Charlottesville", "is a", "place") in facts
+    assert ("Monticello", "is a", "place") in facts and ("Monticello", "is a", "person") not in facts
 
 
 def test_a_name_holding_a_place_name_is_in_that_place(ex):

@@ -1295,6 +1295,26 @@ class _Reader:
                     self._add(self.ents[m.entity].label, IS_A, conj.lower_, "class", self.doc[conj.i:conj.i + 1],
                               sent, m.via)
         self._classes_before_names(sent)
+        self._classes_called(sent)
+
+    def _classes_called(self, sent: Any) -> None:
+        """A class noun and the name it is called ("a band *called* Arcadia", "a company named Bigpoint", "the
+        village, known as Durgada,"): the name is one of that class (a noun the kinds lexicon knows)."""
+        for t in sent:
+            if t.dep_ != "acl" or t.head.pos_ != "NOUN" or t.head.i in self.token_mention or \
+                    noun_kind(t.head.lemma_.lower()) is None:
+                continue
+            if t.lower_ in ("called", "named", "titled", "entitled"):
+                names = [c for c in t.children if c.dep_ in ("oprd", "attr", "dobj")]
+            elif t.lower_ == "known":
+                names = [g for c in t.children if c.dep_ == "prep" and c.lower_ == "as"
+                         for g in c.children if c.dep_ == "pobj"]
+            else:
+                continue
+            for name in names:
+                m = self.token_mention.get(name.i)
+                if m is not None and not m.via and self.ents[m.entity].kind != "VALUE":
+                    self._class_of(m, t.head, sent)
 
     def _classes_before_names(self, sent: Any) -> None:
         """A class noun right before a name ("the musical Carousel", "Guest star Leland Orser", "the Sasanian
@@ -1340,7 +1360,8 @@ class _Reader:
         words = [c for c in t.children if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i < t.i and c.is_lower]
         words += [c for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ" and c.text.islower()
                   and c.i == t.i - 1 and c.lemma_ in _CLASS_ADJ]
-        phrase = " ".join(w.lower_ for w in sorted(words + [t], key=lambda w: w.i))
+        phrase = " ".join([w.lower_ for w in sorted(words, key=lambda w: w.i)] +  # "brothers named A, B": a brother
+                          [t.lemma_.lower() if t.tag_ == "NNS" else t.lower_])
         if _person_class(t.lower_):
             self.people.add(m.entity)
         for cls in class_names(phrase):
@@ -2334,15 +2355,20 @@ def _glosses(sent: Any) -> dict[tuple[int, int], int]:
     return out
 
 
+_ALSO_NAMED = frozenset({"called", "spelled", "spelt", "written", "romanized", "romanised", "transliterated",
+                         "nicknamed"})
+"""Verbs that give another name of a thing right after them ("Zarir (also *spelled* Zarih)")."""
+
+
 def _known_as(sent: Any) -> dict[tuple[int, int], int]:
-    """Another name given with "also known as" / "also called" after a name and a comma or bracket ("Bambi II, also
+    """Another name given with "also known as" / "also called" / "also spelled" after a name and a comma or bracket ("Bambi II, also
     known as Bambi and the Great Prince of the Forest, is ..."): the words up to the next comma, bracket or stop,
     from a capitalised one, at most 10 -> the named thing's last token."""
     doc, out = sent.doc, {}
     for t in sent:
         if t.lower_ == "known" and t.i + 1 < sent.end and doc[t.i + 1].lower_ == "as":
             start = t.i + 2
-        elif t.lower_ == "called":
+        elif t.lower_ in _ALSO_NAMED:
             start = t.i + 1
         else:
             continue

@@ -405,6 +405,9 @@ def test_also_known_as_gives_the_thing_another_name_and_a_sequel_is_not_its_orig
     found = ex.extract_text(text, "Bambi II")
     aliases = {e.label: set(e.aliases) for e in found.entities}
     assert aliases["Bambi II"] == {"Bambi and the Great Prince of the Forest"} and "Bambi" in aliases
+    found = ex.extract_text("Zarir\n\nZarir (also spelled Zarih) was a Sasanian prince.", "Zarir")
+    assert "Zarih" in {a for e in found.entities if e.label == "Zarir" for a in e.aliases}
+    assert "Zarih" not in {e.label for e in found.entities}
     assert "Great Prince of the Forest" not in aliases
 
 
@@ -663,6 +666,10 @@ def test_a_class_noun_before_a_name_or_in_apposition_to_it_is_its_class(ex):
     facts = triples(found)
     assert ("Charlottesville", "is a", "city") in facts and ("Charlottesville", "is a", "place") in facts
     assert ("Monticello", "is a", "place") in facts and ("Monticello", "is a", "person") not in facts
+    # a class noun and the names it is called
+    facts = triples(ex.extract_text("They formed a band called Arcadia in 1985. He had several brothers named Balash "
+                                    "and Peroz I."))
+    assert ("Arcadia", "is a", "band") in facts and ("Balash", "is a", "brother") in facts
 
 
 def test_a_name_holding_a_place_name_is_in_that_place(ex):

@@ -11,8 +11,9 @@ from .linking import answer_type_span
 from .rules import ALL_ON, RuleSwitches, register
 from .types import Mention, QueryGraph
 
-WEAK_WORD_STATES = register("weak_word_states", "linking", 'A weakly linked common word is part of the next '
-                            'constraint\'s stated relation ("features *music by* David Newman").')
+WEAK_WORD_STATES = register("weak_word_states", "linking", 'A weakly linked common word, or a class word right before '
+                            '"of" or "to", is part of the next constraint\'s stated relation ("features *music by* '
+                            'David Newman", "the *sequel to* Shadowmancer").')
 COORDINATION_CARRIES = register("coordination_carries", "linking", 'A coordination carries the stated relation over '
                                 '("produced by A *and* B": B is produced by too).')
 
@@ -59,12 +60,15 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
         after = [] if m.end < a_end else _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
         out.append((before, " ".join(after)))
         prev_end = max(prev_end, m.end)
-        if not (m.text.islower() and confidence <= WEAK_WORD and rules.on(WEAK_WORD_STATES)):
+        relational = _RELATIONAL.match(question, m.end) is not None and i + 1 < len(ordered)
+        if not (m.text.islower() and (confidence <= WEAK_WORD or relational) and rules.on(WEAK_WORD_STATES)):
             lo = max(lo, m.end)
     return out
 
 
 WEAK_WORD = 0.5  # the score of a lowercase common word linked to a name ("music" -> Music)
+_RELATIONAL = re.compile(r"\s+(?:of|to)\b")  # "the *sequel to* Shadowmancer": a class word
+# before a preposition names the relation with the name after it too
 STATED_AFTER = 6  # words after a constraint that may still state its relation ("as executive producer")
 _CLAUSE_END = re.compile(r"[,;:?!]|\band\b")
 _CONJOINED = re.compile(r"(?:[\s,\"'“”‘’]|\b(?:and|or|both|as well as|the|an?)\b)*(?:,|\band\b|\bor\b)(?:[\s\"'“”‘’]|\b(?:the|an?)\b)*")

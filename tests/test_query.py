@@ -528,6 +528,26 @@ def test_stated_words_run_over_weak_words_and_coordinations():
     assert got["Melodica"] == got["Drum"] == "contributed to tracks featuring the"
 
 
+def test_a_class_word_before_of_or_to_names_the_next_constraints_relation():
+    """"the *sequel to* Shadowmancer", "a *member of* the Grateful Dead": a class word the linker took (as soft as a
+    class word is) right before "to" or "of" also says how the name after it is related; before another preposition
+    ("a gold medal *at* the 1968 Olympics") it does not."""
+    from sgrag.stated import relation_phrases
+    from sgrag.types import LinkCandidate, Mention
+
+    def phrases(q, *names):
+        ms = [Mention(n, q.index(n), q.index(n) + len(n), LinkCandidate(n, n, 0.7 if n.islower() else 1.0, "exact"))
+              for n in names]
+        return dict(zip(names, relation_phrases(q, ms, len("Which novel"))))
+
+    got = phrases("Which novel was the sequel to Shadowmancer?", "sequel", "Shadowmancer")
+    assert got["Shadowmancer"] == "was the sequel to"
+    got = phrases("Which novel was a member of the Grateful Dead?", "member", "Grateful Dead")
+    assert got["Grateful Dead"] == "was a member of the"
+    got = phrases("Which novel won a gold medal at the 1968 Olympics?", "medal", "1968 Olympics")
+    assert got["1968 Olympics"] == "at the"
+
+
 def test_a_name_the_graph_lacks_states_no_relation():
     """"worked in Paris, made De groote boulevards": the title the graph lacks is reported as unlinked, and its
     words ("boulevards") do not count as words stating how Paris is related."""

@@ -19,7 +19,9 @@ reach the entity first named in another sentence or chunk:
   nickname is in a person's name (Jamie "El Russo" Gosis), a foreign article begins a name ("Os Amigos"), a year
   after an event's name ends it ("the Eurovision Song Contest 1977"), and a quoted title's translation in a
   parenthesis after it is a name of it ("Portugal no coração" ("Portugal in my heart")), and so is a name after
-  "also known as" ("Bambi II, also known as Bambi and the Great Prince of the Forest,"); a work's title before
+  "also known as", "also spelled" ("Bambi II, also known as Bambi and the Great Prince of the Forest,"; "Zarir (also
+  spelled Zarih)"); the series a title "Series, Words: Subtitle" continues is one name across its comma where the
+  text writes it ("Crouching Tiger, Hidden Dragon"); a work's title before
   its year or translation in brackets keeps its small words ("Pretty on the Inside (1991)"). A
   description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
   of ..."), nor is a title "of" a known place before a person's name ("Prosecutor General of Ukraine
@@ -87,7 +89,11 @@ reach the entity first named in another sentence or chunk:
   ``X -[is a]-> military leader`` and ``leader``, and a year or date in that class's words is X's ("X is a *1948*
   Hindi film": ``X -[year]-> 1948``; ``class-date``); so do a class noun right before a name ("the
   musical Carousel", "the Sasanian shah Yazdegerd II") and a definite one the name is in
-  apposition to ("their debut album, Get Your Mood On,"); NER persons ``is a -> person``.
+  apposition to ("their debut album, Get Your Mood On,"), a clause's subject a name is in apposition to ("A
+  sequel, Änglagård–andra sommaren, was produced"), "X, which is a city", and a noun and the names it is called
+  ("a band called Arcadia", "brothers named Balash and Peroz I"); NER persons ``is a -> person``.
+* **Examples**: names given as examples of a plural noun take what the sentence says of it ("club teams in Brazil
+  such as Flamengo": Flamengo ``located in`` Brazil, and the subject "played team for" it; ``example``).
 * **Coarse kinds**: every name ``is a`` person, organization, place, work, event, product or law
   when its stated class, its name's head noun or most of its NER labels say so (how "ner", 0.5;
   ``sgrag.kinds``).

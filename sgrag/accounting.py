@@ -37,6 +37,8 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
             why = ("nothing meets every other condition together with it, so it only ranks the answers"
                    if n.qid in gave_way else
                    f"weakly linked to {n.label} (confidence {n.confidence:.2f}), so it only ranks the answers")
+            if best is not None and not answer.exact_set and n.qid in best.satisfied:
+                why += f" ({answer.text} meets it)"  # as the partial list counts it among what the answer meets
         elif best is not None and n.qid in best.satisfied:
             status, why = "used", read_as
         else:

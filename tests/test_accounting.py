@@ -215,3 +215,22 @@ def test_a_name_across_a_comma_the_graph_has_only_before_a_subtitle_is_one_condi
     got = conditions(labels + ["Canada", "Mexico"], "Which actress was born in Canada, Mexico or Hidden Dragon?")
     assert [(c.text, c.status) for c in got] == [("Canada", "relaxed"), ("Mexico", "relaxed"),
                                                 ("Hidden Dragon", "relaxed")]
+
+
+def test_a_class_word_that_only_ranks_says_when_the_partial_answer_meets_it():
+    """"Which *person* ...": nothing meets every condition, so the class word only ranks; the answer meets it, as the
+    partial list's "met" counts, and its note says so (the headline's count is of the conditions used)."""
+    from sgrag.accounting import account
+    from sgrag.answer import offline_answer
+    from sgrag.types import UNK, QueryGraph, QueryNode, RankedAnswer
+    nodes = (QueryNode("u", UNK), QueryNode("q1", "America", "am"), QueryNode("q2", "X", "x"),
+             QueryNode("q3", "person", "person", confidence=0.7))
+    qg = QueryGraph("Which person is from America and wrote X?", nodes, (("u", "q1"), ("u", "q2"), ("u", "q3")))
+    ranked = [RankedAnswer("a", "A", 2.0, ("q1", "q3"), ("q2",), {}), RankedAnswer("b", "B", 1.0, ("q1",), ("q2", "q3"), {})]
+    a = offline_answer(qg, ranked, False, 0.25, partial_share=True, soft_below=0.75)
+    conditions = {c.text: c for c in account(qg, a, {"q1", "q2"}, set(), {"q3"}, 0.75)}
+    assert conditions["person"].status == "ranks" and conditions["person"].reason.endswith("(A meets it)")
+    assert conditions["America"].status == "used" and conditions["X"].status == "relaxed"
+    ranked[0] = RankedAnswer("a", "A", 2.0, ("q1",), ("q2", "q3"), {})
+    a = offline_answer(qg, ranked, False, 0.25, partial_share=True, soft_below=0.75)
+    assert "meets it" not in {c.text: c for c in account(qg, a, {"q1", "q2"}, set(), {"q3"}, 0.75)}["person"].reason

@@ -623,8 +623,10 @@ def render_ranked(trace: QueryTrace) -> None:
     st.markdown("##### Ranked candidates")
     st.caption(partial_order_note(a.ranked))
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
-                 column_config={"candidate": st.column_config.TextColumn(pinned=True),
-                                "same doc": st.column_config.TextColumn(width="small")})
+                 column_config={"candidate": st.column_config.TextColumn(pinned=True, width=150),
+                                "met": st.column_config.TextColumn(width=45),
+                                "same doc": st.column_config.TextColumn(width=70),
+                                "score": st.column_config.NumberColumn(width=60, format="%.2f")})
 
 
 def firm_conditions(trace: QueryTrace) -> int:

@@ -116,7 +116,8 @@ from typing import Any, Callable, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, majority_kind, named_kind, noun_kind, stated_kind
+from .kinds import (EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, majority_kind,
+                    named_kind, noun_kind, stated_kind)
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import fold, singular
 
@@ -472,6 +473,19 @@ def is_english(text: str) -> bool:
 
 def _overlap(a: int, b: int, c: int, d: int) -> int:
     return min(b, d) - max(a, c)
+
+
+def _noun_and_prep_object(noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention, role: str):
+    """Two mentions joined through a common noun, one right on it in ``role`` ("*its* headquarters", "teams such
+    as *Flamengo*") and the other the object of a preposition of it ("headquarters *in Hamburg*") -> (the one on
+    the noun, the object, the preposition), or None."""
+    if sorted((len(side_a), len(side_b))) != [2, 3] or not noun.lemma_.isalpha():
+        return None
+    (on, on_side), (obj, obj_side) = ((a, side_a), (b, side_b)) if len(side_a) == 2 else ((b, side_b), (a, side_a))
+    prep = obj_side[1][0]
+    if on_side[0][1] != role or obj_side[0][1] != "pobj" or prep.dep_ != "prep":
+        return None
+    return on, obj, prep
 
 
 _EXAMPLE_PREPS = frozenset({"as", "including", "like"})
@@ -1325,8 +1339,8 @@ class _Reader:
     def _classes_before_names(self, sent: Any) -> None:
         """A class noun right before a name ("the musical Carousel", "Guest star Leland Orser", "the Sasanian
         shah Yazdegerd II", "cavalry officer Count Alexei Vronsky") or a name in apposition to a definite one
-        ("their debut album, Get Your Mood On,"), or to a clause's subject ("A sequel, Änglagård–andra sommaren, was produced
-        in 1994"): the name is one of that class. The apposition is read from the
+        ("their debut album, Get Your Mood On,"), or to a clause's subject ("A sequel, Änglagård–andra sommaren, was
+        produced in 1994"): the name is one of that class. The apposition is read from the
         words, since the parse of a title made of common words ("Get Your Mood On") is no guide."""
         doc = self.doc
         for m in {id(m): m for m in self.token_mention.values()}.values():
@@ -1787,14 +1801,10 @@ class _Reader:
     def _exemplified(self, noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
         """An example of a noun and where or whose that noun is ("club teams *in Brazil* such as Flamengo", "singers
         *from France* including Alma") -> (Flamengo, "team in", Brazil, "example"), or None."""
-        if sorted((len(side_a), len(side_b))) != [2, 3] or not noun.lemma_.isalpha():
+        found = _noun_and_prep_object(noun, side_a, side_b, a, b, "example")
+        if found is None or self.ents[found[0].entity].kind == "VALUE":
             return None
-        (item, item_side), (other, other_side) = ((a, side_a), (b, side_b)) if len(side_a) == 2 else \
-            ((b, side_b), (a, side_a))
-        prep = other_side[1][0]
-        if item_side[0][1] != "example" or other_side[0][1] != "pobj" or prep.dep_ != "prep" or \
-                self.ents[item.entity].kind == "VALUE":
-            return None
+        item, other, prep = found
         rel = f"{noun.lemma_.lower()} {prep.lower_}"
         if prep.lower_ == "in" and self.ents[other.entity].kind in ("GPE", "LOC", "FAC"):
             rel = LOCATED_IN
@@ -1804,13 +1814,10 @@ class _Reader:
     def _owned_in(noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
         """A possessor's noun and where or what it is ("*its* headquarters in *Hamburg*", "*his* role in
         *Titanic*") -> (possessor, "headquarters in", the name, "possessive"), or None."""
-        if sorted((len(side_a), len(side_b))) != [2, 3] or not noun.lemma_.isalpha():
+        found = _noun_and_prep_object(noun, side_a, side_b, a, b, "poss")
+        if found is None:
             return None
-        (owner, owner_side), (thing, thing_side) = ((a, side_a), (b, side_b)) if len(side_a) == 2 else \
-            ((b, side_b), (a, side_a))
-        prep = thing_side[1][0]
-        if owner_side[0][1] != "poss" or thing_side[0][1] != "pobj" or prep.dep_ != "prep":
-            return None
+        owner, thing, prep = found
         return owner, f"{noun.lemma_.lower()} {prep.lower_}", thing, "possessive"
 
     def _end_char(self, m: _Mention) -> int:
@@ -2212,11 +2219,12 @@ def _country_names() -> dict[str, str]:
     out: dict[str, str] = {}
     for demonym, country in lex.demonyms.items():
         out[fold(demonym)] = out[fold(country)] = country
-        short = re.sub(r" of .*$", "", country)
+        short = re.sub(r" of .*$", "", country)  # (not the linker's short forms: they add plurals, "Spains")
         if len(short.split()) > 1:
             out.setdefault(fold(short), country)
+    countries = set(lex.demonyms.values())
     for alias, country in lex.aliases.items():
-        if country in out.values():
+        if country in countries:
             out.setdefault(fold(alias), country)
     return out
 
@@ -2367,9 +2375,9 @@ _ALSO_NAMED = frozenset({"called", "spelled", "spelt", "written", "romanized", "
 
 
 def _known_as(sent: Any) -> dict[tuple[int, int], int]:
-    """Another name given with "also known as" / "also called" / "also spelled" after a name and a comma or bracket ("Bambi II, also
-    known as Bambi and the Great Prince of the Forest, is ..."): the words up to the next comma, bracket or stop,
-    from a capitalised one, at most 10 -> the named thing's last token."""
+    """Another name given with "also known as" / "also called" / "also spelled" after a name and a comma or bracket
+    ("Bambi II, also known as Bambi and the Great Prince of the Forest, is ..."): the words up to the next comma,
+    bracket or stop, from a capitalised one, at most 10 -> the named thing's last token."""
     doc, out = sent.doc, {}
     for t in sent:
         if t.lower_ == "known" and t.i + 1 < sent.end and doc[t.i + 1].lower_ == "as":

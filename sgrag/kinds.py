@@ -60,9 +60,9 @@ def stated_kind(classes: list[str]) -> str | None:
 
 def named_kind(label: str, ner: str | None) -> str | None:
     """The coarse kind a name's head noun names: the word before "of" ("Battle of Hastings", "Bank of America"),
-    or the last of two or more words (before an edition's year) when it names an organisation, a place or an event ("First Gallagher Ministry";
-    not "Tor Books") and NER does not read the name as a person, a work or a product (band and song names borrow
-    nouns: "Dire Straits")."""
+    or the last of two or more words (before an edition's year) when it names an organisation, a place or an event
+    ("First Gallagher Ministry"; not "Tor Books") and NER does not read the name as a person, a work or a product
+    (band and song names borrow nouns: "Dire Straits")."""
     words = label.split()
     if len(words) > 2 and re.fullmatch(r"\d{4}", words[-1]):
         words = words[:-1]  # "Eurovision Song Contest 1977": an edition of the contest

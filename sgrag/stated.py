@@ -67,8 +67,8 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
 
 
 WEAK_WORD = 0.5  # the score of a lowercase common word linked to a name ("music" -> Music)
-_RELATIONAL = re.compile(r"\s+(?:of|to)\b")  # "the *sequel to* Shadowmancer": a class word
-# before a preposition names the relation with the name after it too
+_RELATIONAL = re.compile(r"\s+(?:of|to)\b")  # a class word before it also names the next name's relation ("the
+# *sequel to* Shadowmancer")
 STATED_AFTER = 6  # words after a constraint that may still state its relation ("as executive producer")
 _CLAUSE_END = re.compile(r"[,;:?!]|\band\b")
 _CONJOINED = re.compile(r"(?:[\s,\"'“”‘’]|\b(?:and|or|both|as well as|the|an?)\b)*(?:,|\band\b|\bor\b)(?:[\s\"'“”‘’]|\b(?:the|an?)\b)*")

@@ -846,6 +846,20 @@ def test_a_name_ner_calls_a_person_but_its_class_does_not_has_no_surname(ex):
     assert {"Liangzi", "Hvidovre"} <= set(names(found))
 
 
+def test_the_nth_noun_of_something_is_a_class_and_keeps_a_namesake_apart(ex):
+    """"X is the eleventh episode of Y" says X is an episode as "an episode" would (not "the capital of Y"); an
+    episode has no surname, so "Mr. Burns" and "Burns" are the character, not the episode "Burns Verkaufen der
+    Kraftwerk"."""
+    text = ("Burns Verkaufen der Kraftwerk\n\n\"Burns Verkaufen der Kraftwerk\" () is the eleventh episode of The "
+            "Simpsons' third season. In the episode, Mr. Burns wishes to sell his power plant. Later, Burns realizes "
+            "that he has lost his respectability. Oslo is the capital of Norway.")
+    found = ex.extract_text(text, title="Burns Verkaufen der Kraftwerk")
+    assert ("Burns Verkaufen der Kraftwerk", "is a", "episode") in triples(found)
+    assert names(found)["Mr. Burns"] == {"Burns"}
+    assert not names(found)["Burns Verkaufen der Kraftwerk"]
+    assert ("Oslo", "is a", "capital") not in triples(found)
+
+
 def test_a_title_ner_types_apart_is_no_part_of_the_name_after_it(ex):
     """NER reads "Bishop" an organisation and "Muzorewa" a person: the name is Abel Muzorewa."""
     found = ex.extract_text("The conflict pitted three forces against one another: the Rhodesian government, led by "

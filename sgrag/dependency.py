@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v11"
+    VERSION = "spacy-v12"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -411,7 +411,8 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
     "Brownlow", "Governor William G" of "William G. Brownlow") for that one. A single letter names nothing.
     Unknown to the parse, a name keeps its clean form, but one ending in a possessive names nothing (its edge is
     dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister"); nor does
-    a role ("Superior General of the Society of Jesus": someone the parse reads as its holder)."""
+    a role ("Superior General of the Society of Jesus": someone the parse reads as its holder). A name after a
+    possessive the parse knows as a name ("Finland's Lordi") is the name after it ("Lordi")."""
     if fold(name) in canon:
         return canon[fold(name)]
     clean = clean_name(name, keep_article=True)
@@ -423,6 +424,9 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
         held = inside(form)
         if held is not None:
             return held
+    owned = re.match(r"(.+?)['’]s (\S.*)$", clean)
+    if owned and fold(owned.group(1)) in canon:  # "Finland's Lordi", "Capcom's Mega Man": the owner is a name of its
+        return _rule_label(owned.group(2), canon, inside)  # own, and what it owns another
     role = re.match(r"(.+?) of the [A-Z]\S*(?: (?:of |de |the |and )*[A-Z]\S*)+$", clean)  # as _Reader._nested reads
     return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
 

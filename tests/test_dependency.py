@@ -67,6 +67,17 @@ def test_the_rule_readers_names_take_the_parses_canonical_form(ex):
     assert ("Cesare Mori", "regarded as", "Italy") in triples(found)
 
 
+def test_the_rule_readers_name_after_a_known_possessor_is_the_owned_name(ex):
+    """The rule reader reads "Finland's Lordi" and "Capcom's Mega Man" as names; Finland and Capcom are names of
+    their own, so those are Lordi and Mega Man."""
+    text = ("Amambanda was performed seventeenth, following Finland's Lordi with \"Hard Rock Hallelujah\". Finland "
+            "won. Mega Man Zero is set in Capcom's Mega Man universe. Capcom is based in Japan.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert {"Lordi", "Mega Man"} <= labels
+    assert not {"Finland's Lordi", "Capcom's Mega Man"} & labels
+
+
 def test_the_rule_readers_fragments_of_a_name_are_that_name(ex):
     """The rule reader cuts "Governor William G. Brownlow" at the initial's period ("Governor William G",
     "Brownlow") and keeps titles ("General Nikolai Yudenich"): each stands for the parse's name it lies in."""

@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v12"
+    VERSION = "spacy-v13"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1850,8 +1850,12 @@ class _Reader:
                 continue
             listed = bool(chain) and re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",
                                               self.text[self._end_char(chain[-1]):sent.end_char])
-            while chain and not self._place(chain[-1].entity):
-                chain.pop()  # a chain ends in a place (by NER or its name's head noun: "Kroonstad, Free State")
+            while chain and not self._place(chain[-1].entity) and not (
+                    len(chain) >= 2 and self._place(chain[-2].entity) and chain[-1].entity not in self.people and
+                    re.fullmatch(r"\s*[.;)]?\s*", self.text[self._end_char(chain[-1]):sent.end_char])):
+                chain.pop()  # a chain ends in a place (by NER or its name's head noun: "Kroonstad, Free State"), or
+                #              in a name that ends the sentence after one ("based in Bologna, Emilia-Romagna.",
+                #              which NER calls a person)
             if len(chain) >= 2 and not listed:
                 for x, y in zip(chain, chain[1:]):
                     self._add(self.ents[x.entity].label, LOCATED_IN, self.ents[y.entity].label, "place-chain",
@@ -2157,6 +2161,8 @@ class _Reader:
             if country is not None:
                 countries.setdefault(country, m)
                 continue
+            if fold(e.label) in _CONTINENTS:
+                continue
             inner.add(e.label)
             sent = self.doc[m.start].sent
             self._add(e.label, LOCATED_IN, top, "document-place", self.doc[m.start:m.end], sent)
@@ -2234,6 +2240,16 @@ def _country_names() -> dict[str, str]:
     for alias, country in lex.aliases.items():
         if country in countries:
             out.setdefault(fold(alias), country)
+    import pycountry  # ISO 3166: every country by its short, common and official name ("Ireland", "Russian Federation")
+    for c in pycountry.countries:
+        names = [getattr(c, a, None) for a in ("name", "common_name", "official_name")]
+        known = next((out[fold(n)] for n in names if n and fold(n) in out), names[0])  # the lexicon's name first
+        for name in filter(None, names):
+            out.setdefault(fold(name), known)
+    for sub in pycountry.subdivisions.get(country_code="GB"):  # England, Scotland, Wales, Northern Ireland
+        if sub.type in ("Country", "Province"):
+            name = re.sub(r"\s*\[.*\]$", "", sub.name)
+            out.setdefault(fold(name), name)
     return out
 
 
@@ -2241,6 +2257,13 @@ def country_named(label: str) -> str | None:
     """The country a name or nationality word stands for ("U.S.", "the United States", "American"), or None."""
     key = fold(label)
     return _country_names().get(key[4:] if key.startswith("the ") else key)
+
+
+_CONTINENTS = {"africa", "antarctica", "asia", "europe", "north america", "south america", "oceania", "americas",
+               "latin america", "north africa", "west africa", "east africa", "southern africa", "central asia",
+               "east asia", "south asia", "southeast asia", "middle east", "western europe", "eastern europe",
+               "central europe", "northern europe", "southern europe", "scandinavia", "caribbean", "central america"}
+"""Continents and the world's regions of countries: no document's place holds them."""
 
 
 def _outermost(label: str, parent: dict[str, str]) -> str:

@@ -638,6 +638,20 @@ def test_the_document_place_is_the_one_most_of_its_chains_end_in(ex):
                             "Portland, Oregon. It lies east of Beaverton.")
     assert not rel(found, "United States", "Oregon")
     assert rel(found, "Oregon", "United States") == {"located in"}
+    # nor is a country the lexicon's demonyms miss (ISO 3166, England), or a continent
+    found = ex.extract_text("The Golf Club is a golf club in Portland, Oregon. Its founder came from Ireland, its "
+                            "pro from England, its grass from Europe. It lies east of Beaverton, Oregon.")
+    assert rel(found, "The Golf Club", "Oregon") or rel(found, "Golf Club", "Oregon")
+    assert not {r for r in found.relations if r.source in ("Ireland", "England", "Europe") and r.how == "document-place"}
+
+
+def test_a_place_chain_may_end_in_a_name_ner_calls_a_person(ex):
+    """"based in Bologna, Emilia-Romagna.": NER calls the region a person; a name after a place that ends the
+    sentence is where that place lies ("Bologna, John Smith said" is no chain)."""
+    found = ex.extract_text("Virtus Bologna is an Italian basketball club based in Bologna, Emilia-Romagna.")
+    assert rel(found, "Bologna", "Emilia-Romagna") == {"located in"}
+    found = ex.extract_text("The club moved to Bologna, John Smith said in 1990.")
+    assert not rel(found, "Bologna", "John Smith")
 
 
 def test_a_list_of_places_is_no_chain(ex):

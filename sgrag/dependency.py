@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v13"
+    VERSION = "spacy-v14"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -2155,8 +2155,10 @@ class _Reader:
         countries: dict[str, _Mention] = {}
         for m in self.mentions:
             e = self.ents[m.entity]
-            if m.via or e.kind not in _DOCUMENT_PLACED or e.label in inner:
-                continue
+            if m.via or e.kind not in _DOCUMENT_PLACED or e.label in inner or m.entity in self.people or \
+                    {noun_kind(c) for c in e.classes} - {None, PLACE, ORGANIZATION} or \
+                    named_kind(e.label, None) not in (None, PLACE, ORGANIZATION):
+                continue  # (nor a person, an award, a league or an event NER calls a place or an organisation)
             country = country_named(e.label)
             if country is not None:
                 countries.setdefault(country, m)

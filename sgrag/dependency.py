@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v14"
+    VERSION = "spacy-v15"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1047,11 +1047,24 @@ class _Reader:
                 else:
                     target = next((k for k in range(len(self.ents) - 1, -1, -1)
                                    if nouns & set(self.ents[k].classes)), None)
+                if target is None and self.doc[t.i - 1].lower_ == "this" and t.dep_ in _SUBJ and \
+                        self._topic_before(sent) and noun_kind(t.lemma_.lower()) in (
+                            None, stated_kind(self.ents[title].classes)):
+                    target = title  # "Laurentides was an electoral district ... *This riding* was created in 1987"
                 via = "description"
             if target is not None:
                 m = _Mention(t.i, t.i + 1, target, via)
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
+
+    def _topic_before(self, sent: Any) -> bool:
+        """Whether the article's subject was the subject of the sentence before ``sent``."""
+        k = self.sent_starts.index(sent.start)
+        if self.title_entity is None or not k:
+            return False
+        start = self.sent_starts[k - 1]
+        return any(m.entity == self.title_entity and start <= m.start < sent.start and self._subject(m)
+                   for m in self.mentions)
 
     def _head_noun(self, k: int) -> set[str]:
         """A name's last word when the kinds lexicon knows it as a noun: "the county" of "Olesno County", "the

@@ -934,6 +934,19 @@ def test_pronoun_and_description_reach_the_title_entity(ex):
     assert rel(found, "Poison", "Pink Moon")
 
 
+def test_this_noun_after_a_sentence_about_the_title_entity_is_it(ex):
+    """"This riding" is the electoral district the sentence before was about, though "riding" is no class the text
+    gave it; "the riding" is not so sure, nor is "this film" after a sentence about something else."""
+    text = ("Laurentides (electoral district)\n\nLaurentides was a federal electoral district in Quebec, Canada. This "
+            "riding was created in 1987 from Labelle riding.")
+    found = ex.extract_text(text, title="Laurentides (electoral district)")
+    assert rel(found, "Laurentides", "1987") == {"created in"}
+    text = ("Laurentides (electoral district)\n\nLaurentides was a federal electoral district in Quebec, Canada. "
+            "Quebec City hosted Jean Roy. This film was made in 1987.")
+    found = ex.extract_text(text, title="Laurentides (electoral district)")
+    assert not rel(found, "Laurentides", "1987")
+
+
 def test_there_stands_for_the_place_named_before(ex):
     """"died there": died in the place where the sentence (or the one before) put the action; "there are"
     names no place, and a place qualifying another ("the Institute in Moscow") is not where."""

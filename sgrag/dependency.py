@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v15"
+    VERSION = "spacy-v16"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -757,8 +757,8 @@ class _Reader:
         for ent in sent.ents:
             kind = ent.label_
             if kind in _VALUE_NER:
-                if kind == "CARDINAL" and not any(_counted(t) for t in ent):
-                    continue  # "two", "one of": no node
+                if kind == "CARDINAL" and not any(_counted(t) for t in ent) or not _valued(ent):
+                    continue  # "two", "one of": no node; nor "the thirty-sixth", which NER calls a date
                 start = ent.start
                 if ent[0].text in _MONTHS and start > sent.start and re.fullmatch(r"\d{1,2}", doc[start - 1].text):
                     start -= 1  # "13 April 1941": NER often leaves the day out
@@ -2310,6 +2310,12 @@ def _in_time_frame(path: list[Any]) -> bool:
     event names is not the subject's."""
     return any(t.dep_ == "prep" and t.lower_ in _TIME_FRAME and k >= 2 and path[k - 1].pos_ == "NOUN"
                for k, t in enumerate(path))
+
+
+def _valued(ent: Any) -> bool:
+    """Whether NER's date or quantity is one: not an ordinal in words ("the *thirty-sixth* General Congregation")."""
+    return any(ch.isdigit() for ch in ent.text) or not (
+        len(ent) == 3 and ent[1].text == "-" and re.search(r"(?:first|second|third|[^\W\d]th)$", ent[2].lower_))
 
 
 def _counted(tok: Any) -> bool:

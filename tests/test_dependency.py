@@ -734,6 +734,9 @@ def test_dates_and_numbers_are_values_only_ever_pointed_at(ex):
     assert {"July 15, 1895", "July 28, 1938", "1916"} <= values
     assert not any(r.source in values for r in found.relations)
     assert "born on" in rel(found, "Orlov", "July 15, 1895")
+    found = ex.extract_text("In October 2016 the thirty-sixth General Congregation of the Society of Jesus appointed "
+                            "Arturo Sosa.")  # NER calls the ordinal a date: no value "thirty"
+    assert {e.label for e in found.entities if e.description == "value"} == {"October 2016"}
 
 
 def test_one_entity_one_node_surnames_acronyms_possessives(ex):

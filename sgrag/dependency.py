@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v16"
+    VERSION = "spacy-v17"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -379,8 +379,8 @@ class ParseExtractor:
         rels = list(found.relations)
         for r in rules.relations:
             src, dst = _rule_label(r.source, canon, inside), _rule_label(r.target, canon, inside)
-            if src is None or dst is None or {src, dst} & sentence_words:
-                continue  # "Italy's", "CNN's Los Angeles": no name the parse knows
+            if src is None or dst is None or {src, dst} & (sentence_words | _MONTHS):
+                continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February": a date's month
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
             if not _WORDED.search(r.relation):
@@ -396,7 +396,7 @@ class ParseExtractor:
         ents = list(found.entities)
         for e in rules.entities:
             label = _rule_label(e.label, canon, inside)
-            if label is not None and label not in labels and label not in sentence_words:
+            if label is not None and label not in labels and label not in sentence_words | _MONTHS:
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
@@ -1659,7 +1659,8 @@ class _Reader:
                 return None
             first = low_side[-2][0]
             toks = [t for t, _ in low_side]
-            preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
+            preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")
+                     and t.i not in self.token_mention]  # not the day NER left out of a date ("born 5 March 1983")
             if first.dep_ == "appos" and first.pos_ == "NOUN" and first.i not in self.token_mention:
                 if len(low_side) == 3 and low_side[0][1] == "poss":  # "Hamnet, William Shakespeare's son"
                     return top, f"{first.lemma_.lower()} of", low, "possessive", span

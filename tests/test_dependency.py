@@ -78,6 +78,17 @@ def test_the_rule_readers_name_after_a_known_possessor_is_the_owned_name(ex):
     assert not {"Finland's Lordi", "Capcom's Mega Man"} & labels
 
 
+def test_a_day_and_month_are_no_name_nor_part_of_a_relation(ex):
+    """NER leaves the day out of "21 March 2004" and the parser calls it a preposition: the rule reader read "on 21"
+    to a name "March", the clause reader "born 5"; a date's parts name nothing and say no relation."""
+    text = "Julian Reinard (born 5 March 1983) is a German footballer. He first played on 21 March 2004 in Freiburg."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert "March" not in labels
+    assert not any(any(c.isdigit() for c in r.relation) for r in found.relations)
+    assert "born on" in rel(found, "Julian Reinard", "5 March 1983")
+
+
 def test_the_rule_readers_fragments_of_a_name_are_that_name(ex):
     """The rule reader cuts "Governor William G. Brownlow" at the initial's period ("Governor William G",
     "Brownlow") and keeps titles ("General Nikolai Yudenich"): each stands for the parse's name it lies in."""

@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v17"
+    VERSION = "spacy-v18"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -610,6 +610,8 @@ class _Reader:
         self.roles: dict[str, int] = {}
         """A role NER read with the name it is of (folded "Rebbe of Chabad") -> that name's entity: what the rule
         reader finds of the whole is the name's."""
+        self.merged: set[int] = set()
+        """Entities found to be another's name ("known as"): their mentions are that one's."""
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
@@ -618,7 +620,9 @@ class _Reader:
     def entities(self) -> list[ExtractedEntity]:
         used = {r.source for r in self.relations.values()} | {r.target for r in self.relations.values()}
         out = []
-        for e in self.ents:
+        for i, e in enumerate(self.ents):
+            if i in self.merged:
+                continue
             out.append(ExtractedEntity(e.label, "value" if e.kind == "VALUE" else "",
                                        tuple(sorted(a for a in e.aliases if a != e.label))))
         out += [ExtractedEntity(c, "class") for c in sorted(used - {e.label for e in self.ents})]
@@ -1057,6 +1061,65 @@ class _Reader:
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
 
+    def _named_as(self, sent: Any) -> None:
+        """"He is also known as the "Baal HaTanya"", "Mori is known in Italy as the "Iron Prefect"", "X was nicknamed
+        Y", "Virtus Bologna, known for sponsorship reasons as Virtus Segafredo Bologna,": the name is another name of
+        the subject or the name before, not a thing of its own, when the text names it here first (its mentions become
+        the subject's). Not after a description ("the southern-most section of the *municipality*, known as Avedøre
+        Holme": which noun it names is unsure)."""
+        for t in sent:
+            if t.lower_ not in ("known", "nicknamed", "dubbed") or t.tag_ != "VBN":
+                continue
+            subject = next((c for c in t.children if c.dep_ == "nsubjpass"), None)
+            if subject is None and t.dep_ == "acl":  # "Virtus Bologna, known for sponsorship reasons as Virtus ..."
+                subject = t.head
+            x = self.token_mention.get(subject.i) if subject is not None else None
+            if t.lower_ == "known":
+                names = [g for c in t.children if c.dep_ == "prep" and c.lower_ == "as"
+                         for g in c.children if g.dep_ == "pobj"]
+            else:
+                names = [c for c in t.children if c.dep_ in ("oprd", "attr", "dobj")]
+            for name in names:
+                y = self.token_mention.get(name.i)
+                if x is None and y is not None and subject is not None and subject.lower_ in _MALE | _FEMALE | _NEUTER:
+                    x = self._pronoun_besides(subject)  # "He is known as X": X is no one "he" could be
+                if x is None or y is None or y.via or x.via == "description" or x.entity == y.entity or \
+                        "VALUE" in (self.ents[y.entity].kind, self.ents[x.entity].kind) or \
+                        any(m.entity == y.entity and m.start < y.start for m in self.mentions):
+                    continue
+                self._merge(y.entity, x.entity)
+
+    def _pronoun_besides(self, tok: Any) -> _Mention | None:
+        """The subject pronoun ``tok`` resolved as if the names after it in its sentence were not there (the names
+        it is known as), as a mention, or None."""
+        low = tok.lower_
+        agree = "m" if low in _MALE else "f" if low in _FEMALE else "n"
+        after = [m for m in self.mentions if tok.i < m.start < tok.sent.end]
+        self.mentions = [m for m in self.mentions if not tok.i < m.start < tok.sent.end]
+        target = self._antecedent(tok, agree)
+        self.mentions += after
+        if target is None:
+            return None
+        m = _Mention(tok.i, tok.i + 1, target, "pronoun")
+        self.mentions.append(m)
+        self.token_mention[tok.i] = m
+        return m
+
+    def _merge(self, old: int, into: int) -> None:
+        """Entity ``old`` is another name of ``into``: its mentions and names become ``into``'s."""
+        label = self.ents[old].label
+        self.ents[into].aliases |= self.ents[old].aliases | {label}
+        for k, i in list(self.by_key.items()):
+            if i == old:
+                self.by_key[k] = into
+        for n, m in enumerate(self.mentions):
+            if m.entity == old:
+                self.mentions[n] = new = _Mention(m.start, m.end, into, "alias")
+                for i in range(m.start, m.end):
+                    if self.token_mention.get(i) is m:
+                        self.token_mention[i] = new
+        self.merged.add(old)
+
     def _topic_before(self, sent: Any) -> bool:
         """Whether the article's subject was the subject of the sentence before ``sent``."""
         k = self.sent_starts.index(sent.start)
@@ -1215,6 +1278,7 @@ class _Reader:
                     self._mention(s, e, kind)
             self._classes(sent)
             self._resolve(sent)
+            self._named_as(sent)
             self._dates(sent)
             mine = sorted(self.mentions[before:], key=lambda m: m.start)
             self._relations(sent, mine)

@@ -961,6 +961,22 @@ def test_this_noun_after_a_sentence_about_the_title_entity_is_it(ex):
     assert not rel(found, "Laurentides", "1987")
 
 
+def test_a_name_something_is_known_as_is_its_alias(ex):
+    """"He is also known as the "Baal HaTanya"" and "Virtus Bologna, known for sponsorship reasons as Virtus Segafredo
+    Bologna,": one entity with two names, not a "known as" edge between two; a name given after a description ("the
+    southern-most section of the municipality, known as Avedøre Holme") stays a thing of its own."""
+    text = ("Shneur Zalman of Liady\n\nShneur Zalman of Liady (September 4, 1745 – December 15, 1812) was an Orthodox "
+            "rabbi. He is also known as the \"Baal HaTanya\" (Master of the Tanya). The Baal HaTanya died in Russia.")
+    found = ex.extract_text(text, title="Shneur Zalman of Liady")
+    assert "Baal HaTanya" in names(found)["Shneur Zalman of Liady"] and "Baal HaTanya" not in names(found)
+    assert "died in" in rel(found, "Shneur Zalman of Liady", "Russia")
+    found = ex.extract_text("Virtus Pallacanestro Bologna, known for sponsorship reasons as Virtus Segafredo Bologna, "
+                            "is an Italian basketball club. Hvidovre Kommune is a municipality in Denmark. The "
+                            "southern-most section of the municipality, known as Avedøre Holme, juts out into Køge Bay.")
+    assert names(found)["Virtus Pallacanestro Bologna"] == {"Virtus Segafredo Bologna"}
+    assert "Avedøre Holme" in names(found)
+
+
 def test_there_stands_for_the_place_named_before(ex):
     """"died there": died in the place where the sentence (or the one before) put the action; "there are"
     names no place, and a place qualifying another ("the Institute in Moscow") is not where."""

@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v18"
+    VERSION = "spacy-v19"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1063,14 +1063,17 @@ class _Reader:
 
     def _named_as(self, sent: Any) -> None:
         """"He is also known as the "Baal HaTanya"", "Mori is known in Italy as the "Iron Prefect"", "X was nicknamed
-        Y", "Virtus Bologna, known for sponsorship reasons as Virtus Segafredo Bologna,": the name is another name of
+        Y", "The Rhodesian Bush War—also called the Second Chimurenga and the Zimbabwe War of Liberation—", "Virtus Bologna, known for sponsorship reasons as Virtus Segafredo Bologna,": the name is another name of
         the subject or the name before, not a thing of its own, when the text names it here first (its mentions become
         the subject's). Not after a description ("the southern-most section of the *municipality*, known as Avedøre
         Holme": which noun it names is unsure)."""
         for t in sent:
-            if t.lower_ not in ("known", "nicknamed", "dubbed") or t.tag_ != "VBN":
+            also = t.i - 2 >= sent.start and self.doc[t.i - 1].lower_ == "also" and \
+                self.doc[t.i - 2].text in ("—", "–", "-", ",", "(")  # "X—also called Y—", however it is parsed
+            if t.lower_ not in ("known", "called", "nicknamed", "dubbed") or t.tag_ != "VBN" and not also:
                 continue
-            subject = next((c for c in t.children if c.dep_ == "nsubjpass"), None)
+            subject = next((c for c in t.children if c.dep_ in (("nsubjpass", "nsubj") if also else ("nsubjpass",))),
+                           None)
             if subject is None and t.dep_ == "acl":  # "Virtus Bologna, known for sponsorship reasons as Virtus ..."
                 subject = t.head
             x = self.token_mention.get(subject.i) if subject is not None else None
@@ -1079,7 +1082,7 @@ class _Reader:
                          for g in c.children if g.dep_ == "pobj"]
             else:
                 names = [c for c in t.children if c.dep_ in ("oprd", "attr", "dobj")]
-            for name in names:
+            for name in names + [c for n in names for c in n.conjuncts]:  # "the Second Chimurenga and the ..."
                 y = self.token_mention.get(name.i)
                 if x is None and y is not None and subject is not None and subject.lower_ in _MALE | _FEMALE | _NEUTER:
                     x = self._pronoun_besides(subject)  # "He is known as X": X is no one "he" could be
@@ -1409,7 +1412,7 @@ class _Reader:
             if t.dep_ != "acl" or t.head.pos_ != "NOUN" or t.head.i in self.token_mention or \
                     noun_kind(t.head.lemma_.lower()) is None:
                 continue
-            if t.lower_ in ("called", "named", "titled", "entitled"):
+            if t.lower_ in _NAMING:
                 names = [c for c in t.children if c.dep_ in ("oprd", "attr", "dobj")]
             elif t.lower_ == "known":
                 names = [g for c in t.children if c.dep_ == "prep" and c.lower_ == "as"
@@ -1783,8 +1786,10 @@ class _Reader:
             for t in toks[1:-1]:  # a clause with a subject of its own relates that subject, not ours
                 if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                     return None
-            nouns = [t for t in toks[1:-1] if t.pos_ == "NOUN"]
-            verb = next((t for t in toks[1:] if t.pos_ == "VERB"), None)
+            naming = {t.i for t in toks[1:-1] if t.dep_ == "acl" and t.lower_ in _NAMING and t.head.pos_ == "NOUN"}
+            naming |= {self.doc[i].head.i for i in naming}  # "formed a band called Arcadia": formed Arcadia
+            nouns = [t for t in toks[1:-1] if t.pos_ == "NOUN" and t.i not in naming]
+            verb = next((t for t in toks[1:] if t.pos_ == "VERB" and t.i not in naming), None)
             attr = [t for t in toks[1:-1] if t.dep_ in ("attr", "acomp")]
             if verb is None and attr and len(toks) == 3 and self._nationality(dst, dst_side[0][1]):
                 return src, "from", dst, "nationality", span  # "X is a German developer (of Y)"
@@ -2486,6 +2491,8 @@ def _glosses(sent: Any) -> dict[tuple[int, int], int]:
     return out
 
 
+_NAMING = frozenset({"called", "named", "titled", "entitled"})
+"""Participles that give a class noun's name ("a band *called* Arcadia")."""
 _ALSO_NAMED = frozenset({"called", "spelled", "spelt", "written", "romanized", "romanised", "transliterated",
                          "nicknamed"})
 """Verbs that give another name of a thing right after them ("Zarir (also *spelled* Zarih)")."""

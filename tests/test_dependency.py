@@ -975,6 +975,15 @@ def test_a_name_something_is_known_as_is_its_alias(ex):
                             "southern-most section of the municipality, known as Avedøre Holme, juts out into Køge Bay.")
     assert names(found)["Virtus Pallacanestro Bologna"] == {"Virtus Segafredo Bologna"}
     assert "Avedøre Holme" in names(found)
+    found = ex.extract_text("The Rhodesian Bush War—also called the Second Chimurenga and the Zimbabwe War of "
+                            "Liberation—was a civil conflict in Rhodesia.")  # parsed as "the War called ..."
+    assert names(found)["Rhodesian Bush War"] == {"Second Chimurenga", "Zimbabwe War of Liberation"}
+
+
+def test_a_class_noun_and_its_name_are_one_object(ex):
+    """"formed a band called Arcadia": Simon formed Arcadia (not "called" it)."""
+    found = ex.extract_text("Simon Le Bon formed a band called Arcadia in 1985.")
+    assert rel(found, "Simon Le Bon", "Arcadia") == {"formed"}
 
 
 def test_there_stands_for_the_place_named_before(ex):

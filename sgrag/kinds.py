@@ -1,5 +1,5 @@
 """Coarse kinds: what sort of thing an extracted node is (a person, an organisation, a place, a work, an
-event, a product, a law), and which of them a question's answer type asks for.
+event, a product, a law, a nationality or group), and which of them a question's answer type asks for.
 
 A document graph types few nodes through "is a" class edges ("X is a German video game developer"); spaCy's
 named-entity labels type nearly every name, if coarsely. The extractor files a name's kind (its stated class's,
@@ -24,13 +24,14 @@ from .extract import parse_edge_source
 from .graph import KnowledgeGraph
 from .textnorm import singular, tokens
 
-PERSON, ORGANIZATION, PLACE, WORK, EVENT, PRODUCT, LAW = \
-    "person", "organization", "place", "work", "event", "product", "law"
-COARSE_KINDS = (PERSON, ORGANIZATION, PLACE, WORK, EVENT, PRODUCT, LAW)
+PERSON, ORGANIZATION, PLACE, WORK, EVENT, PRODUCT, LAW, GROUP = \
+    "person", "organization", "place", "work", "event", "product", "law", "nationality or group"
+COARSE_KINDS = (PERSON, ORGANIZATION, PLACE, WORK, EVENT, PRODUCT, LAW, GROUP)
 """The class nodes a coarse kind is filed under (``is a`` edges, how "ner")."""
 NER_KINDS = {"PERSON": PERSON, "ORG": ORGANIZATION, "GPE": PLACE, "LOC": PLACE, "FAC": PLACE,
-             "WORK_OF_ART": WORK, "EVENT": EVENT, "PRODUCT": PRODUCT, "LAW": LAW}
-"""spaCy's entity labels -> coarse kinds (NORP and LANGUAGE name no thing of these kinds)."""
+             "WORK_OF_ART": WORK, "EVENT": EVENT, "PRODUCT": PRODUCT, "LAW": LAW, "NORP": GROUP}
+"""spaCy's entity labels -> coarse kinds (LANGUAGE names no thing of these kinds; NORP's "German", "Catholic"
+answer no "Which club" or "Which battle")."""
 NER_HOW = "ner"
 """How an ``is a`` edge to a coarse kind read from NER labels is marked in its provenance."""
 NOT_ASKED = frozenset({"entity", "one", "notable", "thing", "item", "name", "kind", "type", "other"})

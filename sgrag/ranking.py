@@ -64,8 +64,8 @@ FEATURE_RULES = {
     "likelihood": register("likelihood", "ranking", "Ranks first the candidates from whose facts the question's "
                            "constraints are likeliest drawn (edges to them / star size)."),
     "kind": register("kind", "ranking", 'On a graph read from documents, ranks first the candidates of the coarse kind '
-                     '(person, organization, place, work, event, product, law) the answer type asks for ("Which '
-                     '*singer*": a person), as NER and the stated classes typed them.'),
+                     '(person, organization, place, work, event, product, law, nationality or group) the answer type '
+                     'asks for ("Which *singer*": a person), as NER and the stated classes typed them.'),
     "document": register("document", "ranking", "On a graph read from documents, ranks first the candidates that one "
                          "document names together with the most firm conditions: a fact its sentences state apart (or "
                          "through a pronoun the reader missed) still lies in the document about it."),

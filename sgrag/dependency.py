@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v20"
+    VERSION = "spacy-v21"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -376,11 +376,19 @@ class ParseExtractor:
         values = {fold(e.label) for e in found.entities if e.description == "value"} | \
             {fold(e.label) for e in rules.entities if re.fullmatch(r"\d[\d,.]*", e.label)}
         have = {(r.source, r.relation, r.target) for r in found.relations}
+        resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
+        for r in found.relations:  # its subject from a pronoun (spans in the chunk, as the rule reader's)
+            if r.how.endswith("+pronoun"):
+                resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
         rels = list(found.relations)
         for r in rules.relations:
             src, dst = _rule_label(r.source, canon, inside), _rule_label(r.target, canon, inside)
             if src is None or dst is None or {src, dst} & (sentence_words | _MONTHS):
                 continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February": a date's month
+            if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and \
+                    any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])):
+                continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
+                #           parse's "she", not the rule reader's latest woman)
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
             if not _WORDED.search(r.relation):

@@ -89,6 +89,21 @@ def test_a_day_and_month_are_no_name_nor_part_of_a_relation(ex):
     assert "born on" in rel(found, "Julian Reinard", "5 March 1983")
 
 
+def test_the_rule_readers_pronoun_gives_way_to_the_parses(ex, tmp_path):
+    """"In 1835 she married William King": the rule reader took "she" for the latest woman named (the mother), the
+    parse for the article's subject; the parse's reading stands alone."""
+    from sgrag.io.documents import chunk_document, load_document
+    path = tmp_path / "Ada_Lovelace.txt"
+    path.write_text("Ada Lovelace\n\nAugusta Ada King, Countess of Lovelace (née Byron; 10 December 1815 – 27 "
+                    "November 1852) was an English mathematician and writer. She was the only legitimate child of "
+                    "poet Lord Byron and his wife Anne Isabella Milbanke. Lovelace was born in London. In 1835 she "
+                    "married William King, who became Earl of Lovelace in 1838.", encoding="utf-8")
+    doc = load_document(path)
+    found = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+    married = {r.source for r in found if r.relation == "married" and r.target == "William King"}
+    assert married and "Anne Isabella Milbanke" not in married
+
+
 def test_the_rule_readers_fragments_of_a_name_are_that_name(ex):
     """The rule reader cuts "Governor William G. Brownlow" at the initial's period ("Governor William G",
     "Brownlow") and keeps titles ("General Nikolai Yudenich"): each stands for the parse's name it lies in."""

@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v21"
+    VERSION = "spacy-v22"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -618,8 +618,8 @@ class _Reader:
         self.roles: dict[str, int] = {}
         """A role NER read with the name it is of (folded "Rebbe of Chabad") -> that name's entity: what the rule
         reader finds of the whole is the name's."""
-        self.merged: set[int] = set()
-        """Entities found to be another's name ("known as"): their mentions are that one's."""
+        self.merged: dict[int, int] = {}
+        """Entities found to be another's name ("known as") -> that one: their mentions are its."""
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
@@ -657,6 +657,7 @@ class _Reader:
         idx = self._full_title_name(label, kind)
         if idx is None:
             idx = self._short_form(label, kind, placed)
+        idx = self.merged.get(idx, idx)  # ("Lovelace" of a "Countess of Lovelace" found to be Ada King's title)
         bare = fold(_without_legal_form(label))
         if idx is None and bare != key and bare in self.by_key and kind != "VALUE":
             idx = self.by_key[bare]  # "Dollar General", then "Dollar General Corporation": one company
@@ -1069,6 +1070,26 @@ class _Reader:
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
 
+    def _headline_subject(self) -> None:
+        """A title the text never writes ("Ada Lovelace" over "Augusta Ada King, Countess of Lovelace was an English
+        mathematician") names the subject of the first sentence when it looks like a name and shares a word with it:
+        an alias, so that questions naming it as the title does find it."""
+        words = self.headline.split()
+        if self.title or self.title_entity is not None or not 1 < len(words) <= 6 or \
+                not all(w[:1].isupper() or w in _NAME_INNER for w in words) or not self.sent_starts:
+            return
+        first = next(iter(self.doc.sents))
+        first = first if first.text.strip() else next(iter(list(self.doc.sents)[1:]), None)
+        subject = next((m for m in self.mentions if first is not None and first.start <= m.start < first.end and
+                        not m.via and self._subject(m) and self.ents[m.entity].kind != "VALUE"), None)
+        if subject is None:
+            return
+        e = self.ents[subject.entity]
+        held = {w for name in e.aliases | {e.label} for w in fold(name).split()}
+        if held & set(fold(self.headline).split()) - {"of", "the", "and", "de", "von", "van"}:
+            e.aliases.add(self.headline)
+            self.by_key.setdefault(fold(self.headline), subject.entity)
+
     def _named_as(self, sent: Any) -> None:
         """"He is also known as the "Baal HaTanya"", "Mori is known in Italy as the "Iron Prefect"", "X was nicknamed
         Y", "The Rhodesian Bush War—also called the Second Chimurenga and the Zimbabwe War of Liberation—", "Virtus Bologna, known for sponsorship reasons as Virtus Segafredo Bologna,": the name is another name of
@@ -1116,6 +1137,18 @@ class _Reader:
         self.token_mention[tok.i] = m
         return m
 
+    def _titled_as(self, sent: Any) -> None:
+        """"Augusta Ada King, Countess of Lovelace (1815–1852) was ...": a rank of nobility or a throne "of" a place
+        set off after a person's name is that person's title, another name of them (merged when first named here)."""
+        named = sorted((m for m in self.mentions if sent.start <= m.start < sent.end and not m.via),
+                       key=lambda m: m.start)
+        for a, b in zip(named, named[1:]):
+            words = self.ents[b.entity].label.split()
+            if len(words) >= 3 and words[0] in _PEERAGE and words[1] == "of" and self._person(a.entity) and \
+                    self.text[self._end_char(a):self.doc[b.start].idx].strip() == "," and \
+                    not any(m.entity == b.entity and m.start < b.start for m in self.mentions):
+                self._merge(b.entity, a.entity)
+
     def _merge(self, old: int, into: int) -> None:
         """Entity ``old`` is another name of ``into``: its mentions and names become ``into``'s."""
         label = self.ents[old].label
@@ -1125,11 +1158,11 @@ class _Reader:
                 self.by_key[k] = into
         for n, m in enumerate(self.mentions):
             if m.entity == old:
-                self.mentions[n] = new = _Mention(m.start, m.end, into, "alias")
+                self.mentions[n] = new = _Mention(m.start, m.end, into, m.via)  # (a name as written)
                 for i in range(m.start, m.end):
                     if self.token_mention.get(i) is m:
                         self.token_mention[i] = new
-        self.merged.add(old)
+        self.merged[old] = into
 
     def _topic_before(self, sent: Any) -> bool:
         """Whether the article's subject was the subject of the sentence before ``sent``."""
@@ -1290,9 +1323,11 @@ class _Reader:
             self._classes(sent)
             self._resolve(sent)
             self._named_as(sent)
+            self._titled_as(sent)
             self._dates(sent)
             mine = sorted(self.mentions[before:], key=lambda m: m.start)
             self._relations(sent, mine)
+        self._headline_subject()
         self._contained()
         self._document_place()
         self._named_places()
@@ -1502,7 +1537,7 @@ class _Reader:
             parts = [(r, 1, "born"), (r, 2, "died")] if r else [(b, 1, "born")] if b else []
             for found, group, verb in parts:
                 part = found.group(group)  # "December 3, 1912 in Alhambra", "Pavia, December 22, 1871"
-                pieces = re.split(r"\s+(?:in|at|near)\s|,\s*(?=[^\W\d_])", part.strip())
+                pieces = re.split(r"\s+(?:in|at|near)\s|,\s*(?=[^\W\d_])|;\s*", part.strip())  # "née Byron; ..."
                 date = next((p.rstrip(",;") for p in pieces if re.search(r"\d{3,4}", p)), "")
                 # the date ends at its year ("December 15, 1812 O.S. /18 Elul 5505": the other calendar's is none)
                 date = re.match(r".*?\d{3,4}(?:\s+(?:BC|BCE|AD|CE)\b)?", date).group(0) if date else ""
@@ -2499,6 +2534,10 @@ def _glosses(sent: Any) -> dict[tuple[int, int], int]:
     return out
 
 
+_PEERAGE = frozenset({"Count", "Countess", "Baron", "Baroness", "Duke", "Duchess", "Earl", "Viscount", "Viscountess",
+                      "Marquis", "Marquess", "Marchioness", "Emperor", "Empress", "King", "Queen", "Prince",
+                      "Princess", "Lord", "Lady", "Sultan", "Emir", "Shah", "Khan", "Tsar", "Grand"})
+"""Ranks and thrones named "of" a place after a person's name ("..., Countess of Lovelace"): a title of that person."""
 _NAMING = frozenset({"called", "named", "titled", "entitled"})
 """Participles that give a class noun's name ("a band *called* Arcadia")."""
 _ALSO_NAMED = frozenset({"called", "spelled", "spelt", "written", "romanized", "romanised", "transliterated",

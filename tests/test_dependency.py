@@ -1001,6 +1001,23 @@ def test_a_class_noun_and_its_name_are_one_object(ex):
     assert rel(found, "Simon Le Bon", "Arcadia") == {"formed"}
 
 
+def test_a_peer_and_a_title_the_text_never_writes_are_the_lead_subjects_names(ex):
+    """"Augusta Ada King, Countess of Lovelace (née Byron; 10 December 1815 – 27 November 1852)" under the title "Ada
+    Lovelace": one person, called by her title, her surname in the title ("Lovelace was born in London") and the
+    title itself; born on the date after the maiden name."""
+    text = ("Ada Lovelace\n\nAugusta Ada King, Countess of Lovelace (née Byron; 10 December 1815 – 27 November 1852) "
+            "was an English mathematician. Lovelace was born in London.")
+    found = ex.extract_text(text, title="Ada Lovelace")
+    assert names(found)["Augusta Ada King"] >= {"Countess of Lovelace", "Ada Lovelace"}
+    assert "Countess of Lovelace" not in names(found)
+    assert "born on" in rel(found, "Augusta Ada King", "10 December 1815")
+    assert not any("Byron" in e.label for e in found.entities if e.description == "value")
+    assert "born in" in rel(found, "Augusta Ada King", "London")
+    found = ex.extract_text("Sable University and its economists\n\nThe economists of Sable University met in Oslo.",
+                            title="Sable University and its economists")  # a headline that names no one
+    assert not any("Sable University and its economists" in e.aliases for e in found.entities)
+
+
 def test_there_stands_for_the_place_named_before(ex):
     """"died there": died in the place where the sentence (or the one before) put the action; "there are"
     names no place, and a place qualifying another ("the Institute in Moscow") is not where."""

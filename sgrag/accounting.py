@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import re
 
+from .linking import STOPWORDS
+from .textnorm import stem, tokens
 from .types import Answer, Condition, QueryGraph
 
 _LINK_READINGS = {"typo": "a spelling correction", "fuzzy": "a close spelling", "embedding": "a similar name"}
 
 
 def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], gave_way: set[str],
-            soft_below: float, known=lambda name: False) -> tuple[Condition, ...]:
+            soft_below: float, known=lambda name: False, relations: tuple[str, ...] = ()) -> tuple[Condition, ...]:
     """One ``Condition`` per named thing: each constraint of ``qg`` and each name it could not link.
 
     ``firm``: the constraints the matcher required; ``stated``: weak ones a stated relation applied to
     the exact set; ``gave_way``: class words demoted to ranking because nothing met every condition;
-    ``known(name)``: whether the graph has a node of that name (then it was left out, not missing).
+    ``known(name)``: whether the graph has a node of that name (then it was left out, not missing);
+    ``relations``: the relation names of the edges that proved the answer (a description their words say was read).
     """
     out, spans = [], []
     best = answer.ranked[0] if answer.ranked and answer.node_id is not None else None
@@ -62,7 +65,31 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         out = [c for i, c in enumerate(out) if i not in parts]
         spans = [x for i, x in enumerate(spans) if i not in parts]
         out.append(Condition(name, "", "not_found", why))
+    described = _trailing_description(qg)
+    said = {stem(w) for r in relations for w in tokens(r)}
+    if described and not {stem(w) for w in tokens(described) if w not in STOPWORDS} & said:  # "... an award
+        #  nomination": read as the nominated edge that proved the answer
+        out.append(Condition(described, "", "described", "a description with no name in it: nothing in the graph "
+                                                          "was matched to it, so no answer was checked against it"))
     return tuple(out)
+
+
+_DESCRIBED = re.compile(r"\b(?:(?:the|a|an)\s+(?:\w+\s+)*?[a-z]\w{2,}|first|last|earliest|latest|"
+                        r"oldest|youngest|largest|biggest|smallest|highest|lowest|longest|shortest|most|least|best|"
+                        r"worst)\b.*", re.I)
+
+
+def _trailing_description(qg: QueryGraph) -> str:
+    """The words after the last thing the question names, when they describe something ("is home to *the
+    northernmost university in the world*", "won *a gold medal*", "was released *first*"): a condition no name
+    stands for. A relation phrase alone ("Which county is Roper located in?", "... in its crew") is none."""
+    ends = [n.mention.end for n in qg.constraints if n.mention is not None and 0 < n.mention.end <= len(qg.question)]
+    ends += [k.end() for name in qg.unlinked for k in re.finditer(re.escape(name), qg.question)]
+    if not ends:
+        return ""
+    tail = qg.question[max(ends):].strip().rstrip("?.! ").strip()
+    found = _DESCRIBED.search(tail)
+    return tail[found.start():].strip(" ,") if found else ""
 
 
 def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
@@ -96,4 +123,5 @@ def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
 
 
 _SHORT = {"ranks": "only ranks", "relaxed": "relaxed", "not_found": "not found in the graph", "unused": "not linked",
+          "described": "not checked: no name in it",
           "used": "used"}

@@ -185,7 +185,8 @@ class Condition:
     """"used": every member of the exact set meets it, verified edge by edge; "ranks": it orders the
     answers but filters nobody (weakly linked, or a class word that gave way); "relaxed": given up to find
     an answer; "not_found": nothing in the graph stands for it; "unused": the graph has it, but the
-    question's wording did not make it a condition (part of a relation or of a longer name)."""
+    question's wording did not make it a condition (part of a relation or of a longer name); "described": a
+    description after the last name ("home to the northernmost university"), which no name stands for."""
     reason: str = ""
     """Why, in plain words ("no entity named 'Atlantis' in the graph", "read 'comedain' as Comedian")."""
     corrected: bool = False
@@ -235,8 +236,9 @@ class Answer:
     def meets_every_named(self) -> bool:
         """Whether the answer is exact for every thing the question names: some entity meets every condition
         used, and no named thing was missing from the graph or left out (a name the graph lacks makes the
-        answer a partial match, however many entities meet the rest; a class word that only ranks does not)."""
-        return self.exact and not any(c.status in ("not_found", "unused") for c in self.conditions)
+        answer a partial match, however many entities meet the rest; a class word that only ranks does not), nor
+        was a description after the last name left unchecked ("home to the northernmost university")."""
+        return self.exact and not any(c.status in ("not_found", "unused", "described") for c in self.conditions)
 
 
 @dataclass

@@ -519,7 +519,7 @@ def render_llm_status(engine) -> bool:
 
 
 CONDITION_STATUS = {"used": "used", "ranks": "only ranks", "relaxed": "left out", "not_found": "not found",
-                    "unused": "not a condition", "": "not used"}
+                    "unused": "not a condition", "described": "not checked", "": "not used"}
 
 
 def condition_of(a, node) -> "Condition":

@@ -48,6 +48,23 @@ def test_a_title_in_sentence_case_the_graph_lacks_is_reported_whole(olympics_eng
     assert "every condition" not in trace.answer.headline
 
 
+def test_a_description_after_the_last_name_is_reported_as_not_checked(olympics_engine):
+    """"... and has the largest population": no name stands for it, so nothing was checked against it; the answer
+    meets 1 of 2 conditions and is no exact answer to the whole question. A relation said after the name ("Which
+    country is the 2012 Summer Olympics in?") is no description, nor are words the proving edges' relations hold
+    ("won medals at the 2012 Summer Olympics, winning a medal")."""
+    trace = olympics_engine.ask("Which country won medals at the 2008 Summer Olympics and has the largest population?")
+    assert _statuses(trace) == {"2008 Summer Olympics": "used", "the largest population": "described"}
+    assert trace.answer.headline.startswith("3 entities satisfy 1 of 2 conditions")
+    assert "'the largest population' (not checked: no name in it)" in trace.answer.headline
+    assert not trace.answer.meets_every_named
+    for q in ("Which country won medals at the 2008 Summer Olympics first?",):
+        assert "described" in _statuses(olympics_engine.ask(q)).values()
+    for q in ("Which country is a member of the United Nations in?",
+              "Which country won medals at the 2012 Summer Olympics, winning a medal?"):
+        assert "described" not in _statuses(olympics_engine.ask(q)).values(), q
+
+
 def test_every_condition_only_when_all_are_used(olympics_engine):
     trace = olympics_engine.ask("Which country is a Republic, a member of the United Nations and won medals at the "
                                 "2008 Summer Olympics and the 2012 Summer Olympics?")

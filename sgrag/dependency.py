@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v22"
+    VERSION = "spacy-v23"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1403,8 +1403,9 @@ class _Reader:
         key = fold(self.title)
         n = len(self.title.split())
         for t in sent:
-            if not t.text[:1].isupper() or t.i in self.token_mention:
-                continue
+            if not t.text[:1].isupper() or t.i in self.token_mention or \
+                    t.ent_iob_ == "I" and self.doc[t.i - 1].lower_ not in _DETS:
+                continue  # (nor inside a longer name NER read: "the University of *Tromsø*")
             span = self.doc[t.i:min(t.i + n + 3, sent.end)]
             for k in range(1, len(span) + 1):
                 longer = t.i + k < sent.end and self.doc[t.i + k].pos_ == "PROPN" and \
@@ -1813,6 +1814,13 @@ class _Reader:
             role_as = self._object_as(side_a, side_b, a, b)
             if role_as is not None:
                 return role_as + (span,)
+            for (own, own_side), (name, name_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
+                if len(own_side) == 3 and own_side[0][1] == "poss" and own_side[1][1] in _SUBJ and \
+                        own_side[1][0].pos_ == "NOUN" and len(name_side) == 2 and name_side[0][1] == "attr" and \
+                        lca.lemma_ == "be" and self.ents[name.entity].kind != "VALUE":
+                    noun = own_side[1][0]  # "Its home ground is Alfheim Stadium": the stadium is its home ground
+                    words = [c.lower_ for c in noun.children if c.dep_ == "compound" and c.is_lower] + [noun.lower_]
+                    return name, " ".join(words) + " of", own, "possessive", span
             if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
                 return None  # "used his concept for X": X is not his
             subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ

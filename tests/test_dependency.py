@@ -1018,6 +1018,23 @@ def test_a_peer_and_a_title_the_text_never_writes_are_the_lead_subjects_names(ex
     assert not any("Sable University and its economists" in e.aliases for e in found.entities)
 
 
+def test_a_possessed_subject_is_what_the_copula_names(ex):
+    """"Its home ground is Alfheim Stadium", "Its capital is Oslo": the name is the possessor's home ground, capital."""
+    found = ex.extract_text("Tromsø IL is a football club. Its home ground is Alfheim Stadium. Norway is a country. "
+                            "Its capital is Oslo.")
+    assert rel(found, "Alfheim Stadium", "Tromsø IL") == {"home ground of"}
+    assert rel(found, "Oslo", "Norway") == {"capital of"}
+
+
+def test_the_title_inside_a_longer_name_is_that_name(ex):
+    """Under the title "Tromsø", "the University of Tromsø" is the university (NER's name), not the city."""
+    found = ex.extract_text("Tromsø\n\nTromsø is a city in Norway. The city is home to the University of Tromsø, the "
+                            "northernmost university in the world, which was founded in 1968.", title="Tromsø")
+    assert "University of Tromsø" in names(found)
+    assert rel(found, "University of Tromsø", "1968") == {"founded in"}
+    assert rel(found, "Tromsø", "1968") <= {"mentioned with"}  # the article's subject and its lead's dates
+
+
 def test_there_stands_for_the_place_named_before(ex):
     """"died there": died in the place where the sentence (or the one before) put the action; "there are"
     names no place, and a place qualifying another ("the Institute in Moscow") is not where."""

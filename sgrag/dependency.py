@@ -267,7 +267,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v23"
+    VERSION = "spacy-v24"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -376,6 +376,7 @@ class ParseExtractor:
         values = {fold(e.label) for e in found.entities if e.description == "value"} | \
             {fold(e.label) for e in rules.entities if re.fullmatch(r"\d[\d,.]*", e.label)}
         have = {(r.source, r.relation, r.target) for r in found.relations}
+        dates = {fold(e.label) for e in found.entities if e.description == "value" and not e.label[:1].isdigit()}
         resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
         for r in found.relations:  # its subject from a pronoun (spans in the chunk, as the rule reader's)
             if r.how.endswith("+pronoun"):
@@ -383,8 +384,11 @@ class ParseExtractor:
         rels = list(found.relations)
         for r in rules.relations:
             src, dst = _rule_label(r.source, canon, inside), _rule_label(r.target, canon, inside)
-            if src is None or dst is None or {src, dst} & (sentence_words | _MONTHS):
-                continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February": a date's month
+            if src is None or dst is None or {src, dst} & (sentence_words | _MONTHS) or \
+                    any(x[:1].isalpha() and re.search(rf"\b{re.escape(fold(x))}\b", v)
+                        for x in (src, dst) for v in dates):
+                continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February", "on Christmas
+                #           Day 1066": a part of a date
             if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and \
                     any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])):
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
@@ -1064,11 +1068,31 @@ class _Reader:
                         self._topic_before(sent) and noun_kind(t.lemma_.lower()) in (
                             None, stated_kind(self.ents[title].classes)):
                     target = title  # "Laurentides was an electoral district ... *This riding* was created in 1987"
+                if target is None and title is not None and t.dep_ in _SUBJ | {"poss"} and \
+                        noun_kind(t.lemma_.lower()) is not None and \
+                        noun_kind(t.lemma_.lower()) == (stated_kind(self.ents[title].classes) or
+                                                        NER_KINDS.get(self.ents[title].kind)):
+                    target = title  # "The company's headquarters are in Stockholm": the article's company
                 via = "description"
             if target is not None:
                 m = _Mention(t.i, t.i + 1, target, via)
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
+
+    def _lead_title(self, sent: Any) -> None:
+        """A title the lead's subject writes out ("Spotify" over "Spotify Technology S.A. is a Swedish ... provider")
+        is that subject for short: its later mentions ("Spotify acquired Anchor FM") are the company's."""
+        if not self.title or self.title_entity is not None or not sent.text.strip():
+            return
+        key = fold(self.title).split()
+        subject = next((m for m in self.mentions if sent.start <= m.start < sent.end and not m.via and
+                        self._subject(m) and self.ents[m.entity].kind not in ("VALUE", "PERSON") and
+                        fold(self.ents[m.entity].label).split()[:len(key)] == key and
+                        len(self.ents[m.entity].label.split()) > len(key)), None)
+        if subject is not None and fold(self.title) not in self.by_key:
+            self.title_entity = subject.entity
+            self.ents[subject.entity].aliases.add(self.title)
+            self.by_key[fold(self.title)] = subject.entity
 
     def _headline_subject(self) -> None:
         """A title the text never writes ("Ada Lovelace" over "Augusta Ada King, Countess of Lovelace was an English
@@ -1092,8 +1116,9 @@ class _Reader:
 
     def _named_as(self, sent: Any) -> None:
         """"He is also known as the "Baal HaTanya"", "Mori is known in Italy as the "Iron Prefect"", "X was nicknamed
-        Y", "The Rhodesian Bush War—also called the Second Chimurenga and the Zimbabwe War of Liberation—", "Virtus Bologna, known for sponsorship reasons as Virtus Segafredo Bologna,": the name is another name of
-        the subject or the name before, not a thing of its own, when the text names it here first (its mentions become
+        Y", "The Rhodesian Bush War—also called the Second Chimurenga and the Zimbabwe War of Liberation—", "Virtus
+        Bologna, known for sponsorship reasons as Virtus Segafredo Bologna,": the name is another name of the
+        subject or the name before, not a thing of its own, when the text names it here first (its mentions become
         the subject's). Not after a description ("the southern-most section of the *municipality*, known as Avedøre
         Holme": which noun it names is unsure)."""
         for t in sent:
@@ -1176,8 +1201,9 @@ class _Reader:
     def _head_noun(self, k: int) -> set[str]:
         """A name's last word when the kinds lexicon knows it as a noun: "the county" of "Olesno County", "the
         lake" of "Liangzi Lake"."""
-        last = self.ents[k].label.split()[-1].lower()
-        return {last} if len(self.ents[k].label.split()) > 1 and last in base_kinds() else set()
+        words = self.ents[k].label.split()
+        last = (words[words.index("of", 1) - 1] if "of" in words[1:-1] else words[-1]).lower()  # "Battle of Hastings"
+        return {last} if len(words) > 1 and last in base_kinds() else set()
 
     def _antecedent(self, tok: Any, agree: str) -> int | None:
         """Who a pronoun means, by salience among the entities that agree with it ("m"/"f": a person of
@@ -1324,6 +1350,7 @@ class _Reader:
             self._resolve(sent)
             self._named_as(sent)
             self._titled_as(sent)
+            self._lead_title(sent)
             self._dates(sent)
             mine = sorted(self.mentions[before:], key=lambda m: m.start)
             self._relations(sent, mine)
@@ -1821,6 +1848,11 @@ class _Reader:
                     noun = own_side[1][0]  # "Its home ground is Alfheim Stadium": the stadium is its home ground
                     words = [c.lower_ for c in noun.children if c.dep_ == "compound" and c.is_lower] + [noun.lower_]
                     return name, " ".join(words) + " of", own, "possessive", span
+                if len(own_side) == 3 and own_side[0][1] == "poss" and own_side[1][1] in _SUBJ and \
+                        own_side[1][0].pos_ == "NOUN" and len(name_side) == 3 and name_side[0][1] == "pobj" and \
+                        name_side[1][0].lower_ in ("in", "at", "on", "near") and lca.lemma_ == "be":
+                    noun = own_side[1][0]  # "Its headquarters are in Stockholm": its headquarters in Stockholm
+                    return own, f"{noun.lower_} {name_side[1][0].lower_}", name, "possessive", span
             if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
                 return None  # "used his concept for X": X is not his
             subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ

@@ -1026,6 +1026,29 @@ def test_a_possessed_subject_is_what_the_copula_names(ex):
     assert rel(found, "Oslo", "Norway") == {"capital of"}
 
 
+def test_the_title_and_the_kind_noun_stand_for_the_lead_subject(ex, tmp_path):
+    """Under "Spotify", "Spotify Technology S.A. is a Swedish provider" names the company in full: "Spotify
+    acquired Anchor FM" and "The company's headquarters are in Stockholm" are its. Under "Battle of Hastings",
+    "the battle" is the battle (the head noun before "of"), not the town of Battle; "Christmas Day 1066" is a date,
+    no name."""
+    text = ("Spotify\n\nSpotify Technology S.A. is a Swedish audio streaming provider founded by Daniel Ek. The "
+            "company's headquarters are in Stockholm, Sweden. Spotify acquired Anchor FM in 2019.")
+    found = ex.extract_text(text, title="Spotify")
+    assert "Spotify" in names(found)["Spotify Technology S.A."] and "Spotify" not in names(found)
+    assert rel(found, "Spotify Technology S.A.", "Anchor FM") == {"acquired"}
+    assert "headquarters in" in rel(found, "Spotify Technology S.A.", "Stockholm")
+    from sgrag.io.documents import chunk_document, load_document
+    path = tmp_path / "Battle_of_Hastings.txt"
+    path.write_text("Battle of Hastings\n\nThe Battle of Hastings was fought on 14 October 1066 near the town of "
+                    "Battle, East Sussex. Harold was killed in the battle. William was crowned king on Christmas Day "
+                    "1066.", encoding="utf-8")
+    doc = load_document(path)
+    rels = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+    assert "killed in" in {r.relation for r in rels if (r.source, r.target) == ("Harold", "Battle of Hastings")}
+    assert not [r for r in rels if (r.source, r.target) == ("Harold", "Battle")]
+    assert "Christmas Day" not in {x for r in rels for x in (r.source, r.target)}
+
+
 def test_the_title_inside_a_longer_name_is_that_name(ex):
     """Under the title "Tromsø", "the University of Tromsø" is the university (NER's name), not the city."""
     found = ex.extract_text("Tromsø\n\nTromsø is a city in Norway. The city is home to the University of Tromsø, the "

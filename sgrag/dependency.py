@@ -119,7 +119,7 @@ from .coref import is_person_noun, name_kind
 from .kinds import (EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, majority_kind,
                     named_kind, noun_kind, stated_kind)
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
-from .textnorm import fold, singular
+from .textnorm import MAKING, fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
               "possessive": 0.75, "modifier": 0.6, "class": 0.9, "class-date": 0.85, "dates": 0.8, "place-chain": 0.85, "place-list": 0.75,
@@ -128,9 +128,6 @@ CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "
               "name-place": 0.6, "document-place": 0.5, "sentence": 0.35, "clause-subject": 0.5, "document": 0.3,
               "rules": 0.8, "nominal": 0.6, "nested": 0.7, "event-date": 0.7, "example": 0.7, NER_HOW: 0.5}
 """How sure an edge read by each construction is (fitted by eye on Re-DocRED dev)."""
-_MADE = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
-                   r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
-"""Verbs of making: in the active voice, the date of the act is its object's ("Tor published Mistborn in 2006")."""
 _POST_NOMINAL = re.compile(r"[A-Z]{2,4}|Jr\.?|Sr\.?|I{2,3}|IV|Ph\.?D\.?")
 """Letters after a person's name: honours ("AO", "OBE"), degrees ("PhD"), generations ("Jr.", "III")."""
 _TIME_FRAME = {"after", "before", "since", "until", "following", "during", "upon"}
@@ -267,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v24"
+    VERSION = "spacy-v25"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -424,7 +421,8 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
     Unknown to the parse, a name keeps its clean form, but one ending in a possessive names nothing (its edge is
     dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister"); nor does
     a role ("Superior General of the Society of Jesus": someone the parse reads as its holder). A name after a
-    possessive the parse knows as a name ("Finland's Lordi") is the name after it ("Lordi")."""
+    possessive the parse knows as a name ("Finland's Lordi") is the name after it ("Lordi"), and so is one after a year
+    the parse did not read with it ("2001 French")."""
     if fold(name) in canon:
         return canon[fold(name)]
     clean = clean_name(name, keep_article=True)
@@ -436,6 +434,10 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
         held = inside(form)
         if held is not None:
             return held
+    dated = re.match(r"\d{4} (\S.*)$", clean)
+    if dated:  # "the 1992 National Heritage Fellowship": the year is no part of the name the parse read after it;
+        #        "a 2001 French film", "the 1975 European championships": a nationality qualifies, names nothing
+        return None if country_named(dated.group(1)) else _rule_label(dated.group(1), canon, inside)
     owned = re.match(r"(.+?)['’]s (\S.*)$", clean)
     if owned and fold(owned.group(1)) in canon:  # "Finland's Lordi", "Capcom's Mega Man": the owner is a name of its
         return _rule_label(owned.group(2), canon, inside)  # own, and what it owns another
@@ -448,7 +450,7 @@ def dates_thing(relation: str, how: str) -> bool:
     a number read as a modifier or in brackets ("the 1997 film", "Spawn (1997)") does, and so
     does a date of a sentence about the article's subject (the weak "mentioned with")."""
     return how in ("dates", "modifier", "document", "class-date") or bool(_LIFECYCLE.search(relation)) or \
-        bool(_MADE.fullmatch(relation.split(" ", 1)[0]))  # "produced in 1994": when it was made
+        bool(MAKING.fullmatch(relation.split(" ", 1)[0]))  # "produced in 1994": when it was made
 
 
 def _named_in_full(name: str, body: str) -> bool:
@@ -787,10 +789,10 @@ class _Reader:
             elif kind in _ENTITY_NER:
                 if len(ent) == 1 and ent.start == sent.start and ent[0].pos_ == "NOUN":
                     continue  # "Guest star Leland Orser ...": a common noun capitalised by the sentence
-                if kind in ("ORG", "PERSON", "GPE") and len(ent) > 1 and re.fullmatch(r"\d{4}", ent[0].text) and \
+                if kind in ("ORG", "PERSON", "GPE", "NORP") and len(ent) > 1 and re.fullmatch(r"\d{4}", ent[0].text) and \
                         not _event_word(ent[-1].text):
                     spans.append((ent.start, ent.start + 1, "VALUE"))  # "the NFL champion 1957 Lions": a team's
-                    ent = doc[ent.start + 1:ent.end]                   # season, not an edition of an event
+                    ent = doc[ent.start + 1:ent.end]                   # season, not an edition; "a 2001 French film"
                 seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
                 end = ent.end
                 while end - 1 > ent.start and doc[end - 1].text == ",":
@@ -1758,7 +1760,7 @@ class _Reader:
     def _made_object_date(self, verb: Any, one: tuple, other: tuple):
         """"X released *their debut album, Y,* on 4 December 2006": a verb of making dates its object, not its
         subject -> (Y, "released on", the date, "svo"), or None."""
-        if not _MADE.match(_verb(verb)) or any(c.dep_ == "nsubjpass" for c in verb.children):
+        if not MAKING.match(_verb(verb)) or any(c.dep_ == "nsubjpass" for c in verb.children):
             return None
         (m, role, side), (n, _, n_side) = (one, other) if self.ents[other[0].entity].kind == "VALUE" else (other, one)
         if role != "dobj" or self.ents[n.entity].kind != "VALUE" or self.ents[m.entity].kind == "VALUE":
@@ -2445,7 +2447,7 @@ def _outermost(label: str, parent: dict[str, str]) -> str:
 
 def _dates_its_object(verb: Any) -> bool:
     """Whether a verb of making has an object: then a date of the act is the made thing's, not the subject's."""
-    return bool(_MADE.match(_verb(verb))) and any(c.dep_ == "dobj" for c in verb.children)
+    return bool(MAKING.match(_verb(verb))) and any(c.dep_ == "dobj" for c in verb.children)
 
 
 def _listed_apposition(tok: Any) -> bool:

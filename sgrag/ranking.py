@@ -29,7 +29,7 @@ from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
                      one_way_relations, value_precision)
 from .stated import stated_words
-from .textnorm import singular, stem, tokens
+from .textnorm import MAKING, singular, stem, tokens
 from .types import QueryGraph, QueryNode, RankedAnswer
 
 # Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
@@ -594,6 +594,10 @@ class Ranker:
             if atype:
                 backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r], named))
             fit = np.where(back, backward, forward)
+            if read and is_value_label(qg.constraints[j].label) and any(MAKING.fullmatch(w) for w in content):
+                # "released in 2001": a thing's own year or date ("the 2001 film", "Spawn (1997)") is when it was made
+                own_year = np.array([g.relations[x] in ("year", "date") for x in r.tolist()], dtype=bool)
+                fit = np.where(own_year & ~back, 1.0, fit)
             best = float(fit.max())
             if best < cfg.relation_fit_floor:
                 out.append((j, phrase, None))

@@ -103,3 +103,9 @@ def stem(word: str) -> str:
     of a relation name."""
     with _STEM_LOCK:
         return _STEMMER.stemWord(word)
+
+
+MAKING = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
+                    r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
+"""Verbs of making: in the active voice, the date of the act is its object's ("Tor published Mistborn in 2006");
+a thing's own year ("the 2001 film") is when it was made, released, founded."""

@@ -1049,6 +1049,15 @@ def test_the_title_and_the_kind_noun_stand_for_the_lead_subject(ex, tmp_path):
     assert "Christmas Day" not in {x for r in rels for x in (r.source, r.target)}
 
 
+def test_a_year_before_a_nationality_is_no_part_of_a_name(ex):
+    """"a 2001 French romantic comedy film": the film's year and its nationality, no name "2001 French"."""
+    text = "Amélie is a 2001 French romantic comedy film directed by Jean-Pierre Jeunet."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert "2001 French" not in labels and {"2001", "French"} <= labels
+    assert rel(found, "Amélie", "2001") == {"year"}
+
+
 def test_the_title_inside_a_longer_name_is_that_name(ex):
     """Under the title "Tromsø", "the University of Tromsø" is the university (NER's name), not the city."""
     found = ex.extract_text("Tromsø\n\nTromsø is a city in Norway. The city is home to the University of Tromsø, the "

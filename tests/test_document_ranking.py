@@ -67,6 +67,12 @@ def dates_graph():
                   ("Trampoline", "2014", "released on", "svo|0.85")])
 
 
+def own_year_graph():
+    """"Amélie is a 2001 French film" (its own year, "year"); Le Dep is only mentioned with 2001."""
+    return _read([("Amélie", "2001", "year", "class-date|0.85"), ("Amélie", "Audrey Tautou", "stars", "svo|0.85"),
+                  ("Le Dep", "Audrey Tautou", "stars", "svo|0.85"), ("Le Dep", "2001", "mentioned with", "document|0.3")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -74,7 +80,7 @@ def engines(tmp_path_factory):
     out = {}
     for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
                         ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
-                        ("dates", dates_graph)):
+                        ("dates", dates_graph), ("own_year", own_year_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -263,3 +269,9 @@ def test_an_edge_the_candidate_is_the_tail_of_reads_as_its_converse(engines):
                                         ("Noel Nicola", "Noel Nicola", False), ("Fjord 1901", "Fjord 1902", False)])
 def test_one_typo_apart_is_a_misspelling_not_a_sequel(a, b, same):
     assert one_typo_apart(a, b) is same and one_typo_apart(b, a) is same
+
+
+def test_a_things_own_year_is_when_it_was_made(engines):
+    """"released in 2001": the film's own year ("a 2001 film") says when it was released; a co-mention does not."""
+    a = engines["own_year"].ask("Which film starring Audrey Tautou was released in 2001?").answer
+    assert a.exact and [r.label for r in a.exact_set] == ["Amélie"]

@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v25"
+    VERSION = "spacy-v26"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -820,7 +820,8 @@ class _Reader:
             j = i + 1
             while j < sent.end:
                 t = doc[j]
-                if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2):
+                if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2) or \
+                        re.fullmatch(r"[dl]['’][A-ZÀ-Þ]\w*", t.text):  # "Ballon d'Or": an elided particle and word
                     j += 1
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and" and j not in cut:

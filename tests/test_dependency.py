@@ -1049,6 +1049,13 @@ def test_the_title_and_the_kind_noun_stand_for_the_lead_subject(ex, tmp_path):
     assert "Christmas Day" not in {x for r in rels for x in (r.source, r.target)}
 
 
+def test_an_elided_particle_is_inside_a_name(ex):
+    """"the Ballon d'Or Féminin": one award (NER reads "Ballon" and "Féminin" apart)."""
+    found = ex.extract_text("Megan Rapinoe is a soccer player. In 2019 she received the Ballon d'Or Féminin.")
+    assert rel(found, "Megan Rapinoe", "Ballon d'Or Féminin") == {"received"}
+    assert not {"Ballon", "Féminin"} & set(names(found))
+
+
 def test_a_year_before_a_nationality_is_no_part_of_a_name(ex):
     """"a 2001 French romantic comedy film": the film's year and its nationality, no name "2001 French"."""
     text = "Amélie is a 2001 French romantic comedy film directed by Jean-Pierre Jeunet."

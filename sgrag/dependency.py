@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v26"
+    VERSION = "spacy-v27"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -352,6 +352,11 @@ class ParseExtractor:
         named_at = getattr(self, "_named_at", [])
         sentence_words = getattr(self, "_sentence_words", set())
 
+        def alone(label: str) -> bool:
+            """Whether the parse names ``label`` in this chunk somewhere without a possessive after it."""
+            return any(l == label and a >= offset and not re.match(r"['’]s\b", chunk.text[b - offset:b - offset + 3])
+                       for a, b, l in named_at)
+
         @functools.cache  # the rule reader names the same few names in many findings
         def inside(name: str) -> str | None:
             """The parse's one name every occurrence of ``name`` in the chunk lies inside ("Brownlow" in "William G.
@@ -380,7 +385,7 @@ class ParseExtractor:
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
         rels = list(found.relations)
         for r in rules.relations:
-            src, dst = _rule_label(r.source, canon, inside), _rule_label(r.target, canon, inside)
+            src, dst = _rule_label(r.source, canon, inside, alone), _rule_label(r.target, canon, inside, alone)
             if src is None or dst is None or {src, dst} & (sentence_words | _MONTHS) or \
                     any(x[:1].isalpha() and re.search(rf"\b{re.escape(fold(x))}\b", v)
                         for x in (src, dst) for v in dates):
@@ -404,14 +409,15 @@ class ParseExtractor:
         labels = {e.label for e in found.entities}
         ents = list(found.entities)
         for e in rules.entities:
-            label = _rule_label(e.label, canon, inside)
+            label = _rule_label(e.label, canon, inside, alone)
             if label is not None and label not in labels and label not in sentence_words | _MONTHS:
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
 
 
-def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | None] = lambda _: None) -> str | None:
+def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | None] = lambda _: None,
+                alone: Callable[[str], bool] = lambda _: False) -> str | None:
     """The parse's entity a rule-reader name stands for (``canon``: folded names -> labels), or None for none.
 
     The rule reader keeps the capitalised words it saw ("Italy's", "Lost One" for the parse's "The Lost One",
@@ -421,8 +427,8 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
     Unknown to the parse, a name keeps its clean form, but one ending in a possessive names nothing (its edge is
     dropped): no label ends in "'s", and what a possessor owns is another thing ("Italy's prime minister"); nor does
     a role ("Superior General of the Society of Jesus": someone the parse reads as its holder). A name after a
-    possessive the parse knows as a name ("Finland's Lordi") is the name after it ("Lordi"), and so is one after a year
-    the parse did not read with it ("2001 French")."""
+    possessive the parse knows as a name of its own (``alone``: named without the possessive too; "Capcom's Mega Man")
+    is the name after it ("Mega Man"), and so is one after a year the parse did not read with it ("2001 French")."""
     if fold(name) in canon:
         return canon[fold(name)]
     clean = clean_name(name, keep_article=True)
@@ -437,10 +443,11 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
     dated = re.match(r"\d{4} (\S.*)$", clean)
     if dated:  # "the 1992 National Heritage Fellowship": the year is no part of the name the parse read after it;
         #        "a 2001 French film", "the 1975 European championships": a nationality qualifies, names nothing
-        return None if country_named(dated.group(1)) else _rule_label(dated.group(1), canon, inside)
+        return None if country_named(dated.group(1)) else _rule_label(dated.group(1), canon, inside, alone)
     owned = re.match(r"(.+?)['’]s (\S.*)$", clean)
-    if owned and fold(owned.group(1)) in canon:  # "Finland's Lordi", "Capcom's Mega Man": the owner is a name of its
-        return _rule_label(owned.group(2), canon, inside)  # own, and what it owns another
+    if owned and fold(owned.group(1)) in canon and alone(canon[fold(owned.group(1))]):
+        return _rule_label(owned.group(2), canon, inside, alone)  # "Capcom's Mega Man": the owner is a name of its
+        #                     own, written without "'s" too, and what it owns another (not "Traveller's Tales")
     role = re.match(r"(.+?) of the [A-Z]\S*(?: (?:of |de |the |and )*[A-Z]\S*)+$", clean)  # as _Reader._nested reads
     return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
 

@@ -69,13 +69,16 @@ def test_the_rule_readers_names_take_the_parses_canonical_form(ex):
 
 def test_the_rule_readers_name_after_a_known_possessor_is_the_owned_name(ex):
     """The rule reader reads "Finland's Lordi" and "Capcom's Mega Man" as names; Finland and Capcom are names of
-    their own, so those are Lordi and Mega Man."""
+    their own (named without "'s" too), so those are Lordi and Mega Man; "Traveller's Tales" stays one name."""
     text = ("Amambanda was performed seventeenth, following Finland's Lordi with \"Hard Rock Hallelujah\". Finland "
             "won. Mega Man Zero is set in Capcom's Mega Man universe. Capcom is based in Japan.")
     found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
     labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
     assert {"Lordi", "Mega Man"} <= labels
     assert not {"Finland's Lordi", "Capcom's Mega Man"} & labels
+    text = "The game was developed by Traveller's Tales and published by Warner Bros. in 2016."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))  # no Traveller but in the name: one name
+    assert "Traveller's Tales" in {e.label for e in found.entities}
 
 
 def test_a_day_and_month_are_no_name_nor_part_of_a_relation(ex):

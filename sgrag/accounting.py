@@ -66,9 +66,9 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         spans = [x for i, x in enumerate(spans) if i not in parts]
         out.append(Condition(name, "", "not_found", why))
     described = _trailing_description(qg)
-    said = {stem(w) for r in relations for w in tokens(r)}
-    if described and not {stem(w) for w in tokens(described) if w not in STOPWORDS} & said:  # "... an award
-        #  nomination": read as the nominated edge that proved the answer
+    if described and not {stem(w) for w in tokens(described) if w not in STOPWORDS} & \
+            {stem(w) for r in set(relations) for w in tokens(r)}:  # "... an award nomination": read as the
+        #                                                           nominated edge that proved the answer
         out.append(Condition(described, "", "described", "a description with no name in it: nothing in the graph "
                                                           "was matched to it, so no answer was checked against it"))
     return tuple(out)

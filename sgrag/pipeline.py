@@ -319,7 +319,7 @@ class Engine:
     def _accounted(self, answer: Answer, qg, trace: QueryTrace, stated: set[str] = frozenset(),
                    gave_way: set[str] = frozenset()) -> Answer:
         """The answer with every named condition accounted for and its one-line verdict."""
-        proved = tuple(e.relation for m in trace.matches if m.exact for e in m.edges)
+        proved = tuple({e.relation for m in trace.matches if m.exact for e in m.edges})
         conditions = account(qg, answer, trace.firm_qids, stated, gave_way, self.config.query.soft_below,
                              self.linker.knows, proved)
         return replace(answer, conditions=conditions, headline=headline(answer, conditions))

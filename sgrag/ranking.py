@@ -752,9 +752,12 @@ class Ranker:
 
     def asked_kind(self, qg: QueryGraph) -> str | None:
         """The coarse kind the question's answer type asks for on a graph read from documents (None elsewhere or
-        unsure); "person" asks for one only when the question writes it ("Which *person*", not "Who")."""
-        if not self._read or not qg.answer_type:
+        unsure); "person" asks for one only when the question writes it ("Which *person*", not "Who"); a "Where"
+        question with no answer type asks for a place."""
+        if not self._read:
             return None
+        if not qg.answer_type:
+            return PLACE if re.match(r"\s*where\b", qg.question, re.I) else None
         return self.node_kinds.asked_kind(qg.answer_type, self._coarse_words, qg.question)
 
     def kind_fit(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:

@@ -103,6 +103,9 @@ def coarse_graph():
     edge("Basketball League", "Toronto", "based in")
     edge("Lou Hart", "Toronto Huskies", "coached")
     edge("Lou Hart", "Toronto", "born in")
+    edge("Lou Hart", "Ray Olsen", "lived with")  # a person: "Where did Lou Hart live?" asks for no person
+    edge("Lou Hart", "Toronto", "lived in")
+    edge("Ray Olsen", "person", "is a", "class|0.9")
     edge("Basketball League", "organization", "is a", "ner|0.5")
     edge("Lou Hart", "coach", "is a", "class|0.9")
     b.add_node("person", "person")
@@ -183,6 +186,13 @@ def test_a_nationality_word_answers_no_battle(engine):
     assert exact.index("Kasserine Pass") < exact.index("German")
     a = engine.ask("Which singer involved Erwin Rommel?").answer
     assert "German" not in [r.label for r in a.exact_set] and "Kasserine Pass" in [r.label for r in a.exact_set]
+
+
+def test_a_where_question_asks_for_a_place(engine):
+    """"Where did Lou Hart live?": the person he lived with is no answer; the place he lived in is."""
+    a = engine.ask("Where did Lou Hart live?").answer
+    exact = [r.label for r in a.exact_set]
+    assert exact and exact[0] == "Toronto" and "Ray Olsen" not in exact
 
 
 def test_a_graph_not_read_from_documents_has_no_coarse_kinds():

@@ -41,6 +41,9 @@ LOCATED = frozenset({"located", "situated", "lies", "lie", "lying", "sits", "sta
 """Verbs that only say where a thing is ("is *located* in"), unlike "appears in", "took part in"."""
 # "issued *both* X and Y" states no relation; nor does a verb of coming beyond its preposition ("comes *from*",
 # "came *after*")
+_AUXILIARY = frozenset({"did", "does", "do", "was", "is", "were", "are"})
+"""An auxiliary before a question's name puts its verb after it ("Where *did* Ada Lovelace *die*?"; not "has": "Which
+party *has* Mehdi Karroubi as a member", a verb of its own)."""
 FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also", "come", "comes", "came", "coming"})
 
 
@@ -548,11 +551,15 @@ class Ranker:
         g, cfg = self.graph, self.cfg
         out = []
         near, a_end = stated_words(qg, self.rules), answer_type_span(qg.question)[2]
-        wanted = []
+        wanted, inverted = [], set()
         for j, c in enumerate(qg.constraints):
             if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
                 said = [w for w in tokens(near[c.qid][0]) if w not in FILLER]
                 content = {w for w in said if w not in STOPWORDS}
+                after = [w for w in tokens(near[c.qid][1]) if w not in FILLER]
+                if not content and set(said) & _AUXILIARY and {w for w in after if w not in STOPWORDS}:
+                    said, content = after, {w for w in after if w not in STOPWORDS}  # "Where did X *die*?": X
+                    inverted.add(j)  # heads the relation, and the answer is its tail
                 # "in 2019" says when, not where: a value's preposition alone fits any relation to it
                 if content or (set(said) & LOCATIVE and not is_value_label(c.label)):
                     wanted.append((j, " ".join(said)))
@@ -572,7 +579,7 @@ class Ranker:
             words = {stem(w) for w in content} | (set(said) & LOCATIVE)  # "stands *in*" as located *in*
             words |= {x for w in said for x in self._said_as.get(w, ())}
             rels = g.rel[eids].astype(np.int64)
-            tail = g.src[eids] != nodes[owner]  # the candidate is the edge's tail: read it back
+            tail = (g.src[eids] != nodes[owner]) ^ (j in inverted)  # the candidate is the edge's tail: read it back
             keys, inv = np.unique(rels * 2 + tail, return_inverse=True)
             r, back = keys // 2, keys % 2 == 1
             named = r if read else None
@@ -600,7 +607,8 @@ class Ranker:
                 fit = np.where(own_year & ~back, 1.0, fit)
             best = float(fit.max())
             if best < cfg.relation_fit_floor:
-                out.append((j, phrase, None))
+                if j not in inverted:  # (a verb after the name narrows only where a relation states it: "Which
+                    out.append((j, phrase, None))  # college did Jones attend?" read "completed a diploma at")
                 continue
             good = (fit >= best - cfg.relation_fit_margin)[inv.reshape(-1)]
             mask = np.zeros(nodes.size, dtype=bool)

@@ -73,6 +73,13 @@ def own_year_graph():
                   ("Le Dep", "Audrey Tautou", "stars", "svo|0.85"), ("Le Dep", "2001", "mentioned with", "document|0.3")])
 
 
+def life_graph():
+    """Ada King died in Marylebone, was born in London and worked with Charles Babbage; a college she only visited."""
+    return _read([("Ada King", "Marylebone", "died in", "svo|0.85"), ("Ada King", "London", "born in", "passive|0.85"),
+                  ("Ada King", "Charles Babbage", "worked with", "svo|0.85"),
+                  ("Ada King", "Worcester College", "completed diploma at", "svo|0.85")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -80,7 +87,7 @@ def engines(tmp_path_factory):
     out = {}
     for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
                         ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
-                        ("dates", dates_graph), ("own_year", own_year_graph)):
+                        ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -275,3 +282,14 @@ def test_a_things_own_year_is_when_it_was_made(engines):
     """"released in 2001": the film's own year ("a 2001 film") says when it was released; a co-mention does not."""
     a = engines["own_year"].ask("Which film starring Audrey Tautou was released in 2001?").answer
     assert a.exact and [r.label for r in a.exact_set] == ["Amélie"]
+
+
+def test_a_verb_after_the_name_states_the_relation(engines):
+    """"Where did Ada King die?": the verb after the name states how the answer relates to her (she died in it): only
+    Marylebone; a verb no relation states narrows nothing ("Which college did Ada King attend?")."""
+    a = engines["life"].ask("Where did Ada King die?").answer
+    assert [r.label for r in a.exact_set] == ["Marylebone"]
+    a = engines["life"].ask("Who did Ada King work with?").answer
+    assert [r.label for r in a.exact_set] == ["Charles Babbage"]
+    a = engines["life"].ask("Which college did Ada King attend?").answer
+    assert a.exact and "Worcester College" in [r.label for r in a.exact_set]

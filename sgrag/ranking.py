@@ -86,7 +86,8 @@ ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind tha
 RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On readable relation names (schema profile), a constraint '
                              'is met only through relations that fit the phrase stated before it ("born in": place '
                              'of birth), each edge read from the candidate\'s side (its stored inverse, or the answer '
-                             'type, when it is the tail).')
+                             'type, when it is the tail); after an auxiliary, the verb after it ("Where did X *die*?", '
+                             'X the head), where some relation states it.')
 STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a constraint that names the relation of '
                            'some members\' edges to it ("*released in* Canada") keeps only those members.')
 RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s relation words count as the question '

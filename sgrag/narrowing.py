@@ -106,8 +106,9 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         if wrong.any():
             n = int(wrong.sum())
             asked = ("an " if asked[:1] in "aeiou" else "a ") + asked
+            said = qg.answer_type or qg.question.split()[0].strip("?,")  # "Where" has no answer type of its own
             drop(nodes[wrong], f"not {asked}", f"{n:,} of the {nodes.size:,} entities joined to every constraint "
-                 f"{'is' if n == 1 else 'are'} clearly not {asked} (what '{qg.answer_type}' asks for) by the "
+                 f"{'is' if n == 1 else 'are'} clearly not {asked} (what '{said}' asks for) by the "
                  "kinds read from the documents")
             nodes, sat = nodes[~wrong], sat[~wrong]
     kind = ranker.of_answer_kind(qg.answer_type, nodes)

@@ -190,9 +190,10 @@ def test_a_nationality_word_answers_no_battle(engine):
 
 def test_a_where_question_asks_for_a_place(engine):
     """"Where did Lou Hart live?": the person he lived with is no answer; the place he lived in is."""
-    a = engine.ask("Where did Lou Hart live?").answer
-    exact = [r.label for r in a.exact_set]
+    trace = engine.ask("Where did Lou Hart live?")
+    exact = [r.label for r in trace.answer.exact_set]
     assert exact and exact[0] == "Toronto" and "Ray Olsen" not in exact
+    assert any("clearly not a place (what 'Where' asks for)" in n for n in trace.notes)
 
 
 def test_a_graph_not_read_from_documents_has_no_coarse_kinds():

@@ -220,6 +220,11 @@ def answer_type(question: str) -> AnswerType:
     return AnswerType("", 0, 0)
 
 
+_DATE_IN_YEAR = re.compile(r"(?:\d{1,2}\s+)?(?:January|February|March|April|May|June|July|August|September|October|"
+                           r"November|December)(?:\s+\d{1,2},?)?\s+(\d{4})")
+"""A date written out with its month ("26 September 1969", "September 26, 1969", "June 2010"): group 1 its year."""
+
+
 def _says_language(graph: KnowledgeGraph, v: int, words: set[str]) -> bool:
     """Whether some edge of node ``v`` has a relation whose name holds one of ``words`` ("original language")."""
     return any(words & set(re.split(r"[^a-z]+", graph.relations[int(graph.rel[e])].lower()))
@@ -273,6 +278,9 @@ DEMONYM_EQUIVALENCE = register("demonym_equivalence", "linking", 'On relations n
                                'naming a country is also met, edge by edge, through the node of its demonym ("from the '
                                'Netherlands" through an edge to "Dutch"), unless that node is a language; the answer '
                                'says so.')
+YEAR_COVERS_DATES = register("year_covers_dates", "linking", 'On relations named in plain words, a condition naming '
+                             'a year is also met, edge by edge, through a date in that year ("released in 1969" '
+                             'through an edge to "26 September 1969"); the answer says so.')
 TITLE_AND = register("title_and", "linking", 'Two categories sharing an award\'s head ("Academy Award for Best '
                      'Director and Best Actor") link both whole titles.')
 SHARED_MODIFIER = register("shared_modifier", "linking", 'A modifier shared by coordinated nouns ("television '
@@ -631,9 +639,24 @@ class Linker:
         return automaton
 
     def equivalents(self, label: str) -> tuple[str, ...]:
-        """The labels of the nodes that meet a condition on ``label`` too (``DEMONYM_EQUIVALENCE``): "Dutch" for
-        Netherlands, "France" for French."""
-        return self._equivalents.get(label, ()) if self.rules.on(DEMONYM_EQUIVALENCE) else ()
+        """The labels of the nodes that meet a condition on ``label`` too: "Dutch" for Netherlands, "France" for
+        French (``DEMONYM_EQUIVALENCE``); "26 September 1969" for 1969 (``YEAR_COVERS_DATES``)."""
+        same = self._equivalents.get(label, ()) if self.rules.on(DEMONYM_EQUIVALENCE) else ()
+        return same + (self._dates_in.get(label, ()) if self.rules.on(YEAR_COVERS_DATES) else ())
+
+    @cached_property
+    def _dates_in(self) -> dict[str, tuple[str, ...]]:
+        """Year label -> the graph's date labels in that year ("26 September 1969", "September 1969"), where the
+        graph has a node for the year itself or not; only on relations named in plain words (documents, Wikidata
+        extracts), whose dates are written out as the text wrote them."""
+        out: dict[str, list[str]] = {}
+        if not naming_style(self.graph)[1]:
+            return {}
+        for label in dict.fromkeys(self.graph.labels):
+            found = _DATE_IN_YEAR.fullmatch(label)
+            if found:
+                out.setdefault(found.group(1), []).append(label)
+        return {year: tuple(xs) for year, xs in out.items()}
 
     @cached_property
     def _equivalents(self) -> dict[str, tuple[str, ...]]:

@@ -80,6 +80,13 @@ def life_graph():
                   ("Ada King", "Worcester College", "completed diploma at", "svo|0.85")])
 
 
+def albums_graph():
+    """Abbey Road was released on 26 September 1969, Let It Be on 8 May 1970; a festival holds the year's own node."""
+    return _read([("Abbey Road", "Beatles", "album by", "svo|0.85"), ("Let It Be", "Beatles", "album by", "svo|0.85"),
+                  ("Abbey Road", "26 September 1969", "released on", "svo|0.85"),
+                  ("Let It Be", "8 May 1970", "released on", "svo|0.85"), ("Woodstock", "1969", "held in", "svo|0.85")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -87,7 +94,8 @@ def engines(tmp_path_factory):
     out = {}
     for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
                         ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
-                        ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph)):
+                        ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
+                        ("albums", albums_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -293,3 +301,10 @@ def test_a_verb_after_the_name_states_the_relation(engines):
     assert [r.label for r in a.exact_set] == ["Charles Babbage"]
     a = engines["life"].ask("Which college did Ada King attend?").answer
     assert a.exact and "Worcester College" in [r.label for r in a.exact_set]
+
+
+def test_a_year_is_met_through_a_date_in_it(engines):
+    """"released in 1969": Abbey Road's "26 September 1969" is in that year, and the answer says so."""
+    trace = engines["albums"].ask("Which album by the Beatles was released in 1969?")
+    assert [r.label for r in trace.answer.exact_set] == ["Abbey Road"]
+    assert any("met through '26 September 1969' (a date in that year" in n for n in trace.notes)

@@ -167,6 +167,8 @@ CONTRACTS = {
                                 "Which actor was born in Birmingham and Alabama?", on_only="'Alabama', 0.5"),
     "demonym_equivalence": Contract("nations", "Which singer from the Netherlands performed Top Wave?",
                                     "Which singer from the Netherlands performed Low Song?", on_only="met through 'Dutch'"),
+    "year_covers_dates": Contract("nations", "Which song was released in 1969?", "Which singer performed Low Song?",
+                                  on_only="met through '26 September 1969'"),
     "comma_titles": Contract("words", "Which actor starred in Crouching Tiger, Hidden Dragon?",
                              "Which actor starred in Crouching Tiger and Hidden Dragon?", on_only="'Crouching Tiger', 0.5"),
     "kin_nouns_state": Contract("words", "Which actor was the father of Tom Skerritt?",
@@ -393,11 +395,13 @@ def nations_graph():
     nodes are in the graph, as an extractor leaves them."""
     return _read_facts(
         [("er", "Edsa Rom"), ("kv", "Kees Vos"), ("du", "Dutch"), ("nl", "Netherlands"), ("tw", "Top Wave"),
-         ("ls", "Low Song")],
+         ("ls", "Low Song"), ("d69", "26 September 1969"), ("y69", "1969"), ("fest", "Rock Fest")],
         [("er", "du", "from", "Edsa Rom is a Dutch singer.", "nationality|0.8"),
          ("er", "tw", "performed", "Edsa Rom performed Top Wave.", "svo|0.85"),
          ("kv", "nl", "born in", "Kees Vos was born in the Netherlands.", "svo|0.85"),
-         ("kv", "ls", "performed", "Kees Vos performed Low Song.", "svo|0.85")])
+         ("kv", "ls", "performed", "Kees Vos performed Low Song.", "svo|0.85"),
+         ("tw", "d69", "released on", "Top Wave was released on 26 September 1969.", "svo|0.85"),
+         ("fest", "y69", "held in", "Rock Fest was held in 1969.", "svo|0.85")])
 
 
 def kin_graph():

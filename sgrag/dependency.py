@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v27"
+    VERSION = "spacy-v28"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -483,8 +483,10 @@ def _expands(short: str, full: str) -> bool:
 
 
 def _same_word(word: str, other: str) -> bool:
-    """A word, or an initial of it ("B." of "Badanaval")."""
-    return word == other or bool(re.fullmatch(r"[A-Z]\.?", word)) and other[:1] == word[0] and len(other) > 2
+    """A word, the last part of a double name ("Curie" of "Skłodowska-Curie"), or an initial of it ("B." of
+    "Badanaval")."""
+    return word == other or "-" in other and other.rsplit("-", 1)[1] == word or \
+        bool(re.fullmatch(r"[A-Z]\.?", word)) and other[:1] == word[0] and len(other) > 2
 
 
 def is_english(text: str) -> bool:
@@ -743,8 +745,9 @@ class _Reader:
             # people: NER's, unless their classes or name say not, and those the text shows so
             # (compared without accents: "Raicevic" is Ljiljana Raičević)
             folded = [fold(w) for w in words]
-            people = [(i, [fold(w) for w in given]) for i, e in enumerate(self.ents)
-                      if self._person(i) and len(given := _given_names(e.label)) > len(words)]
+            people = [(i, [x for w in given for x in fold(w).split()]) for i, e in enumerate(self.ents)
+                      if self._person(i) and len(given := _given_names(e.label)) > len(words)]  # ("Curie" of
+            #                                                                           "Skłodowska-Curie": a part)
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
                 if ew[-len(words):] == folded:
                     return i

@@ -896,6 +896,15 @@ def test_a_description_before_a_name_or_a_colon_inside_it_is_no_part_of_it(ex):
     assert "Viktor Pshonka" in names(found)
 
 
+def test_the_last_part_of_a_double_surname_is_the_persons(ex):
+    """"Curie" and the title "Marie Curie" are Marie Salomea Skłodowska-Curie (not Pierre Curie, named later)."""
+    text = ("Marie Curie\n\nMarie Salomea Skłodowska-Curie (7 November 1867 – 4 July 1934) was a Polish physicist. "
+            "Curie was born in Warsaw. She met Pierre Curie in Paris.")
+    found = ex.extract_text(text, title="Marie Curie")
+    assert names(found)["Marie Salomea Skłodowska-Curie"] >= {"Curie", "Marie Curie"}
+    assert "born in" in rel(found, "Marie Salomea Skłodowska-Curie", "Warsaw")
+
+
 def test_a_name_ner_calls_a_person_but_its_class_does_not_has_no_surname(ex):
     """NER calls "Liangzi Lake" and "Hvidovre Kommune" persons; a lake and a municipality have no first name or
     surname, so "Liangzi" and "Hvidovre" are things of their own."""

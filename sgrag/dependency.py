@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v28"
+    VERSION = "spacy-v29"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1827,6 +1827,9 @@ class _Reader:
                     return None
                 return top, _name([first], preps[-1]), low, "apposition", span
             if first.dep_ in ("relcl", "acl") and first.pos_ == "VERB":
+                if len(low_side) == 3 and low_side[0][1] in _SUBJ and first.dep_ == "relcl" and any(
+                        c.dep_ == "dobj" and c.tag_ in ("WP", "WDT") for c in first.children):
+                    return low, _verb(first), top, "clause", span  # "Pierre Curie, whom she married": she married him
                 if any(t.pos_ == "VERB" for t in toks[1:-2]) or low_side[0][1] in _SUBJ or _adverbial_clause(first):
                     return None
                 passive = first.tag_ == "VBN" or any(c.dep_ == "nsubjpass" for c in first.children)

@@ -896,6 +896,14 @@ def test_a_description_before_a_name_or_a_colon_inside_it_is_no_part_of_it(ex):
     assert "Viktor Pshonka" in names(found)
 
 
+def test_an_object_relative_clause_relates_its_subject_to_the_name(ex):
+    """"Pierre Curie, whom she married in 1895", "Anna Karenina, which Tolstoy wrote": she married him, Tolstoy wrote it."""
+    found = ex.extract_text("Marie Curie studied in Paris, where she met Pierre Curie, whom she married in 1895. "
+                            "Anna Karenina, which Tolstoy wrote in 1877, is long.")
+    assert "married" in rel(found, "Marie Curie", "Pierre Curie")
+    assert rel(found, "Tolstoy", "Anna Karenina") == {"wrote"}
+
+
 def test_the_last_part_of_a_double_surname_is_the_persons(ex):
     """"Curie" and the title "Marie Curie" are Marie Salomea Skłodowska-Curie (not Pierre Curie, named later)."""
     text = ("Marie Curie\n\nMarie Salomea Skłodowska-Curie (7 November 1867 – 4 July 1934) was a Polish physicist. "

@@ -1154,8 +1154,7 @@ class _Reader:
                 if x is None and y is not None and subject is not None and subject.lower_ in _MALE | _FEMALE | _NEUTER:
                     x = self._pronoun_besides(subject)  # "He is known as X": X is no one "he" could be
                 if x is None or y is None or y.via or x.via == "description" or x.entity == y.entity or \
-                        "VALUE" in (self.ents[y.entity].kind, self.ents[x.entity].kind) or \
-                        any(m.entity == y.entity and m.start < y.start for m in self.mentions):
+                        "VALUE" in (self.ents[y.entity].kind, self.ents[x.entity].kind) or self._named_before(y):
                     continue
                 self._merge(y.entity, x.entity)
 
@@ -1183,9 +1182,12 @@ class _Reader:
         for a, b in zip(named, named[1:]):
             words = self.ents[b.entity].label.split()
             if len(words) >= 3 and words[0] in _PEERAGE and words[1] == "of" and self._person(a.entity) and \
-                    self.text[self._end_char(a):self.doc[b.start].idx].strip() == "," and \
-                    not any(m.entity == b.entity and m.start < b.start for m in self.mentions):
+                    self.text[self._end_char(a):self.doc[b.start].idx].strip() == "," and not self._named_before(b):
                 self._merge(b.entity, a.entity)
+
+    def _named_before(self, m: _Mention) -> bool:
+        """Whether the text named ``m``'s entity before ``m``: then it is a thing of its own, not another name."""
+        return any(x.entity == m.entity and x.start < m.start for x in self.mentions)
 
     def _merge(self, old: int, into: int) -> None:
         """Entity ``old`` is another name of ``into``: its mentions and names become ``into``'s."""

@@ -274,7 +274,7 @@ def met_through(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dic
         for c in qg.constraints:
             v = bound.get(c.qid)
             if v is not None and graph.labels[v] != c.label and graph.labels[v] in c.also:
-                why = ("a date in that year: rule year_covers_dates" if graph.labels[v].endswith(c.label)
+                why = ("a date in that year: rule year_covers_dates" if re.fullmatch(r"\d{4}", c.label)
                        else "the same nationality: rule demonym_equivalence")
                 out.append(f"'{c.label}' is met through '{graph.labels[v]}' ({why}) for {r.label}.")
     return out

@@ -39,11 +39,11 @@ LOCATIVE = frozenset({"in", "on", "at", "into", "within", "inside", "near"})  # 
 INSIDE = frozenset({"in", "within", "inside"})  # "Which estate *in* Albemarle County": the answer lies inside
 LOCATED = frozenset({"located", "situated", "lies", "lie", "lying", "sits", "stands", "based"})
 """Verbs that only say where a thing is ("is *located* in"), unlike "appears in", "took part in"."""
-# "issued *both* X and Y" states no relation; nor does a verb of coming beyond its preposition ("comes *from*",
-# "came *after*")
 _AUXILIARY = frozenset({"did", "does", "do", "was", "is", "were", "are"})
 """An auxiliary before a question's name puts its verb after it ("Where *did* Ada Lovelace *die*?"; not "has": "Which
 party *has* Mehdi Karroubi as a member", a verb of its own)."""
+# "issued *both* X and Y" states no relation; nor does a verb of coming beyond its preposition ("comes *from*",
+# "came *after*")
 FILLER = frozenset({"both", "either", "each", "the", "a", "an", "also", "come", "comes", "came", "coming"})
 
 
@@ -558,9 +558,10 @@ class Ranker:
                 said = [w for w in tokens(near[c.qid][0]) if w not in FILLER]
                 content = {w for w in said if w not in STOPWORDS}
                 after = [w for w in tokens(near[c.qid][1]) if w not in FILLER]
-                if not content and set(said) & _AUXILIARY and {w for w in after if w not in STOPWORDS}:
-                    said, content = after, {w for w in after if w not in STOPWORDS}  # "Where did X *die*?": X
-                    inverted.add(j)  # heads the relation, and the answer is its tail
+                after_content = {w for w in after if w not in STOPWORDS}
+                if not content and set(said) & _AUXILIARY and after_content:
+                    said, content = after, after_content  # "Where did X *die*?": X heads the relation, and the
+                    inverted.add(j)                       # answer is its tail
                 # "in 2019" says when, not where: a value's preposition alone fits any relation to it
                 if content or (set(said) & LOCATIVE and not is_value_label(c.label)):
                     wanted.append((j, " ".join(said)))

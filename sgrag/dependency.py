@@ -1144,11 +1144,7 @@ class _Reader:
             if subject is None and t.dep_ == "acl":  # "Virtus Bologna, known for sponsorship reasons as Virtus ..."
                 subject = t.head
             x = self.token_mention.get(subject.i) if subject is not None else None
-            if t.lower_ == "known":
-                names = [g for c in t.children if c.dep_ == "prep" and c.lower_ == "as"
-                         for g in c.children if g.dep_ == "pobj"]
-            else:
-                names = [c for c in t.children if c.dep_ in ("oprd", "attr", "dobj")]
+            names = _names_given(t)
             for name in names + [c for n in names for c in n.conjuncts]:  # "the Second Chimurenga and the ..."
                 y = self.token_mention.get(name.i)
                 if x is None and y is not None and subject is not None and subject.lower_ in _MALE | _FEMALE | _NEUTER:
@@ -1492,20 +1488,15 @@ class _Reader:
         self._classes_called(sent)
 
     def _classes_called(self, sent: Any) -> None:
-        """A class noun and the name it is called ("a band *called* Arcadia", "a company named Bigpoint", "the
-        village, known as Durgada,"): the name is one of that class (a noun the kinds lexicon knows)."""
+        """A class noun and the name it is called ("a band *called* Arcadia", "a company named Bigpoint"): the name is
+        one of that class (a noun the kinds lexicon knows)."""
         for t in sent:
             if t.dep_ != "acl" or t.head.pos_ != "NOUN" or t.head.i in self.token_mention or \
                     noun_kind(t.head.lemma_.lower()) is None:
                 continue
-            if t.lower_ in _NAMING:
-                names = [c for c in t.children if c.dep_ in ("oprd", "attr", "dobj")]
-            elif t.lower_ == "known":
-                names = [g for c in t.children if c.dep_ == "prep" and c.lower_ == "as"
-                         for g in c.children if c.dep_ == "pobj"]
-            else:
-                continue
-            for name in names:
+            if t.lower_ not in _NAMING:  # (not "known as": "the section of the municipality, known as Avedøre
+                continue                  # Holme", which noun it names is unsure)
+            for name in _names_given(t):
                 m = self.token_mention.get(name.i)
                 if m is not None and not m.via and self.ents[m.entity].kind != "VALUE":
                     self._class_of(m, t.head, sent)
@@ -2601,6 +2592,15 @@ _NAMING = frozenset({"called", "named", "titled", "entitled"})
 _ALSO_NAMED = frozenset({"called", "spelled", "spelt", "written", "romanized", "romanised", "transliterated",
                          "nicknamed"})
 """Verbs that give another name of a thing right after them ("Zarir (also *spelled* Zarih)")."""
+
+
+def _names_given(participle: Any) -> list[Any]:
+    """The names a naming participle gives: the object of "as" after "known" ("known as the Iron Prefect"), else its
+    object or predicate ("called Arcadia", "nicknamed Zarih")."""
+    if participle.lower_ == "known":
+        return [g for c in participle.children if c.dep_ == "prep" and c.lower_ == "as"
+                for g in c.children if g.dep_ == "pobj"]
+    return [c for c in participle.children if c.dep_ in ("oprd", "attr", "dobj")]
 
 
 def _known_as(sent: Any) -> dict[tuple[int, int], int]:

@@ -37,9 +37,10 @@ NAMES = list(FEATURES)
 
 
 def collect(workspace: str, questions: list[tuple[str, str]], in_edge_weight: float | None = None
-            ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(features of every ranked candidate, which of them is the gold) per question; ``in_edge_weight``
-    overrides the workspace's for this run."""
+            ) -> tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """(features of every ranked candidate, which of them is the gold) per question, and the weights the workspace
+    ranks with (those fitted on documents for a graph read from them); ``in_edge_weight`` overrides the workspace's
+    for this run."""
     cfg = Workspace(workspace).config()
     cfg = dataclasses.replace(cfg, answer=dataclasses.replace(cfg.answer, max_answers=400, mode="offline"))
     if in_edge_weight is not None:
@@ -53,7 +54,7 @@ def collect(workspace: str, questions: list[tuple[str, str]], in_edge_weight: fl
         out.append((x, y))
         if (i + 1) % 500 == 0:
             print(f"  asked {i + 1}/{len(questions)} ({time.perf_counter() - t0:.0f} s)", flush=True)
-    return out
+    return out, np.array([engine.ranker.weights[n] for n in NAMES], dtype=np.float32)
 
 
 def fit(data, fixed: dict[str, float], l2: float = 1e-3) -> np.ndarray:
@@ -106,7 +107,7 @@ def choose_in_edge_weight(workspace: str, questions, values: list[float], n_fold
     shipped = Workspace(workspace).config().ranking.weights
     right = {}  # (value, scale) -> per question, whether it is answered right
     for value in values:
-        data = collect(workspace, questions, value)
+        data, _ = collect(workspace, questions, value)
         for scale in scales:
             w = np.array([shipped[n] for n in NAMES], dtype=np.float32)
             w[like] *= scale
@@ -146,8 +147,7 @@ def main() -> None:
                               args.write)
         return
     fixed = {k: float(v) for k, v in (f.split("=", 1) for f in args.fix)}
-    data = collect(args.workspace, questions)
-    current = np.array([Workspace(args.workspace).config().ranking.weights[n] for n in NAMES], dtype=np.float32)
+    data, current = collect(args.workspace, questions)
     print(f"questions: {len(data)}; gold among the candidates: {sum(bool(y.any()) for _, y in data)}")
     print(f"Hit@1 with the current weights: {hit1(data, current):.4f}")
     folds = np.array_split(np.random.default_rng(0).permutation(len(data)), args.folds)

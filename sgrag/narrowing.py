@@ -105,8 +105,9 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
             wrong &= ranker.surely_not_person(nodes)
         if wrong.any():
             n = int(wrong.sum())
-            asked = ("an " if asked[:1] in "aeiou" else "a ") + asked
-            said = qg.answer_type or qg.question.split()[0].strip("?,")  # "Where" has no answer type of its own
+            said = qg.answer_type if asked and qg.answer_type else qg.question.split()[0].strip("?,")  # "Where" and
+            # "Who" have no answer type of their own
+            asked = ("an " if asked[:1] in "aeiou" else "a ") + asked if asked else "a person or an organization"
             drop(nodes[wrong], f"not {asked}", f"{n:,} of the {nodes.size:,} entities joined to every constraint "
                  f"{'is' if n == 1 else 'are'} clearly not {asked} (what '{said}' asks for) by the "
                  "kinds read from the documents")

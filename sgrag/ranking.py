@@ -23,7 +23,7 @@ import numpy as np
 from .config import RankingConfig
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import COARSE_KINDS, PERSON, PLACE, WORK, NodeKinds, coarse_words, noun_kind, read_by_ner
+from .kinds import COARSE_KINDS, EVENT, LAW, PERSON, PLACE, PRODUCT, WORK, NodeKinds, coarse_words, noun_kind, read_by_ner
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
@@ -86,8 +86,10 @@ ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind tha
 RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On readable relation names (schema profile), a constraint '
                              'is met only through relations that fit the phrase stated before it ("born in": place '
                              'of birth), each edge read from the candidate\'s side (its stored inverse, or the answer '
-                             'type, when it is the tail); after an auxiliary, the verb after it ("Where did X *die*?", '
-                             'X the head), where some relation states it.')
+                             'type, when it is the tail; a passive "succeeded by" as its verb: "Who succeeded X?"); '
+                             'after an auxiliary, the verb after it ("Where did X *die*?", X the head), where some '
+                             'relation states it. A verb\'s preposition alone fits only a relation that says nothing '
+                             'but where ("born in": the parse\'s "in", not "twinned in").')
 STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a constraint that names the relation of '
                            'some members\' edges to it ("*released in* Canada") keeps only those members.')
 RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s relation words count as the question '
@@ -97,6 +99,12 @@ COARSE_KIND = register("coarse_kind", "narrowing", 'On a graph read from documen
                        'place for "Which *singer*") is left out of the exact set and ranked below the partial matches '
                        'of the right kind. Only a person the text shows to be one is left out even when nothing else '
                        'meets the conditions.')
+WHO_NOT_A_THING = register("who_not_a_thing", "narrowing", 'On a graph read from documents, "Who ...?" with no '
+                          'kind of its own is not answered by a place, a work, an event, a product or a law by the '
+                          'kinds read from the documents ("Who was born in Wadowice?": not Radom); a person, a band or '
+                          'a publisher may answer it.')
+NOT_WHO = (PLACE, WORK, EVENT, PRODUCT, LAW)
+"""The coarse kinds no "Who" asks for (``who_not_a_thing``)."""
 CONTAINMENT_DIRECTION = register("containment_direction", "narrowing", 'A candidate the question puts *in* a '
                                  'place or thing ("Which estate *in* Albemarle County", "is located *in* Olesno '
                                  'County") does not meet it through an edge that puts that place *in the candidate* '
@@ -454,21 +462,23 @@ class Ranker:
         return np.array([index.get(self.profile.reciprocal.get(name, ""), -1) for name in self.graph.relations] or [-1],
                         dtype=np.int64)
 
-    def _fit(self, vec: np.ndarray, words: set[str], texts: np.ndarray, rels: np.ndarray | None = None) -> np.ndarray:
+    def _fit(self, vec: np.ndarray, words: set[str], texts: np.ndarray, rels: np.ndarray | None = None,
+             where: frozenset[str] = frozenset()) -> np.ndarray:
         """How well a phrase (embedding ``vec``, stems ``words``) fits each relation text id of ``texts`` (-1: 0):
         half the embedding cosine, half whether they share a word. ``rels`` (relation ids aligned with ``texts``):
         the shared word is looked for in the relation's name instead; on a graph read from documents the text
-        is a sentence that happened to state the first such edge, whose every word would count."""
+        is a sentence that happened to state the first such edge, whose every word would count. ``where``: the
+        phrase's locative prepositions, shared words only with a relation that says nothing but where ("in",
+        "located in")."""
         out = np.zeros(texts.size, dtype=np.float64)
         ok = texts >= 0
         if not ok.any():
             return out
         tids = texts[ok]
         sem = np.maximum(0.0, (self.model.text_vecs[tids] @ vec).astype(np.float64))
-        if rels is None:
-            lex = np.array([bool(words & self._text_stems(t)) for t in tids.tolist()], dtype=float)
-        else:
-            lex = np.array([bool(words & _stems(self.graph.relations[r])) for r in rels[ok].tolist()], dtype=float)
+        said = [self.model.text_vocab[t] for t in tids.tolist()] if rels is None else \
+            [self.graph.relations[r] for r in rels[ok].tolist()]
+        lex = np.array([bool(words & _stems(x)) or bool(where) and _says_only_where(x, where) for x in said], dtype=float)
         out[ok] = 0.5 * sem + 0.5 * lex
         return out
 
@@ -492,10 +502,6 @@ class Ranker:
     def _name_vecs(self, rels: np.ndarray) -> np.ndarray:
         """The embeddings of relation names (kept in memory by the query embedder's cache)."""
         return self.embed([self.graph.relations[r] for r in rels.tolist()]).reshape(rels.size, -1)
-
-    def _text_stems(self, t: int) -> frozenset[str]:
-        """The stems of relation text ``t``, and its locative prepositions as they are ("located *in*")."""
-        return _stems(self.model.text_vocab[t])
 
     def converse_texts(self, r: int) -> tuple[str, ...]:
         """What relation ``r`` says read from its tail's side, where English has a converse for it (rule
@@ -578,23 +584,31 @@ class Ranker:
                 continue
             said = tokens(phrase)
             content = {w for w in said if w not in STOPWORDS}
-            words = {stem(w) for w in content} | (set(said) & LOCATIVE)  # "stands *in*" as located *in*
+            # "stands *in*" as located *in*; the preposition of a verb that says more than where ("born in") fits
+            # only a relation that says no more than where (the parse's "in"), not another verb's ("twinned in")
+            only_where = content <= LOCATED
+            words = {stem(w) for w in content} | (set(said) & LOCATIVE if only_where else set())
             words |= {x for w in said for x in self._said_as.get(w, ())}
+            where = frozenset() if only_where else frozenset(said) & LOCATIVE
             rels = g.rel[eids].astype(np.int64)
             tail = (g.src[eids] != nodes[owner]) ^ (j in inverted)  # the candidate is the edge's tail: read it back
             keys, inv = np.unique(rels * 2 + tail, return_inverse=True)
             r, back = keys // 2, keys % 2 == 1
             named = r if read else None
-            forward = self._fit(vec, words, text_of[r], named)
+            forward = self._fit(vec, words, text_of[r], named, where)
             recip = back_of[r]
             via = np.where(recip >= 0, text_of[np.maximum(recip, 0)], -1)
             # no inverse stored: the phrase is read against the relation itself unless it only says where
-            backward = self._fit(vec, words, via, np.maximum(recip, 0) if read else None) if content else np.zeros(r.size)
+            backward = self._fit(vec, words, via, np.maximum(recip, 0) if read else None, where) if content else \
+                np.zeros(r.size)
             if content:
-                direct = self._fit(vec, words, text_of[r], named)
+                direct = self._fit(vec, words, text_of[r], named, where)
                 backward = np.where(recip >= 0, backward, cfg.relation_fit_backward * direct)
                 if said[-1] == "by":  # "founded by X": X's own "founded" edge to the answer states it
                     backward = np.maximum(backward, direct)
+                elif read:  # "Who succeeded X?": X "succeeded by" the answer states it, X's "succeeded" the opposite
+                    passive = np.array([tokens(g.relations[x])[-1:] == ["by"] for x in r.tolist()], dtype=bool)
+                    backward = np.where(passive, np.maximum(backward, direct), backward)
             # "son of" read back is "father of" (the phrase's own words: the lexicon's "child" ~ "father" is Wikidata's
             # tail-role "father", the other way round)
             own = {stem(w) for w in content}
@@ -770,6 +784,13 @@ class Ranker:
             return PLACE if re.match(r"\s*where\b", qg.question, re.I) else None
         return self.node_kinds.asked_kind(qg.answer_type, self._coarse_words, qg.question)
 
+    def asks_who(self, qg: QueryGraph) -> bool:
+        """Whether a question on a document graph asks "Who" with no kind of its own (rule ``who_not_a_thing``):
+        then a place, a work, an event, a product or a law is no answer, while a person, a band or a publisher
+        may be."""
+        return self._read and self.rules.on(WHO_NOT_A_THING) and self.asked_kind(qg) is None \
+            and re.match(r"\s*(?:who|whom)\b", qg.question, re.I) is not None
+
     def kind_fit(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per node: 1 of the coarse kind the answer type asks for, 0 of another, 0.5 of none known; 0 for every
         node when it asks for none (the ``kind`` feature)."""
@@ -784,9 +805,11 @@ class Ranker:
         the rest is what is sure: for "Which singer" a node NER and its name type an organisation, place, work,
         event, product or law; for any other kind, a node the text shows to be a person (not NER alone)."""
         asked = self.asked_kind(qg) if self.rules.on(COARSE_KIND) else None
+        nk = self.node_kinds
+        if asked is None and nodes.size and self.rules.on(COARSE_KIND) and self.asks_who(qg):
+            return np.isin(nk.kind[nodes], [COARSE_KINDS.index(k) for k in NOT_WHO])
         if asked is None or not nodes.size:
             return np.zeros(nodes.size, dtype=bool)
-        nk = self.node_kinds
         if asked == PERSON:
             return (nk.kind[nodes] >= 0) & (nk.kind[nodes] != COARSE_KINDS.index(PERSON))
         return nk.sure_person[nodes].copy()
@@ -1080,6 +1103,12 @@ def _rounded(values: np.ndarray, digits: int) -> list[float]:
 
 
 @lru_cache(maxsize=65536)
+def _says_only_where(text: str, prepositions: frozenset[str]) -> bool:
+    """Whether a relation name holds one of ``prepositions`` and no word but where ("in", "located in")."""
+    toks = tokens(text)
+    return bool(prepositions & set(toks)) and all(w in LOCATIVE or w in LOCATED or w in STOPWORDS for w in toks)
+
+
 def _stems(text: str) -> frozenset[str]:
     """The stems of a relation name or text, and its locative prepositions as they are ("located *in*")."""
     toks = tokens(text)

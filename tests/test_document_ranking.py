@@ -73,6 +73,14 @@ def own_year_graph():
                   ("Le Dep", "Audrey Tautou", "stars", "svo|0.85"), ("Le Dep", "2001", "mentioned with", "document|0.3")])
 
 
+def succession_graph():
+    """Ann Reed succeeded Bo Lind, and was succeeded by Cy Holm (each read from her side); Ola Berg is "in" Lund (a
+    bare preposition of the parse) and Jan Kos taught in it; Bo Lind lived and Cy Holm worked in Oslo."""
+    return _read([("Ann Reed", "Bo Lind", "succeeded", "svo|0.85"), ("Ann Reed", "Cy Holm", "succeeded by", "passive|0.85"),
+                  ("Ola Berg", "Lund", "in", "modifier|0.6"), ("Jan Kos", "Lund", "taught in", "svo|0.85"),
+                  ("Bo Lind", "Oslo", "lived in", "svo|0.85"), ("Cy Holm", "Oslo", "worked in", "svo|0.85")])
+
+
 def life_graph():
     """Ada King died in Marylebone, was born in London and worked with Charles Babbage; a college she only visited."""
     return _read([("Ada King", "Marylebone", "died in", "svo|0.85"), ("Ada King", "London", "born in", "passive|0.85"),
@@ -95,7 +103,7 @@ def engines(tmp_path_factory):
     for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
                         ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
                         ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
-                        ("albums", albums_graph)):
+                        ("albums", albums_graph), ("succession", succession_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -301,6 +309,19 @@ def test_a_verb_after_the_name_states_the_relation(engines):
     assert [r.label for r in a.exact_set] == ["Charles Babbage"]
     a = engines["life"].ask("Which college did Ada King attend?").answer
     assert a.exact and "Worcester College" in [r.label for r in a.exact_set]
+
+
+def test_who_succeeded_her_is_who_she_was_succeeded_by(engines):
+    """"Who succeeded Ann Reed?": her "succeeded by" edge states it; her own "succeeded" edge says the opposite."""
+    a = engines["succession"].ask("Who succeeded Ann Reed?").answer
+    assert [r.label for r in a.exact_set] == ["Cy Holm"]
+
+
+def test_a_verb_s_preposition_alone_does_not_fit_another_verb(engines):
+    """"born in": "taught in" shares only the preposition and states no birth; the parse's bare "in" says only where
+    and may (a name "in" a place: "Ola Berg (Lund)")."""
+    a = engines["succession"].ask("Who was born in Lund?").answer
+    assert [r.label for r in a.exact_set] == ["Ola Berg"]
 
 
 def test_a_year_is_met_through_a_date_in_it(engines):

@@ -219,6 +219,8 @@ CONTRACTS = {
                             "Which thing has nominated both Gorvath Rising and Teeble Days?", on_only="not of the kind 'award'"),
     "coarse_kind": Contract("coarse", "Which league included the Toronto Huskies and is based in Toronto?",
                             "Who coached the Toronto Huskies?", on_only="clearly not an organization"),
+    "who_not_a_thing": Contract("coarse", "Who hosted the Huskies Cup?", "Who coached the Toronto Huskies?",
+                                on_only="what 'Who' asks for"),
     "relation_fit": Contract("plain", "Which person was born in Kherson and studied at Odesa University?",
                              "Which Ukrainian person is tied to Kherson and Odesa University?", on_only="fits 'was born in'"),
     "stated_relation": Contract("kinds", "Which thing has nominated both Gorvath Rising and Teeble Days?",

@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v29"
+    VERSION = "spacy-v30"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -805,6 +805,9 @@ class _Reader:
                     ent = doc[ent.start + 1:ent.end]                   # season, not an edition; "a 2001 French film"
                 seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
                 end = ent.end
+                while end - 1 > ent.start and doc[end - 1].is_lower and doc[end - 1].pos_ in ("ADP", "DET", "CCONJ"):
+                    end -= 1  # "the Cabinet Office of Tony Blair": NER's ORG ends in "of" where the person begins
+                ent = doc[ent.start:end]
                 while end - 1 > ent.start and doc[end - 1].text == ",":
                     end -= 1  # "Born at Statfold, Staffordshire, Pipe-Wolferstan ...": NER's ORG took the comma
                 if end < ent.end and kind == "ORG" and not _LEGAL_FORM.search(doc[ent.start:end].text):

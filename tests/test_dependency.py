@@ -67,6 +67,15 @@ def test_the_rule_readers_names_take_the_parses_canonical_form(ex):
     assert ("Cesare Mori", "regarded as", "Italy") in triples(found)
 
 
+def test_a_name_ends_before_the_preposition_ner_took_with_it(ex):
+    """NER reads "the Cabinet Office of" as one organisation where the person of "of Tony Blair" begins: the name is
+    "Cabinet Office", which is "of" Tony Blair; no label ends in "of"."""
+    found = ex.extract_text("Ardern worked as a policy adviser in the Cabinet Office of Tony Blair in London.")
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert "Cabinet Office" in labels and not any(x.endswith(" of") for x in labels)
+    assert rel(found, "Cabinet Office", "Tony Blair")
+
+
 def test_the_rule_readers_name_after_a_known_possessor_is_the_owned_name(ex):
     """The rule reader reads "Finland's Lordi" and "Capcom's Mega Man" as names; Finland and Capcom are names of
     their own (named without "'s" too), so those are Lordi and Mega Man; "Traveller's Tales" stays one name."""

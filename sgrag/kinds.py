@@ -64,19 +64,28 @@ def named_kind(label: str, ner: str | None) -> str | None:
     or the last of two or more words (before an edition's year) when it names an organisation, a place or an event
     ("First Gallagher Ministry"; not "Tor Books") and NER does not read the name as a person, a work or a product
     (band and song names borrow nouns: "Dire Straits")."""
+    head, before_of = name_head(label)
+    if head is None:
+        return None
+    if before_of:
+        return noun_kind(head)
+    said = EVENT if head in EVENT_NAME_ENDS else noun_kind(head)  # "the 79th Academy Awards", "the FA Cup": a
+    # ceremony, a competition
+    return said if said in (ORGANIZATION, PLACE, EVENT) and ner not in (PERSON, WORK, PRODUCT) else None
+
+
+def name_head(label: str) -> tuple[str | None, bool]:
+    """The capitalised head noun of a name of two or more words, and whether it stands before "of": the word before
+    "of" ("*Battle* of Hastings", "*University* of Michigan"), else the last word before an edition's year
+    ("Eurovision Song *Contest* 1977"); None for one word or a lowercase head."""
     words = label.split()
     if len(words) > 2 and re.fullmatch(r"\d{4}", words[-1]):
         words = words[:-1]  # "Eurovision Song Contest 1977": an edition of the contest
     if len(words) < 2:
-        return None
-    if "of" in words[1:-1]:
-        head = words[words.index("of", 1) - 1]
-        if head[:1].isupper():
-            return noun_kind(head)
-    said = noun_kind(words[-1]) if words[-1][:1].isupper() else None
-    if words[-1] in EVENT_NAME_ENDS:
-        said = EVENT  # "the 79th Academy Awards", "the FA Cup": a ceremony, a competition
-    return said if said in (ORGANIZATION, PLACE, EVENT) and ner not in (PERSON, WORK, PRODUCT) else None
+        return None, False
+    if "of" in words[1:-1] and words[words.index("of", 1) - 1][:1].isupper():
+        return words[words.index("of", 1) - 1], True
+    return (words[-1], False) if words[-1][:1].isupper() else (None, False)
 
 
 EVENT_NAME_ENDS = frozenset({"Awards", "Cup", "Open", "Prix", "Trophy", "Championships", "Olympics"})

@@ -23,7 +23,8 @@ import numpy as np
 from .config import RankingConfig
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import COARSE_KINDS, EVENT, LAW, PERSON, PLACE, PRODUCT, WORK, NodeKinds, coarse_words, noun_kind, read_by_ner
+from .kinds import (COARSE_KINDS, EVENT, LAW, PERSON, PLACE, PRODUCT, WORK, NodeKinds, coarse_words, name_head, noun_kind,
+                    read_by_ner)
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
@@ -79,6 +80,9 @@ PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph rea
 CUT_NAMES_YIELD = register("cut_names_yield", "ranking", 'Among partial matches ranked by their evidence, a name '
                            'inside a longer candidate\'s name ("Dep" in "Le Dep") whose firm conditions met are a strict '
                            'subset of the longer one\'s ranks just below it: the same thing cut short by the extractor.')
+NAME_SAYS_TYPE = register("name_says_type", "ranking", 'On a graph read from documents, a candidate whose name\'s '
+                          'head noun is the answer type\'s ("Which *university*": *University* of Michigan) fits the '
+                          'type as one of that stated class does (the type feature).')
 IN_EDGE_DISCOUNT = register("in_edge_discount", "ranking", "In a graph that keeps directions, an edge the candidate "
                             "is only the tail of counts little (questions state facts *about* their answer).")
 ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind than the answer type names ("Which '
@@ -222,6 +226,7 @@ class Ranker:
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
         self._relation_stems_cache: dict[int, frozenset[str]] = {}
+        self._name_heads: dict[str, frozenset[str]] = {}
 
     @property
     def likelihood_min_scale(self) -> float:
@@ -416,6 +421,26 @@ class Ranker:
         lo, hi = g.edge_slots(nodes, bound)
         slots, owner = expand_ranges(lo, hi)
         return g.slot_edges(slots), owner
+
+    def _name_says_type(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
+        """Per candidate on a document graph, 1 when its name's singular head noun is the answer type's ("Which
+        *university*": *University* of Michigan; "Which *lighthouse*": Five Mile Point *Lighthouse*), part of the
+        ``type`` feature (rule ``name_says_type``): a document states few classes, a name often says its own."""
+        words = tokens(qg.answer_type or "")
+        if not words or not self._read or not self.rules.on(NAME_SAYS_TYPE):
+            return np.zeros(nodes.size, dtype=np.float64)
+        asked, labels = singular(words[-1]), self.graph.labels
+        return np.fromiter((asked in self._name_heads_of(labels[v]) for v in nodes.tolist()), dtype=np.float64,
+                           count=nodes.size)
+
+    def _name_heads_of(self, label: str) -> frozenset[str]:
+        """The name's head noun (``name_head``) lowercased, if singular: a plural head names a company, not one of
+        the things ("Hungry Kid *Records*" is no record)."""
+        heads = self._name_heads.get(label)
+        if heads is None:
+            head = (name_head(label)[0] or "").lower()
+            heads = self._name_heads[label] = frozenset({head} if head.isalpha() and singular(head) == head else ())
+        return heads
 
     def _date_fit(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per candidate, 1 when it is a date as precise as the question asks ("On what *date*": "4 November 2013",
@@ -924,7 +949,8 @@ class Ranker:
             total_conf = sum(cons[j].confidence for j in firm)
         return {"coverage": coverage / total_conf,
                 "soft": has[:, soft_cols].sum(axis=1) / len(soft_cols) if soft_cols else np.ones(n),
-                "type": np.maximum(self._type_scores(type_vec, type_words, nodes), self._date_fit(qg, nodes)),
+                "type": np.maximum.reduce([self._type_scores(type_vec, type_words, nodes), self._date_fit(qg, nodes),
+                                           self._name_says_type(qg, nodes)]),
                 "relation": np.divide(rel_sum, rel_n, out=np.zeros(n), where=rel_n > 0),
                 "relation_words": np.minimum(words_hit.sum(axis=1), 10) / 10,
                 "prior": prior,

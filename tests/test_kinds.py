@@ -92,7 +92,8 @@ def coarse_graph():
     """Read from documents: the Huskies played in the Basketball League (an organisation) and beside Lou Hart (a
     person the text says is a coach); both are joined to the Huskies and to Toronto. Nora Dahl (a person by NER)
     and the Dahl Ministry (an organisation) both led the government; nothing is said of Canberra but where it is.
-    Arena Hall (of no known kind), Maple Club (an organisation) and Mosman Park (a place) hosted the Huskies Cup."""
+    Arena Hall (of no known kind), Maple Club (an organisation) and Mosman Park (a place) hosted the Huskies Cup.
+    Ada Berg went to Maple Rowing Club and to the University of Toronto."""
     b = GraphBuilder()
     def edge(src, dst, rel, how="svo|0.85"):
         for x in (src, dst):
@@ -120,6 +121,8 @@ def coarse_graph():
     edge("Maple Club", "organization", "is a", "ner|0.5")
     edge("Arena Hall", "Canberra", "near")  # as many edges as Maple Club: only their kinds differ
     edge("Mosman Park", "Huskies Cup", "hosted")  # a place: no answer to "Who hosted the Huskies Cup?"
+    edge("Ada Berg", "Maple Rowing Club", "went to")  # alike but for the name that says it is a university
+    edge("Ada Berg", "University of Toronto", "went to")
     edge("Mosman Park", "place", "is a", "ner|0.5")
     edge("Night Songs", "Kontor Label", "released by")  # an album, so the text says
     edge("Night Songs", "album", "is a", "class|0.9")
@@ -204,6 +207,13 @@ def test_a_who_question_is_not_answered_by_a_place(engine):
     exact = [r.label for r in trace.answer.exact_set]
     assert "Maple Club" in exact and "Arena Hall" in exact and "Mosman Park" not in exact
     assert any("clearly not a person or an organization (what 'Who' asks for)" in n for n in trace.notes)
+
+
+def test_a_name_that_says_the_asked_class_ranks_first(engine):
+    """"Which university did Ada Berg attend?": nothing states either's class; the University of Toronto's name
+    says it is one, and ranks before Maple Rowing Club (first by name otherwise)."""
+    a = engine.ask("Which university did Ada Berg attend?").answer
+    assert a.exact and [r.label for r in a.exact_set] == ["University of Toronto", "Maple Rowing Club"]
 
 
 def test_a_graph_not_read_from_documents_has_no_coarse_kinds():

@@ -190,6 +190,7 @@ CONTRACTS = {
                          "Which country contains Paris?"),
     "relation_words": Contract("kinds", "Which regional film is from Freedonia?",
                                "Which place is linked to both Zork University and Freedonia?"),
+    "name_says_type": Contract("coarse", "Which university did Ada Berg attend?", "Who coached the Toronto Huskies?"),
     "kind": Contract("coarse", "Which club hosted the Huskies Cup?", "Who coached the Toronto Huskies?"),
     "prior": Contract("olympics", "Which country won medals at the 2012 Summer Olympics?", "Which country contains Paris?"),
     "likelihood": Contract("olympics", "Which country won medals at the 2012 Summer Olympics?",

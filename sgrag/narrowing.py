@@ -37,7 +37,8 @@ MISSPELT_NAMED_NOT_ANSWER = register("misspelt_named_not_answer", "narrowing", "
                                      "node) is that condition, never its answer.")
 VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers) are left out when the question asks "
                       'for a thing (even when none is left, once its answer type names one: "Which *person*"), and '
-                      'things when it asks for a value ("In which year").')
+                      'things when it asks for a value ("In which year"; on a graph read from documents even when '
+                      'none is left).')
 
 
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
@@ -89,7 +90,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         is_value = values[nodes]
         wants = asks_for_value(qg.question, qg.answer_type)
         wrong = ~is_value if wants else is_value
-        if wrong.any() and (not wrong.all() or _names_a_thing(qg, wants)):
+        # a graph read from documents holds the values its text states: there no thing answers "When" either
+        if wrong.any() and (not wrong.all() or _names_a_thing(qg, wants) or wants and ranker.partial_by_evidence):
             n = int(wrong.sum())
             drop(nodes[wrong], "not a date or number" if wants else "a date or number, not a thing",
                  f"{n:,} of the {nodes.size:,} entities joined to every constraint "

@@ -311,6 +311,13 @@ def test_a_verb_after_the_name_states_the_relation(engines):
     assert a.exact and "Worcester College" in [r.label for r in a.exact_set]
 
 
+def test_when_is_never_answered_by_a_thing_on_documents(engines):
+    """"When was Sol Mills founded?": no date of it was read, and its founder is no "when": no exact answer (an
+    imported graph, whose dates may be missing, lets a thing answer instead; ``value_kind``)."""
+    a = engines["founders"].ask("When was Sol Mills founded?").answer
+    assert not a.exact and "Eva Moe" not in [r.label for r in a.exact_set]
+
+
 def test_who_succeeded_her_is_who_she_was_succeeded_by(engines):
     """"Who succeeded Ann Reed?": her "succeeded by" edge states it; her own "succeeded" edge says the opposite."""
     a = engines["succession"].ask("Who succeeded Ann Reed?").answer

@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v30"
+    VERSION = "spacy-v31"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1008,9 +1008,12 @@ class _Reader:
 
     def _gloss(self, start: int, end: int, title: _Mention) -> None:
         """A quoted title's translation is a name of that title ("Portugal no coração" ("Portugal in my heart") was
-        ...): a mention of its entity, where the parser may find the clause's subject."""
+        ...), as is a name given with "also known as": a mention of its entity, where the parser may find the clause's
+        subject, and a name later mentions of it are read by."""
         idx = title.entity
-        self.ents[idx].aliases.add(clean_name(self.doc[start:end].text))
+        alias = clean_name(self.doc[start:end].text)
+        self.ents[idx].aliases.add(alias)
+        self.by_key.setdefault(fold(alias), idx)  # "also known as AFC Ajax or simply Ajax": a later "Ajax" is the club
         m = _Mention(start, end, idx, "alias")
         self.mentions.append(m)
         for t in range(start, end):
@@ -1135,8 +1138,9 @@ class _Reader:
         Y", "The Rhodesian Bush War—also called the Second Chimurenga and the Zimbabwe War of Liberation—", "Virtus
         Bologna, known for sponsorship reasons as Virtus Segafredo Bologna,": the name is another name of the
         subject or the name before, not a thing of its own, when the text names it here first (its mentions become
-        the subject's). Not after a description ("the southern-most section of the *municipality*, known as Avedøre
-        Holme": which noun it names is unsure)."""
+        the subject's), or when it is the article's title ("Amsterdamsche Football Club Ajax, also known as AFC Ajax"
+        under "AFC Ajax"). Not after a description ("the southern-most section of the *municipality*, known as
+        Avedøre Holme": which noun it names is unsure)."""
         for t in sent:
             also = t.i - 2 >= sent.start and self.doc[t.i - 1].lower_ == "also" and \
                 self.doc[t.i - 2].text in ("—", "–", "-", ",", "(")  # "X—also called Y—", however it is parsed
@@ -1150,6 +1154,12 @@ class _Reader:
             names = _names_given(t)
             for name in names + [c for n in names for c in n.conjuncts]:  # "the Second Chimurenga and the ..."
                 y = self.token_mention.get(name.i)
+                t_ent = self.title_entity
+                if x is not None and y is not None and t_ent not in (None, x.entity) and not x.via and \
+                        f" {fold(self.title)} " in f" {fold(self.doc[y.start:y.end].text)} ":
+                    self._merge(t_ent, x.entity)  # "Amsterdamsche Football Club Ajax, also known as AFC Ajax or
+                    self.title_entity = x.entity  # simply Ajax," under the title "AFC Ajax": the title's entity
+                    continue
                 if x is None and y is not None and subject is not None and subject.lower_ in _MALE | _FEMALE | _NEUTER:
                     x = self._pronoun_besides(subject)  # "He is known as X": X is no one "he" could be
                 if x is None or y is None or y.via or x.via == "description" or x.entity == y.entity or \
@@ -2625,7 +2635,11 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
         end = next((w.i for w in doc[start:sent.end] if w.text in (",", "(", ")", ";", ".", ":") or w.text in _QUOTES),
                    sent.end)
         if start < end <= start + 10 and doc[start].text[:1].isupper():
-            out[start, end] = k - 1
+            cuts = [w.i for w in doc[start:end] if w.lower_ == "or"]  # "AFC Ajax or simply Ajax": two names
+            for a, b in zip([start] + [c + 1 for c in cuts], cuts + [end]):
+                a += 1 if a < b and doc[a].lower_ in ("simply", "just") else 0
+                if a < b and doc[a].text[:1].isupper():
+                    out[a, b] = k - 1
     return out
 
 

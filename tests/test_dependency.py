@@ -67,6 +67,18 @@ def test_the_rule_readers_names_take_the_parses_canonical_form(ex):
     assert ("Cesare Mori", "regarded as", "Italy") in triples(found)
 
 
+def test_the_title_a_lead_subject_is_also_known_as_is_that_subject(ex):
+    """"Amsterdamsche Football Club Ajax, also known as AFC Ajax or simply Ajax," under the title "AFC Ajax": one
+    club with both names; a later "Ajax" is the club (was: three nodes, the full name "known as" the title)."""
+    found = ex.extract_text("Amsterdamsche Football Club Ajax, also known as AFC Ajax or simply Ajax, is a Dutch "
+                            "football club based in Amsterdam. Since 1996 Ajax has played at the Johan Cruyff Arena.",
+                            title="AFC Ajax")
+    club = next(e for e in found.entities if e.label == "Amsterdamsche Football Club Ajax")
+    assert {"AFC Ajax", "Ajax"} <= set(club.aliases)
+    assert not {"AFC Ajax", "Ajax"} & {e.label for e in found.entities}
+    assert rel(found, "Amsterdamsche Football Club Ajax", "Johan Cruyff Arena")
+
+
 def test_a_name_ends_before_the_preposition_ner_took_with_it(ex):
     """NER reads "the Cabinet Office of" as one organisation where the person of "of Tony Blair" begins: the name is
     "Cabinet Office", which is "of" Tony Blair; no label ends in "of"."""

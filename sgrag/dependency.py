@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v31"
+    VERSION = "spacy-v32"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1342,7 +1342,7 @@ class _Reader:
             return True
         if e.kind != "PERSON" or name_kind(e.label) is False:
             return False
-        return not e.classes or any(_person_class(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
+        return not e.classes or any(_personal_class(c) for c in e.classes)
 
     def _agrees(self, k: int, agree: str) -> bool:
         e = self.ents[k]
@@ -1399,7 +1399,7 @@ class _Reader:
             kind = stated_kind(e.classes) or named_kind(e.label, ner) or ner
             if kind is None or e.kind == "VALUE" or i not in first or i in self.people and kind == PERSON:
                 continue  # (a person by a he/she whose name NER calls a team or a place keeps both: contested)
-            personal = any(_person_class(c) or c.endswith(_AGENT_ENDINGS) for c in e.classes)
+            personal = any(_personal_class(c) for c in e.classes)
             if kind == PERSON and (name_kind(e.label) is False or e.classes and not personal) or \
                     kind != PERSON and any(_person_class(c) for c in e.classes):
                 continue
@@ -1865,10 +1865,13 @@ class _Reader:
                 return role_as + (span,)
             for (own, own_side), (name, name_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
                 if len(own_side) == 3 and own_side[0][1] == "poss" and own_side[1][1] in _SUBJ and \
-                        own_side[1][0].pos_ == "NOUN" and len(name_side) == 2 and name_side[0][1] == "attr" and \
-                        lca.lemma_ == "be" and self.ents[name.entity].kind != "VALUE":
-                    noun = own_side[1][0]  # "Its home ground is Alfheim Stadium": the stadium is its home ground
-                    words = [c.lower_ for c in noun.children if c.dep_ == "compound" and c.is_lower] + [noun.lower_]
+                        own_side[1][0].pos_ == "NOUN" and len(name_side) == 2 and \
+                        (name_side[0][1] == "attr" and lca.lemma_ == "be" or
+                         name_side[0][1] == "dobj" and lca.lemma_ in ("include", "comprise")) and \
+                        self.ents[name.entity].kind != "VALUE":
+                    noun = own_side[1][0]  # "Its home ground is Alfheim Stadium": the stadium is its home ground;
+                    # "Its main tributaries include the Aare": the Aare is one of its tributaries
+                    words = [c.lower_ for c in noun.children if c.dep_ == "compound" and c.is_lower] + [noun.lemma_.lower()]
                     return name, " ".join(words) + " of", own, "possessive", span
                 if len(own_side) == 3 and own_side[0][1] == "poss" and own_side[1][1] in _SUBJ and \
                         own_side[1][0].pos_ == "NOUN" and len(name_side) == 3 and name_side[0][1] == "pobj" and \
@@ -2727,6 +2730,13 @@ def _coordinated_role(tok: Any) -> bool:
 def _person_class(noun: str) -> bool:
     """A class noun for people: coreference's list and "-ist"s, or the kinds lexicon's ("shah", "consort")."""
     return bool(noun.split()) and (is_person_noun(noun) or noun_kind(noun) == PERSON)
+
+
+def _personal_class(noun: str) -> bool:
+    """A class noun that, with NER's PERSON, makes a person: ``_person_class`` or an agent's ending ("footballer",
+    "broadcaster"), unless the lexicon files the noun as a kind no person is ("river", "tower", "computer"; a
+    "broadcaster" may be a company or a presenter)."""
+    return _person_class(noun) or noun.endswith(_AGENT_ENDINGS) and noun_kind(noun) in (None, PERSON, ORGANIZATION)
 
 
 def _words(label: str) -> list[str]:

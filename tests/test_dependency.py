@@ -1067,6 +1067,15 @@ def test_a_possessed_subject_is_what_the_copula_names(ex):
     assert rel(found, "Oslo", "Norway") == {"capital of"}
 
 
+def test_a_possessed_subject_is_what_include_lists(ex):
+    """"Its main tributaries include the Aare, the Main and the Moselle": each is a tributary of the Rhine, which NER
+    calls a person but the text a river (an agent's ending, "-er", makes no "river" a person)."""
+    found = ex.extract_text("The Rhine is a river in Europe. Its main tributaries include the Aare, the Main and the "
+                            "Moselle.", title="Rhine")
+    for river in ("Aare", "Main", "Moselle"):
+        assert rel(found, river, "Rhine") == {"tributary of"}
+
+
 def test_the_title_and_the_kind_noun_stand_for_the_lead_subject(ex, tmp_path):
     """Under "Spotify", "Spotify Technology S.A. is a Swedish provider" names the company in full: "Spotify
     acquired Anchor FM" and "The company's headquarters are in Stockholm" are its. Under "Battle of Hastings",

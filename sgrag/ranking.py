@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import RankingConfig
+from .coref import is_person_noun
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
 from .kinds import (COARSE_KINDS, EVENT, LAW, PERSON, PLACE, PRODUCT, WORK, NodeKinds, coarse_words, name_head, noun_kind,
@@ -93,7 +94,8 @@ RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On readable relation 
                              'type, when it is the tail; a passive "succeeded by" as its verb: "Who succeeded X?"); '
                              'after an auxiliary, the verb after it ("Where did X *die*?", X the head), where some '
                              'relation states it. A verb\'s preposition alone fits only a relation that says nothing '
-                             'but where ("born in": the parse\'s "in", not "twinned in").')
+                             'but where ("born in": the parse\'s "in", not "twinned in") or a post held there ("worked '
+                             'at": "trader at").')
 STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a constraint that names the relation of '
                            'some members\' edges to it ("*released in* Canada") keeps only those members.')
 RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s relation words count as the question '
@@ -494,7 +496,7 @@ class Ranker:
         the shared word is looked for in the relation's name instead; on a graph read from documents the text
         is a sentence that happened to state the first such edge, whose every word would count. ``where``: the
         phrase's locative prepositions, shared words only with a relation that says nothing but where ("in",
-        "located in")."""
+        "located in") or a person's post there ("trader at")."""
         out = np.zeros(texts.size, dtype=np.float64)
         ok = texts >= 0
         if not ok.any():
@@ -503,7 +505,8 @@ class Ranker:
         sem = np.maximum(0.0, (self.model.text_vecs[tids] @ vec).astype(np.float64))
         said = [self.model.text_vocab[t] for t in tids.tolist()] if rels is None else \
             [self.graph.relations[r] for r in rels[ok].tolist()]
-        lex = np.array([bool(words & _stems(x)) or bool(where) and _says_only_where(x, where) for x in said], dtype=float)
+        lex = np.array([bool(words & _stems(x)) or bool(where) and _preposition_alone_fits(x, where) for x in said],
+                       dtype=float)
         out[ok] = 0.5 * sem + 0.5 * lex
         return out
 
@@ -610,7 +613,8 @@ class Ranker:
             said = tokens(phrase)
             content = {w for w in said if w not in STOPWORDS}
             # "stands *in*" as located *in*; the preposition of a verb that says more than where ("born in") fits
-            # only a relation that says no more than where (the parse's "in"), not another verb's ("twinned in")
+            # only a relation that says no more than where (the parse's "in") or a post ("worked at": "trader at"),
+            # not another verb's ("twinned in")
             only_where = content <= LOCATED
             words = {stem(w) for w in content} | (set(said) & LOCATIVE if only_where else set())
             words |= {x for w in said for x in self._said_as.get(w, ())}
@@ -1129,10 +1133,12 @@ def _rounded(values: np.ndarray, digits: int) -> list[float]:
 
 
 @lru_cache(maxsize=65536)
-def _says_only_where(text: str, prepositions: frozenset[str]) -> bool:
-    """Whether a relation name holds one of ``prepositions`` and no word but where ("in", "located in")."""
+def _preposition_alone_fits(text: str, prepositions: frozenset[str]) -> bool:
+    """Whether a relation name holds one of ``prepositions`` and no word but where ("in", "located in") or a
+    person's role there ("trader at": a post held at a firm), not a verb or thing of its own ("twinned in")."""
     toks = tokens(text)
-    return bool(prepositions & set(toks)) and all(w in LOCATIVE or w in LOCATED or w in STOPWORDS for w in toks)
+    return bool(prepositions & set(toks)) and all(w in LOCATIVE or w in LOCATED or w in STOPWORDS or
+                                                  is_person_noun(w) or noun_kind(w) == PERSON for w in toks)
 
 
 def _stems(text: str) -> frozenset[str]:

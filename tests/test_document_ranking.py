@@ -75,10 +75,12 @@ def own_year_graph():
 
 def succession_graph():
     """Ann Reed succeeded Bo Lind, and was succeeded by Cy Holm (each read from her side); Ola Berg is "in" Lund (a
-    bare preposition of the parse) and Jan Kos taught in it; Bo Lind lived and Cy Holm worked in Oslo."""
+    bare preposition of the parse) and Jan Kos taught in it; Bo Lind lived and Cy Holm worked in Oslo; Eva Dahl is a
+    trader at Nordea, where Per Ek lectured."""
     return _read([("Ann Reed", "Bo Lind", "succeeded", "svo|0.85"), ("Ann Reed", "Cy Holm", "succeeded by", "passive|0.85"),
                   ("Ola Berg", "Lund", "in", "modifier|0.6"), ("Jan Kos", "Lund", "taught in", "svo|0.85"),
-                  ("Bo Lind", "Oslo", "lived in", "svo|0.85"), ("Cy Holm", "Oslo", "worked in", "svo|0.85")])
+                  ("Bo Lind", "Oslo", "lived in", "svo|0.85"), ("Cy Holm", "Oslo", "worked in", "svo|0.85"),
+                  ("Eva Dahl", "Nordea", "trader at", "apposition|0.6"), ("Per Ek", "Nordea", "lectured at", "svo|0.85")])
 
 
 def life_graph():
@@ -326,9 +328,11 @@ def test_who_succeeded_her_is_who_she_was_succeeded_by(engines):
 
 def test_a_verb_s_preposition_alone_does_not_fit_another_verb(engines):
     """"born in": "taught in" shares only the preposition and states no birth; the parse's bare "in" says only where
-    and may (a name "in" a place: "Ola Berg (Lund)")."""
+    and may (a name "in" a place: "Ola Berg (Lund)"); "worked at": a "trader at" post does, "lectured at" does not."""
     a = engines["succession"].ask("Who was born in Lund?").answer
     assert [r.label for r in a.exact_set] == ["Ola Berg"]
+    a = engines["succession"].ask("Who worked at Nordea?").answer  # a post held there says so; a lecture does not
+    assert [r.label for r in a.exact_set] == ["Eva Dahl"]
 
 
 def test_a_year_is_met_through_a_date_in_it(engines):

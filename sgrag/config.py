@@ -164,6 +164,9 @@ class RankingConfig:
     """Relations within this of the best fit count as fitting too (near-synonyms: "located in" / "location")."""
     plain_share: float = 0.8
     """Relation names are plain words when at least this share of them are neither paths nor ids."""
+    relation_fit_made: float = 0.5
+    """The most a "<work noun> by X" relation fits a maker verb read from X's side ("a song by X" as X "produced" it):
+    a guess at how X made it, below a relation that states the verb (set by reasoning, not fitted)."""
     relation_fit_backward: float = 0.7
     """A stated phrase read against a relation the candidate is only the tail of, with no inverse stored, counts
     this much: the relation may name the tail's role ("developer") or the head's ("conflict"), and the words

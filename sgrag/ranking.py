@@ -120,7 +120,8 @@ CONVERSE_RELATIONS = register("converse_relations", "ranking", 'On relations nam
                               'candidate is only the tail of reads as English says it from that side: a kinship '
                               'relation naming the head\'s role as its converse ("Zarir *son of* Yazdegerd": Yazdegerd '
                               '"father of" Zarir), a "<work noun> by X" relation as X having made it ("song by": '
-                              '"created", "wrote", "performed"), in the relation feature and relation_fit.')
+                              '"created", "wrote", "performed"; in relation_fit below a relation that states the verb: "produced by '
+                              'Trent Reznor"), in the relation feature and relation_fit.')
 PASSIVE_DIRECTION = register("passive_direction", "narrowing", '"influenced by X": in a graph that keeps directions, '
                              "a passive _by relation counts only in its own direction.")
 
@@ -642,6 +643,10 @@ class Ranker:
             # tail-role "father", the other way round)
             own = {stem(w) for w in content}
             has, converse = self._converse_fit(phrase, vec, r, lambda x: float(bool(own & _stems(x))))
+            # "a song by X" says X made it, not how: read as "produced", it fits less than a statement of it ("produced
+            # by Trent Reznor"), and fits at all only by its words
+            made = np.array([tokens(g.relations[x])[-1:] == ["by"] for x in r.tolist()], dtype=bool) & has
+            converse = np.where(made, np.minimum(converse, cfg.relation_fit_made), converse)
             backward = np.where(has, converse, backward)
             if atype:
                 backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r], named))

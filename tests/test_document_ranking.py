@@ -83,6 +83,12 @@ def succession_graph():
                   ("Eva Dahl", "Nordea", "trader at", "apposition|0.6"), ("Per Ek", "Nordea", "lectured at", "svo|0.85")])
 
 
+def credits_graph():
+    """"Bell Song is a song by Ada Moe ... produced by Tor Lind": Ada Moe made it, Tor Lind produced it."""
+    return _read([("Bell Song", "Ada Moe", "song by", "copula|0.9"), ("Tor Lind", "Bell Song", "produced", "passive|0.85"),
+                  ("Bell Song", "Oslo", "recorded in", "svo|0.85")])
+
+
 def life_graph():
     """Ada King died in Marylebone, was born in London and worked with Charles Babbage; a college she only visited."""
     return _read([("Ada King", "Marylebone", "died in", "svo|0.85"), ("Ada King", "London", "born in", "passive|0.85"),
@@ -105,7 +111,7 @@ def engines(tmp_path_factory):
     for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
                         ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
                         ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
-                        ("albums", albums_graph), ("succession", succession_graph)):
+                        ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -311,6 +317,15 @@ def test_a_verb_after_the_name_states_the_relation(engines):
     assert [r.label for r in a.exact_set] == ["Charles Babbage"]
     a = engines["life"].ask("Which college did Ada King attend?").answer
     assert a.exact and "Worcester College" in [r.label for r in a.exact_set]
+
+
+def test_a_stated_verb_beats_a_work_by_its_maker(engines):
+    """"Who produced Bell Song?": Tor Lind, whom a sentence says produced it; "a song by Ada Moe" says she made it, not
+    that she produced it. Where nothing states the verb, the song's maker is who performed it."""
+    a = engines["credits"].ask("Who produced Bell Song?").answer
+    assert [r.label for r in a.exact_set] == ["Tor Lind"]
+    a = engines["credits"].ask("Who performed Bell Song?").answer
+    assert a.exact and a.text == "Ada Moe"
 
 
 def test_when_is_never_answered_by_a_thing_on_documents(engines):

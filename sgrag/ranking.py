@@ -648,8 +648,12 @@ class Ranker:
             made = np.array([tokens(g.relations[x])[-1:] == ["by"] for x in r.tolist()], dtype=bool) & has
             converse = np.where(made, np.minimum(converse, cfg.relation_fit_made), converse)
             backward = np.where(has, converse, backward)
-            if atype:
-                backward = np.maximum(backward, self._fit(vecs[-1], a_words, text_of[r], named))
+            if atype:  # a relation naming the role of its tail ("publisher"), where the candidate is that tail
+                role = self._fit(vecs[-1], a_words, text_of[r], named)
+                if j in inverted:  # ("Which county was X created from?": X heads the relation, read forward)
+                    forward = np.maximum(forward, role)
+                else:
+                    backward = np.maximum(backward, role)
             fit = np.where(back, backward, forward)
             if read and is_value_label(qg.constraints[j].label) and any(MAKING.fullmatch(w) for w in content):
                 # "released in 2001": a thing's own year or date ("the 2001 film", "Spawn (1997)") is when it was made

@@ -89,6 +89,13 @@ def credits_graph():
                   ("Bell Song", "Oslo", "recorded in", "svo|0.85")])
 
 
+def counties_graph():
+    """"Albemarle County was created from a portion of Goochland County"; Charlottesville is its county seat."""
+    return _read([("Albemarle County", "Goochland County", "created portion of", "passive|0.85"),
+                  ("Charlottesville", "Albemarle County", "county seat of", "possessive|0.637"),
+                  ("Albemarle County", "Virginia", "located in", "svo|0.85")])
+
+
 def life_graph():
     """Ada King died in Marylebone, was born in London and worked with Charles Babbage; a college she only visited."""
     return _read([("Ada King", "Marylebone", "died in", "svo|0.85"), ("Ada King", "London", "born in", "passive|0.85"),
@@ -111,7 +118,8 @@ def engines(tmp_path_factory):
     for name, graph in (("partial", partial_read_graph), ("founders", founders_graph), ("acquired", acquired_graph),
                         ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
                         ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
-                        ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph)):
+                        ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
+                        ("counties", counties_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -317,6 +325,14 @@ def test_a_verb_after_the_name_states_the_relation(engines):
     assert [r.label for r in a.exact_set] == ["Charles Babbage"]
     a = engines["life"].ask("Which college did Ada King attend?").answer
     assert a.exact and "Worcester College" in [r.label for r in a.exact_set]
+
+
+def test_the_answer_type_names_a_role_only_of_the_relation_s_tail(engines):
+    """"Which county was Albemarle County created from?": Albemarle County heads the relation, the answer is its tail
+    (Goochland County); Charlottesville, the *county* seat of Albemarle County, heads its own edge: "county" there
+    names Charlottesville's role, not one Albemarle County was created from."""
+    a = engines["counties"].ask("Which county was Albemarle County created from?").answer
+    assert [r.label for r in a.exact_set] == ["Goochland County"]
 
 
 def test_a_stated_verb_beats_a_work_by_its_maker(engines):

@@ -116,8 +116,8 @@ from typing import Any, Callable, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import (EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, majority_kind,
-                    named_kind, noun_kind, stated_kind)
+from .kinds import (EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, country_named,
+                    majority_kind, named_kind, noun_kind, stated_kind)
 from .offline import IS_A, PERSON, OfflineExtractor, class_names
 from .textnorm import MAKING, fold, singular
 
@@ -2415,41 +2415,6 @@ _AFTER_VALUE = {"later", "earlier", "ago", "old", "long", "before", "after"}
 """Words after a value that place it in time, whatever the tagger calls them ("two days later")."""
 _ORDINAL_WORDS = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
                   "last", "next"}
-
-
-@functools.lru_cache(maxsize=None)
-def _country_names() -> dict[str, str]:
-    """Folded country names, their short forms before " of " ("United States") and the shipped lexicon's demonyms
-    and aliases -> the country."""
-    from .lexicon import Lexicon
-    lex = Lexicon.load(preset="base")
-    out: dict[str, str] = {}
-    for demonym, country in lex.demonyms.items():
-        out[fold(demonym)] = out[fold(country)] = country
-        short = re.sub(r" of .*$", "", country)  # (not the linker's short forms: they add plurals, "Spains")
-        if len(short.split()) > 1:
-            out.setdefault(fold(short), country)
-    countries = set(lex.demonyms.values())
-    for alias, country in lex.aliases.items():
-        if country in countries:
-            out.setdefault(fold(alias), country)
-    import pycountry  # ISO 3166: every country by its short, common and official name ("Ireland", "Russian Federation")
-    for c in pycountry.countries:
-        names = [getattr(c, a, None) for a in ("name", "common_name", "official_name")]
-        known = next((out[fold(n)] for n in names if n and fold(n) in out), names[0])  # the lexicon's name first
-        for name in filter(None, names):
-            out.setdefault(fold(name), known)
-    for sub in pycountry.subdivisions.get(country_code="GB"):  # England, Scotland, Wales, Northern Ireland
-        if sub.type in ("Country", "Province"):
-            name = re.sub(r"\s*\[.*\]$", "", sub.name)
-            out.setdefault(fold(name), name)
-    return out
-
-
-def country_named(label: str) -> str | None:
-    """The country a name or nationality word stands for ("U.S.", "the United States", "American"), or None."""
-    key = fold(label)
-    return _country_names().get(key[4:] if key.startswith("the ") else key)
 
 
 _CONTINENTS = {"africa", "antarctica", "asia", "europe", "north america", "south america", "oceania", "americas",

@@ -22,7 +22,7 @@ import numpy as np
 from .coref import is_person_noun
 from .extract import parse_edge_source
 from .graph import KnowledgeGraph
-from .textnorm import singular, tokens
+from .textnorm import fold, singular, tokens
 
 PERSON, ORGANIZATION, PLACE, WORK, EVENT, PRODUCT, LAW, GROUP = \
     "person", "organization", "place", "work", "event", "product", "law", "nationality or group"
@@ -196,3 +196,38 @@ def read_by_ner(sources) -> bool:
     """Whether every provenance entry of an edge says it was read from NER labels (none: it was not)."""
     return bool(sources) and all((ev := parse_edge_source(x)) is not None and ev.how.startswith(NER_HOW)
                                  for x in sources)
+
+
+@lru_cache(maxsize=1)
+def _country_names() -> dict[str, str]:
+    """Folded country names, their short forms before " of " ("United States") and the shipped lexicon's demonyms
+    and aliases -> the country."""
+    from .lexicon import Lexicon
+    lex = Lexicon.load(preset="base")
+    out: dict[str, str] = {}
+    for demonym, country in lex.demonyms.items():
+        out[fold(demonym)] = out[fold(country)] = country
+        short = re.sub(r" of .*$", "", country)  # (not the linker's short forms: they add plurals, "Spains")
+        if len(short.split()) > 1:
+            out.setdefault(fold(short), country)
+    countries = set(lex.demonyms.values())
+    for alias, country in lex.aliases.items():
+        if country in countries:
+            out.setdefault(fold(alias), country)
+    import pycountry  # ISO 3166: every country by its short, common and official name ("Ireland", "Russian Federation")
+    for c in pycountry.countries:
+        names = [getattr(c, a, None) for a in ("name", "common_name", "official_name")]
+        known = next((out[fold(n)] for n in names if n and fold(n) in out), names[0])  # the lexicon's name first
+        for name in filter(None, names):
+            out.setdefault(fold(name), known)
+    for sub in pycountry.subdivisions.get(country_code="GB"):  # England, Scotland, Wales, Northern Ireland
+        if sub.type in ("Country", "Province"):
+            name = re.sub(r"\s*\[.*\]$", "", sub.name)
+            out.setdefault(fold(name), name)
+    return out
+
+
+def country_named(label: str) -> str | None:
+    """The country a name or nationality word stands for ("U.S.", "the United States", "American"), or None."""
+    key = fold(label)
+    return _country_names().get(key[4:] if key.startswith("the ") else key)

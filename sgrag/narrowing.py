@@ -98,6 +98,12 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                  + ("are not values, and the question asks for one" if wants else
                     "are values (years, dates, numbers), and the question asks for a thing"))
             nodes, sat = nodes[~wrong], sat[~wrong]
+    country = ranker.countries_not_asked(qg, nodes)
+    if country.any():
+        n, said = int(country.sum()), tokens(qg.answer_type)[-1]
+        drop(nodes[country], f"a country, not a {said}", f"{n:,} of the {nodes.size:,} entities joined to every "
+             f"constraint {'is a country' if n == 1 else 'are countries'}, not a {said}")
+        nodes, sat = nodes[~country], sat[~country]
     if nodes.size:
         wrong = ranker.wrong_kind(qg, nodes)
         asked = ranker.asked_kind(qg)

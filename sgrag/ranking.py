@@ -24,8 +24,8 @@ from .config import RankingConfig
 from .coref import is_person_noun
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import (COARSE_KINDS, EVENT, LAW, PERSON, PLACE, PRODUCT, WORK, NodeKinds, coarse_words, name_head, noun_kind,
-                    read_by_ner)
+from .kinds import (COARSE_KINDS, EVENT, LAW, PERSON, PLACE, PRODUCT, WORK, NodeKinds, coarse_words, country_named,
+                    name_head, noun_kind, read_by_ner)
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
@@ -111,6 +111,13 @@ WHO_NOT_A_THING = register("who_not_a_thing", "narrowing", 'On a graph read from
                           'a publisher may answer it.')
 NOT_WHO = (PLACE, WORK, EVENT, PRODUCT, LAW)
 """The coarse kinds no "Who" asks for (``who_not_a_thing``)."""
+NO_COUNTRY_RULE = register("no_country", "narrowing", 'On a graph read from documents, a country (by name: ISO 3166, '
+                           'the lexicon\'s demonyms and aliases) is clearly not a place of a kind no country is ("Which '
+                           '*lake* does the Rhine flow through?": not Germany; "Which *city*", "Which *county*").')
+NO_COUNTRY = frozenset({"city", "town", "village", "hamlet", "lake", "river", "mountain", "county", "municipality",
+                        "district", "province", "suburb", "neighbourhood", "neighborhood", "borough", "sea", "ocean",
+                        "bay", "peak", "valley", "street", "building", "stadium", "station", "bridge"})
+"""Place nouns no country is (``no_country``; not "island", "region", "state": Iceland, a state of its own)."""
 CONTAINMENT_DIRECTION = register("containment_direction", "narrowing", 'A candidate the question puts *in* a '
                                  'place or thing ("Which estate *in* Albemarle County", "is located *in* Olesno '
                                  'County") does not meet it through an edge that puts that place *in the candidate* '
@@ -852,6 +859,16 @@ class Ranker:
             return (nk.kind[nodes] >= 0) & (nk.kind[nodes] != COARSE_KINDS.index(PERSON))
         return nk.sure_person[nodes].copy()
 
+    def countries_not_asked(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
+        """Per node: a country (by name), where the answer type is a place no country is (rule ``no_country``:
+        "Which *lake* does the Rhine flow through?": not Germany)."""
+        words = tokens(qg.answer_type or "")
+        if not nodes.size or not words or singular(words[-1]) not in NO_COUNTRY or not self.rules.on(NO_COUNTRY_RULE) \
+                or self.asked_kind(qg) != PLACE:
+            return np.zeros(nodes.size, dtype=bool)
+        labels = self.graph.labels
+        return np.fromiter((country_named(labels[v]) is not None for v in nodes.tolist()), dtype=bool, count=nodes.size)
+
     def surely_not_person(self, nodes: np.ndarray) -> np.ndarray:
         """Per node: a class the text states of it names another kind than a person ("his second *album*")."""
         nk = self.node_kinds
@@ -1029,7 +1046,8 @@ class Ranker:
             # than any joined candidate's: then the two weigh their evidence together
             joined = (sat >= 0).any(axis=1)
             best = cols["document"][joined].max() if joined.any() else 0.0
-            tier = tier - self.wrong_kind(qg, nodes) - (~joined & (cols["document"] <= best))
+            tier = tier - (self.wrong_kind(qg, nodes) | self.countries_not_asked(qg, nodes)) \
+                - (~joined & (cols["document"] <= best))
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):
             firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)

@@ -96,6 +96,12 @@ def counties_graph():
                   ("Albemarle County", "Virginia", "located in", "svo|0.85")])
 
 
+def rivers_graph():
+    """The Rhine flows through Germany and through Lake Constance."""
+    return _read([("Rhine", "Germany", "flows through", "svo|0.85"), ("Rhine", "Lake Constance", "flows through", "svo|0.85"),
+                  ("Rhine", "North Sea", "empties into", "svo|0.85")])
+
+
 def life_graph():
     """Ada King died in Marylebone, was born in London and worked with Charles Babbage; a college she only visited."""
     return _read([("Ada King", "Marylebone", "died in", "svo|0.85"), ("Ada King", "London", "born in", "passive|0.85"),
@@ -119,7 +125,7 @@ def engines(tmp_path_factory):
                         ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
                         ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
                         ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
-                        ("counties", counties_graph)):
+                        ("counties", counties_graph), ("rivers", rivers_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -333,6 +339,15 @@ def test_the_answer_type_names_a_role_only_of_the_relation_s_tail(engines):
     names Charlottesville's role, not one Albemarle County was created from."""
     a = engines["counties"].ask("Which county was Albemarle County created from?").answer
     assert [r.label for r in a.exact_set] == ["Goochland County"]
+
+
+def test_a_country_is_no_lake(engines):
+    """"Which lake does the Rhine flow through?": Germany is a country, no lake; "Which country" keeps it."""
+    trace = engines["rivers"].ask("Which lake does the Rhine flow through?")
+    assert [r.label for r in trace.answer.exact_set] == ["Lake Constance"]
+    assert any("is a country, not a lake" in n for n in trace.notes)
+    a = engines["rivers"].ask("Which country does the Rhine flow through?").answer
+    assert "Germany" in [r.label for r in a.exact_set]
 
 
 def test_a_stated_verb_beats_a_work_by_its_maker(engines):

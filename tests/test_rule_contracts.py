@@ -222,6 +222,8 @@ CONTRACTS = {
                             "Who coached the Toronto Huskies?", on_only="clearly not an organization"),
     "who_not_a_thing": Contract("coarse", "Who hosted the Huskies Cup?", "Who coached the Toronto Huskies?",
                                 on_only="what 'Who' asks for"),
+    "no_country": Contract("places_read", "Which lake does the Oder flow through?",
+                           "Which place is linked to Olesno County?", on_only="is a country, not a lake"),
     "relation_fit": Contract("plain", "Which person was born in Kherson and studied at Odesa University?",
                              "Which Ukrainian person is tied to Kherson and Odesa University?", on_only="fits 'was born in'"),
     "stated_relation": Contract("kinds", "Which thing has nominated both Gorvath Rising and Teeble Days?",
@@ -380,17 +382,21 @@ def cut_graph():
 
 def places_read_graph():
     """Read from documents: Praszka lies in Olesno County, which lies in Opole Voivodeship, which lies in Poland (so
-    Opole Voivodeship *holds* Olesno County); Dobrodzien is only mentioned with Olesno County."""
+    Opole Voivodeship *holds* Olesno County); Dobrodzien is only mentioned with Olesno County. The Oder flows through
+    Poland and Lake Rudnik."""
     return _read_facts(
         [("pr", "Praszka"), ("oc", "Olesno County"), ("ov", "Opole Voivodeship"), ("pl", "Poland"), ("do", "Dobrodzien"),
-         ("sa", "Samarinda"), ("ek", "East Kalimantan"), ("mb", "Mahakam Bridge")],
+         ("sa", "Samarinda"), ("ek", "East Kalimantan"), ("mb", "Mahakam Bridge"), ("od", "Oder"),
+         ("lr", "Lake Rudnik")],
         [("pr", "oc", "located in", "Praszka is a town in Olesno County.", "place-list|0.75"),
          ("oc", "ov", "located in", "Olesno County lies in Opole Voivodeship.", "place-chain|0.85"),
          ("ov", "pl", "located in", "Opole Voivodeship is in Poland.", "place-chain|0.85"),
          ("do", "oc", "mentioned with", "Dobrodzien and Olesno County are old.", "sentence|0.35"),
          ("sa", "ek", "capital of", "Samarinda is the capital of East Kalimantan.", "copula|0.9"),
          ("ek", "sa", "mentioned with", "East Kalimantan grew around Samarinda.", "sentence|0.35"),
-         ("mb", "sa", "located in", "The Mahakam Bridge is a bridge in Samarinda.", "copula|0.9")])
+         ("mb", "sa", "located in", "The Mahakam Bridge is a bridge in Samarinda.", "copula|0.9"),
+         ("od", "pl", "flows through", "The Oder flows through Poland.", "svo|0.85"),
+         ("od", "lr", "flows through", "The Oder flows through Lake Rudnik.", "svo|0.85")])
 
 
 def nations_graph():

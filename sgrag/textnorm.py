@@ -97,12 +97,33 @@ _STEMMER = snowballstemmer.stemmer("english")
 _STEM_LOCK = threading.Lock()  # a Snowball stemmer keeps state between calls
 
 
+_IRREGULAR: dict[str, str] = {}
+for _base, _forms in (("win", "won"), ("write", "wrote written"), ("lead", "led"), ("begin", "began begun"),
+                      ("take", "took taken"), ("give", "gave given"), ("make", "made"), ("sing", "sang sung"),
+                      ("become", "became"), ("hold", "held"), ("build", "built"), ("buy", "bought"), ("sell", "sold"),
+                      ("meet", "met"), ("run", "ran"), ("teach", "taught"), ("fight", "fought"), ("draw", "drew drawn"),
+                      ("grow", "grew grown"), ("know", "knew known"), ("go", "went gone"), ("come", "came"),
+                      ("choose", "chose chosen"), ("speak", "spoke spoken"), ("drive", "drove driven"),
+                      ("ride", "rode ridden"), ("keep", "kept"), ("send", "sent"), ("bring", "brought"),
+                      ("catch", "caught"), ("tell", "told"), ("stand", "stood"), ("throw", "threw thrown"),
+                      ("wear", "wore worn"), ("swim", "swam"), ("strike", "struck"), ("sink", "sank sunk"),
+                      ("freeze", "froze frozen"), ("withdraw", "withdrew withdrawn"), ("overthrow", "overthrew overthrown"),
+                      ("steal", "stole stolen"), ("fly", "flew flown"), ("flee", "fled"), ("seek", "sought"),
+                      ("swear", "swore sworn"), ("break", "broke broken"), ("forget", "forgot forgotten"),
+                      ("hide", "hid hidden"), ("shoot", "shot"), ("hang", "hung"), ("feed", "fed"), ("deal", "dealt"),
+                      ("undertake", "undertook undertaken")):
+    for _form in _forms.split():
+        _IRREGULAR[_form] = _base
+"""Past forms of irregular verbs -> their base form ("won" -> "win"): a relation read from prose says "won", a
+question with "did" asks "win". Only forms that are no other word ("found", "left", "born", "saw", "lay" stay)."""
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """The English Snowball stem ("released", "release" -> "releas"): a verb in a question meets the noun
-    of a relation name."""
+    """The English Snowball stem ("released", "release" -> "releas"), irregular past forms at their base ("won" ->
+    "win"): a verb in a question meets the noun or the past form of a relation name."""
     with _STEM_LOCK:
-        return _STEMMER.stemWord(word)
+        return _STEMMER.stemWord(_IRREGULAR.get(word, word))
 
 
 MAKING = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"

@@ -84,9 +84,10 @@ def succession_graph():
 
 
 def credits_graph():
-    """"Bell Song is a song by Ada Moe ... produced by Tor Lind": Ada Moe made it, Tor Lind produced it."""
+    """"Bell Song is a song by Ada Moe ... produced by Tor Lind": Ada Moe made it, Tor Lind produced it; it won a
+    Grammy Award."""
     return _read([("Bell Song", "Ada Moe", "song by", "copula|0.9"), ("Tor Lind", "Bell Song", "produced", "passive|0.85"),
-                  ("Bell Song", "Oslo", "recorded in", "svo|0.85")])
+                  ("Bell Song", "Oslo", "recorded in", "svo|0.85"), ("Bell Song", "Grammy Award", "won", "svo|0.85")])
 
 
 def counties_graph():
@@ -339,6 +340,13 @@ def test_the_answer_type_names_a_role_only_of_the_relation_s_tail(engines):
     names Charlottesville's role, not one Albemarle County was created from."""
     a = engines["counties"].ask("Which county was Albemarle County created from?").answer
     assert [r.label for r in a.exact_set] == ["Goochland County"]
+
+
+def test_an_irregular_past_meets_the_question_s_verb(engines):
+    """"Which award did Bell Song *win*?": its "won" edge states it (was: no relation fit "win", and its producer
+    stayed in the exact set)."""
+    a = engines["credits"].ask("Which award did Bell Song win?").answer
+    assert [r.label for r in a.exact_set] == ["Grammy Award"]
 
 
 def test_a_country_is_no_lake(engines):

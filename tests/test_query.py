@@ -734,3 +734,11 @@ def test_a_country_is_met_through_its_demonym_unless_that_names_a_language_or_re
     qg = build_query_graph(q, *lk.link(q), equivalents=lk.equivalents)
     assert [n.labels for n in qg.constraints] == [("Netherlands", "Dutch")]
     assert linker("/people/person/nationality").equivalents("Netherlands") == ()
+
+
+def test_an_irregular_past_stems_as_its_base_and_other_words_stay():
+    """"won" meets "win", "wrote" and "written" meet "write"; "found" (to establish), "born" and "left" are words of
+    their own, not forms of find, bear and leave."""
+    from sgrag.textnorm import stem
+    assert stem("won") == stem("win") and stem("wrote") == stem("written") == stem("write")
+    assert stem("found") != stem("find") and stem("born") != stem("bear") and stem("left") != stem("leave")

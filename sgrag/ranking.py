@@ -668,8 +668,11 @@ class Ranker:
                 fit = np.where(own_year & ~back, 1.0, fit)
             best = float(fit.max())
             if best < cfg.relation_fit_floor:
-                if j not in inverted:  # (a verb after the name narrows only where a relation states it: "Which
-                    out.append((j, phrase, None))  # college did Jones attend?" read "completed a diploma at")
+                # a verb after the name narrows only where a relation states it ("Which college did Jones attend?"
+                # read "completed a diploma at"), or a less sure one does, which the exact set then misses ("Which
+                # province is Chiang Mai the capital of?": "capital of" read from a clause, below exact_edge_confidence)
+                if j not in inverted or self._stated_elsewhere(qg.constraints[j], vec, words, where):
+                    out.append((j, phrase, None))
                 continue
             good = (fit >= best - cfg.relation_fit_margin)[inv.reshape(-1)]
             mask = np.zeros(nodes.size, dtype=bool)
@@ -677,6 +680,17 @@ class Ranker:
             if not mask.all():
                 out.append((j, phrase, mask))
         return out
+
+    def _stated_elsewhere(self, c: QueryNode, vec: np.ndarray, words: set[str], where: frozenset[str]) -> bool:
+        """Whether an edge the constraint's node heads, of any confidence, fits the phrase (``vec``, ``words``):
+        a relation the candidates were not joined by states it."""
+        g = self.graph
+        heads = [int(e) for x in c.labels for v in g.nodes_by_label.get(x, ()) for e in g.incident_edges(v)
+                 if g.labels[int(g.src[e])] == x]
+        if not heads:
+            return False
+        rels = np.unique(g.rel[np.asarray(heads, dtype=np.int64)].astype(np.int64))
+        return bool((self._fit(vec, words, self._relation_text_ids[rels], rels, where) >= self.cfg.relation_fit_floor).any())
 
     def reversed_containment(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """(constraint column, mask of ``nodes`` joined to it only the wrong way round) for each constraint the

@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v32"
+    VERSION = "spacy-v33"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1480,10 +1480,12 @@ class _Reader:
             if not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children) and not (
                     noun_kind(t.lemma_.lower()) is not None and (
                         any(c.dep_ == "poss" for c in t.children) or any(
-                            c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in _ORDINAL_WORDS)
+                            c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in _ORDINAL_WORDS or
+                                                  c.tag_ == "JJS" or any(g.lower_ == "most" for g in c.children))
                             for c in t.children))):
                 continue  # "X is Y's eighth studio album", "X is his second film", "X is the eleventh episode of
-                #           Y": of a class, as "an album" (but "the capital of Y" is no class)
+                #           Y", "X is the largest city in Y": of a class, as "an album" (but "the capital of Y" is
+                #           no class)
             head = t.head if t.dep_ == "appos" else next((c for c in t.head.children if c.dep_ in _SUBJ), None)
             if head is not None and head.tag_ in ("WDT", "WP") and t.head.dep_ == "relcl":
                 head = t.head.head  # "Charlottesville, which is an independent city"

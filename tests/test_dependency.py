@@ -1067,6 +1067,15 @@ def test_a_possessed_subject_is_what_the_copula_names(ex):
     assert rel(found, "Oslo", "Norway") == {"capital of"}
 
 
+def test_a_superlative_class_is_a_class_and_the_noun_then_means_the_subject(ex):
+    """"Chiang Mai is the largest city in northern Thailand" classes it a city (as "a city" would), so "The city was
+    founded in 1296 by King Mangrai" is said of Chiang Mai."""
+    found = ex.extract_text("Chiang Mai is the largest city in northern Thailand. The city was founded in 1296 by "
+                            "King Mangrai.", title="Chiang Mai")
+    assert ("Chiang Mai", "is a", "city") in triples(found)
+    assert rel(found, "King Mangrai", "Chiang Mai") == {"founded"}
+
+
 def test_a_possessed_subject_is_what_include_lists(ex):
     """"Its main tributaries include the Aare, the Main and the Moselle": each is a tributary of the Rhine, which NER
     calls a person but the text a river (an agent's ending, "-er", makes no "river" a person)."""

@@ -669,9 +669,11 @@ class Ranker:
             best = float(fit.max())
             if best < cfg.relation_fit_floor:
                 # a verb after the name narrows only where a relation states it ("Which college did Jones attend?"
-                # read "completed a diploma at"), or a less sure one does, which the exact set then misses ("Which
-                # province is Chiang Mai the capital of?": "capital of" read from a clause, below exact_edge_confidence)
-                if j not in inverted or self._stated_elsewhere(qg.constraints[j], vec, words, where):
+                # read "completed a diploma at"), or, the name the only condition, a less sure one does, which the
+                # exact set then misses ("Which province is Chiang Mai the capital of?": "capital of" read from a
+                # clause, below exact_edge_confidence; with more conditions that fact's other end may meet none)
+                if j not in inverted or len(firm_constraints(qg, self.soft_below)) == 1 and \
+                        self._stated_elsewhere(qg.constraints[j], vec, words, where):
                     out.append((j, phrase, None))
                 continue
             good = (fit >= best - cfg.relation_fit_margin)[inv.reshape(-1)]

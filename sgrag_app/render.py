@@ -433,6 +433,16 @@ def passage_html(p: Passage) -> str:
             f'font-size:0.9rem;line-height:1.5">{body}</div>')
 
 
+def sentence_groups(cited: list[tuple[Any, Citation | None]]) -> dict[tuple[str, str], list]:
+    """The cited edges by the sentence that supports them (its chunk and span, and its text), in order: one quote
+    per sentence, under every relation read from it ("flows through" by the parse and "flow through" by the rule
+    reader are one quote, not two)."""
+    groups: dict[tuple[str, str], list] = {}
+    for e, c in cited:
+        groups.setdefault((e.source.split("|", 1)[0], e.sentence), []).append((e, c))
+    return groups
+
+
 def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
     """Each condition's supporting sentence with its document's title, a way to open the document at
     that passage, and how many documents the answer rests on."""
@@ -442,11 +452,8 @@ def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
     docs = list(dict.fromkeys(c.title for _, c in cited if c))
     if docs:
         st.markdown(f"From {len(docs)} document{'s' if len(docs) > 1 else ''}: " + ", ".join(f"*{md(t)}*" for t in docs))
-    groups: dict[tuple[str, str], list] = {}  # one quote per sentence, under every condition it supports
-    for e, c in cited:
-        groups.setdefault((e.source, e.sentence), []).append((e, c))
-    for (source, sentence), edges in groups.items():
-        c = edges[0][1]
+    for (_, sentence), edges in sentence_groups(cited).items():
+        source, c = edges[0][0].source, edges[0][1]
         st.markdown("  \n".join(edge_markdown(e) for e, _ in edges)
                     + f"  \n> “{md(sentence)}” — *{md(c.title) if c else md(source)}*")
         if c is None or engine is None:

@@ -311,3 +311,17 @@ def test_a_fact_the_sentence_does_not_state_says_how_it_was_read():
     assert how_read("d:p0:c0@0-50|contained|0.65|0-50").startswith("inferred")
     assert how_read("d:p0:c0@0-50|document+pronoun|0.26|0-50") == "only named in the same article"
     assert how_read("d:p0:c0@0-50|svo|0.85|0-50") == "" and how_read("") == ""
+
+
+def test_two_readings_of_one_sentence_are_quoted_once():
+    """The parse's "flows through" and the rule reader's "flow through" of one sentence share one quote; another
+    sentence of the same document gets its own."""
+    from types import SimpleNamespace
+    from sgrag_app.render import sentence_groups
+    said = "The Rhine flows through Lake Constance."
+    edge = lambda rel, src, sentence=said: SimpleNamespace(relation=rel, source=src, sentence=sentence)
+    cited = [(edge("flows through", "d:p0:c0@0-39|svo|0.85|4-38"), None),
+             (edge("flow through", "d:p0:c0@0-39|rules|0.8|0-39"), None),
+             (edge("empties into", "d:p0:c0@40-70|svo|0.85|44-69", "It empties into the North Sea."), None)]
+    groups = list(sentence_groups(cited).values())
+    assert [[e.relation for e, _ in g] for g in groups] == [["flows through", "flow through"], ["empties into"]]

@@ -127,8 +127,8 @@ CONVERSE_RELATIONS = register("converse_relations", "ranking", 'On relations nam
                               'candidate is only the tail of reads as English says it from that side: a kinship '
                               'relation naming the head\'s role as its converse ("Zarir *son of* Yazdegerd": Yazdegerd '
                               '"father of" Zarir), a "<work noun> by X" relation as X having made it ("song by": '
-                              '"created", "wrote", "performed"; in relation_fit below a relation that states the verb: "produced by '
-                              'Trent Reznor"), in the relation feature and relation_fit.')
+                              '"created", "wrote", "performed"; in relation_fit below a relation that states the '
+                              'verb: "produced by Trent Reznor"), in the relation feature and relation_fit.')
 PASSIVE_DIRECTION = register("passive_direction", "narrowing", '"influenced by X": in a graph that keeps directions, '
                              "a passive _by relation counts only in its own direction.")
 
@@ -650,8 +650,8 @@ class Ranker:
             # tail-role "father", the other way round)
             own = {stem(w) for w in content}
             has, converse = self._converse_fit(phrase, vec, r, lambda x: float(bool(own & _stems(x))))
-            # "a song by X" says X made it, not how: read as "produced", it fits less than a statement of it ("produced
-            # by Trent Reznor"), and fits at all only by its words
+            # "a song by X" says X made it, not how: read as "produced", it fits at most relation_fit_made, less than
+            # a statement of it ("produced by Trent Reznor")
             made = np.array([tokens(g.relations[x])[-1:] == ["by"] for x in r.tolist()], dtype=bool) & has
             converse = np.where(made, np.minimum(converse, cfg.relation_fit_made), converse)
             backward = np.where(has, converse, backward)
@@ -692,7 +692,8 @@ class Ranker:
         if not heads:
             return False
         rels = np.unique(g.rel[np.asarray(heads, dtype=np.int64)].astype(np.int64))
-        return bool((self._fit(vec, words, self._relation_text_ids[rels], rels, where) >= self.cfg.relation_fit_floor).any())
+        fits = self._fit(vec, words, self._relation_text_ids[rels], rels, where)
+        return bool((fits >= self.cfg.relation_fit_floor).any())
 
     def reversed_containment(self, qg: QueryGraph, nodes: np.ndarray, sat: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """(constraint column, mask of ``nodes`` joined to it only the wrong way round) for each constraint the

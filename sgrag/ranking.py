@@ -631,6 +631,7 @@ class Ranker:
             tail = (g.src[eids] != nodes[owner]) ^ (j in inverted)  # the candidate is the edge's tail: read it back
             keys, inv = np.unique(rels * 2 + tail, return_inverse=True)
             r, back = keys // 2, keys % 2 == 1
+            ends_by = np.array([tokens(g.relations[x])[-1:] == ["by"] for x in r.tolist()], dtype=bool)  # "founded by"
             named = r if read else None
             forward = self._fit(vec, words, text_of[r], named, where)
             recip = back_of[r]
@@ -644,16 +645,14 @@ class Ranker:
                 if said[-1] == "by":  # "founded by X": X's own "founded" edge to the answer states it
                     backward = np.maximum(backward, direct)
                 elif read:  # "Who succeeded X?": X "succeeded by" the answer states it, X's "succeeded" the opposite
-                    passive = np.array([tokens(g.relations[x])[-1:] == ["by"] for x in r.tolist()], dtype=bool)
-                    backward = np.where(passive, np.maximum(backward, direct), backward)
+                    backward = np.where(ends_by, np.maximum(backward, direct), backward)
             # "son of" read back is "father of" (the phrase's own words: the lexicon's "child" ~ "father" is Wikidata's
             # tail-role "father", the other way round)
             own = {stem(w) for w in content}
             has, converse = self._converse_fit(phrase, vec, r, lambda x: float(bool(own & _stems(x))))
             # "a song by X" says X made it, not how: read as "produced", it fits at most relation_fit_made, less than
             # a statement of it ("produced by Trent Reznor")
-            made = np.array([tokens(g.relations[x])[-1:] == ["by"] for x in r.tolist()], dtype=bool) & has
-            converse = np.where(made, np.minimum(converse, cfg.relation_fit_made), converse)
+            converse = np.where(ends_by & has, np.minimum(converse, cfg.relation_fit_made), converse)
             backward = np.where(has, converse, backward)
             if atype:  # a relation naming the role of its tail ("publisher"), where the candidate is that tail
                 role = self._fit(vecs[-1], a_words, text_of[r], named)
@@ -1185,6 +1184,7 @@ def _preposition_alone_fits(text: str, prepositions: frozenset[str]) -> bool:
                                                   is_person_noun(w) or noun_kind(w) == PERSON for w in toks)
 
 
+@lru_cache(maxsize=65536)
 def _stems(text: str) -> frozenset[str]:
     """The stems of a relation name or text, and its locative prepositions as they are ("located *in*")."""
     toks = tokens(text)

@@ -118,7 +118,7 @@ from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
 from .kinds import (EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, country_named,
                     majority_kind, named_kind, noun_kind, stated_kind)
-from .offline import IS_A, PERSON, OfflineExtractor, class_names
+from .offline import IS_A, NAME_CLASSES, PERSON, OfflineExtractor, class_names
 from .textnorm import MAKING, fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v33"
+    VERSION = "spacy-v34"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -342,6 +342,12 @@ class ParseExtractor:
         self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
                           for m in reader.mentions if m.via in ("", "alias", "nested")
                           and reader.ents[m.entity].kind != "VALUE"]
+        # names the parse knows are no person (the rule reader guesses from capitals: "his" may take an organisation)
+        kinds = {r.source: r.target for r in reader.relations.values() if r.relation == IS_A and r.how == NER_HOW}
+        self._not_people = frozenset(fold(n) for i, e in enumerate(reader.ents) if i not in reader.people
+                                     and kinds.get(e.label, PERSON) != PERSON for n in {e.label, *e.aliases})
+        # the words the parse read as common nouns: a rule-reader class must be one ("the up until Benedict XVI": no)
+        self._nouns = {t.lower_ for t in doc if t.pos_ == "NOUN"}
         return reader.entities(), list(reader.relations.values())
 
     def _with_rules(self, found: ChunkExtraction, chunk: Chunk, offset: int) -> ChunkExtraction:
@@ -375,6 +381,8 @@ class ParseExtractor:
             return held.pop() if len(held) == 1 else None
 
         rules = self.rules.extract(chunk)
+        not_people = getattr(self, "_not_people", frozenset())
+        nouns = getattr(self, "_nouns", None)
         values = {fold(e.label) for e in found.entities if e.description == "value"} | \
             {fold(e.label) for e in rules.entities if re.fullmatch(r"\d[\d,.]*", e.label)}
         have = {(r.source, r.relation, r.target) for r in found.relations}
@@ -397,6 +405,11 @@ class ParseExtractor:
                 #           parse's "she", not the rule reader's latest woman)
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
+            if r.relation == IS_A and dst == PERSON and fold(src) in not_people:
+                continue  # the rule reader took "his" for an organisation the parse's NER knows
+            if r.relation == IS_A and nouns is not None and dst not in _SYNTHETIC_CLASSES and \
+                    fold(dst).split()[-1] not in nouns:
+                continue  # "thirty-sixth", "until", "called": the parse read no noun there, so it names no class
             if not _WORDED.search(r.relation):
                 continue  # "5505", "n e": the text between two names was no words, so it says no relation
             if values & {fold(src), fold(dst)} and not dates_thing(r.relation, "rules"):
@@ -414,6 +427,15 @@ class ParseExtractor:
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
+
+
+_AWARD_OPENERS = {"Best", "Most", "Outstanding"}
+"""First words of an award's category ("Best Screenplay", "Outstanding Lead Actor"), which NER may take for a
+person's name; no person's name starts with a superlative."""
+
+_SYNTHETIC_CLASSES = {PERSON, "company"} | NAME_CLASSES
+"""Classes the rule reader names without a common noun in the text (a person by what they did, a firm's kind, the
+last word of a name: "Nordvik Bank" is a bank)."""
 
 
 def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | None] = lambda _: None,
@@ -1400,7 +1422,8 @@ class _Reader:
             if kind is None or e.kind == "VALUE" or i not in first or i in self.people and kind == PERSON:
                 continue  # (a person by a he/she whose name NER calls a team or a place keeps both: contested)
             personal = any(_personal_class(c) for c in e.classes)
-            if kind == PERSON and (name_kind(e.label) is False or e.classes and not personal) or \
+            if kind == PERSON and (name_kind(e.label) is False or e.classes and not personal or
+                                   e.label.split()[0] in _AWARD_OPENERS) or \
                     kind != PERSON and any(_person_class(c) for c in e.classes):
                 continue
             m = first[i]

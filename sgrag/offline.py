@@ -123,7 +123,7 @@ _PREFIX_CLASS = re.compile(r"(?:^|\s)(?:[Tt]he|[Aa]n?)\s+"
 _PLACE_BEFORE = re.compile(r"\b(?:born|based|headquartered|located|situated|died|lives|lived|grew up)\s+"
                            r"(?:in|near)\s+(?:the\s+)?$")
 _PERSON_AFTER = re.compile(r"^,?\s+(?:(?:was|is|had|has|also|later)\s+)*(?:born|studied|died|married|graduated)\b")
-_NAME_CLASSES = {"bank", "university", "college", "museum", "institute", "school", "hospital", "foundation",
+NAME_CLASSES = {"bank", "university", "college", "museum", "institute", "school", "hospital", "foundation",
                  "company", "corporation", "airline", "stadium", "palace", "church", "cathedral"}
 """Last words of a name that say what it is."""
 _DETERMINED = re.compile(r"\b([Tt]he|[Tt]his|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir)\s+(?:([a-z][\w-]*)\s+)?([a-z][\w-]*)\b")
@@ -532,7 +532,7 @@ class _Sentence:
             after, before = self.s[sp.end:], self.s[:sp.start]
             m = _COPULA_CLASS.match(after) or _APPOSITION_CLASS.match(after)
             phrases = [m.group(1)] if m else []
-            if sp.kind in ("name", "known") and sp.label.split()[-1].lower() in _NAME_CLASSES:
+            if sp.kind in ("name", "known") and sp.label.split()[-1].lower() in NAME_CLASSES:
                 phrases.append(sp.label.split()[-1].lower())  # "Nordvik Bank" is a bank
             p = _PREFIX_CLASS.search(before) if sp.kind not in _ANAPHORS else None
             if p and not (set(p.group(1).split()) & (_PREPS | _DETS | _FILLER | _COPULAS)):

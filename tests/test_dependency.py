@@ -1397,3 +1397,38 @@ def test_every_life_bracket_of_a_sentence_is_read_and_a_place_may_be_set_off_by_
     other = ex.extract_text("Ian Smith (later the Zimbabwe-Rhodesian government of Abel Muzorewa) led the government. "
                             "Ljiljana Raičević (born 29 June 1947, née Petrović) is an activist in Serbia.")
     assert not [r for r in other.relations if r.relation in ("born in", "died in")]  # no date, or no place
+
+
+def _chunk(text):
+    return Chunk("d", "d:c0", text, 0, len(text), 0, "h")
+
+
+def test_a_rule_reader_class_is_a_noun_the_parse_read(ex):
+    """"the thirty-sixth General Congregation", "the Popes up until Benedict XVI": the rule reader took the words
+    between an article and a name for a class ("thirty-sixth", "until"); a class is a common noun, and the parse
+    reads none there. A class the text does name ("a Spanish priest") stays."""
+    text = ("Adolfo Nicolás is a Spanish priest. The Popes up until Benedict XVI served until death. In October 2016 "
+            "the thirty-sixth General Congregation of the Society of Jesus appointed his successor, Arturo Sosa.")
+    found = ex.extract(_chunk(text))
+    classes = {r.target for r in found.relations if r.relation == "is a"}
+    assert "priest" in classes
+    assert not classes & {"thirty-sixth", "until", "up until"}
+
+
+def test_the_rule_reader_makes_no_person_of_an_organisation_ner_knows(ex):
+    """The rule reader took "his" for the latest multi-word name, an assembly, and filed it as a person; the parse's
+    NER knows it as an organisation, so that reading is dropped."""
+    text = ("Adolfo Nicolás initiated the process of calling a Jesuit General Congregation. In October 2016 the "
+            "thirty-sixth General Congregation of the Society of Jesus appointed his successor, Arturo Sosa.")
+    found = ex.extract(_chunk(text))
+    people = {r.source for r in found.relations if r.relation == "is a" and r.target == "person"}
+    assert not {p for p in people if "Congregation" in p}
+
+
+def test_an_award_category_is_no_person(ex):
+    """NER reads "Best Screenplay" as a person's name; no person's name starts with a superlative."""
+    text = ("House of Angels is a Swedish drama film. It was also nominated for Best Actress (Helena Bergström), "
+            "Best Screenplay and Best Cinematography (Jens Fischer).")
+    found = ex.extract_text(text)
+    people = {r.source for r in found.relations if r.relation == "is a" and r.target == "person"}
+    assert not {p for p in people if p.startswith("Best")}

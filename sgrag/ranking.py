@@ -83,7 +83,8 @@ CUT_NAMES_YIELD = register("cut_names_yield", "ranking", 'Among partial matches 
                            'subset of the longer one\'s ranks just below it: the same thing cut short by the extractor.')
 NAME_SAYS_TYPE = register("name_says_type", "ranking", 'On a graph read from documents, a candidate whose name\'s '
                           'head noun is the answer type\'s ("Which *university*": *University* of Michigan) fits the '
-                          'type as one of that stated class does (the type feature).')
+                          'type as one of that stated class does (the type feature), and, in the document naming the '
+                          'conditions, is not put after the names a fact joins to one unless one of those says it too.')
 IN_EDGE_DISCOUNT = register("in_edge_discount", "ranking", "In a graph that keeps directions, an edge the candidate "
                             "is only the tail of counts little (questions state facts *about* their answer).")
 ANSWER_KIND = register("answer_kind", "narrowing", 'Entities of another kind than the answer type names ("Which '
@@ -1059,11 +1060,14 @@ class Ranker:
         labels = [g.labels[v] for v in nodes.tolist()]
         if flat:  # a partial match clearly of another kind than asked comes after those of the right kind, as
             # does one no fact joins to a condition (``same_document``) unless its document names more conditions
-            # than any joined candidate's: then the two weigh their evidence together
+            # than any joined candidate's, or as many and its name says the type asked where no joined name does
+            # (``name_says_type``): then the two weigh their evidence together
             joined = (sat >= 0).any(axis=1)
             best = cols["document"][joined].max() if joined.any() else 0.0
-            tier = tier - (self.wrong_kind(qg, nodes) | self.countries_not_asked(qg, nodes)) \
-                - (~joined & (cols["document"] <= best))
+            named = self._name_says_type(qg, nodes) > 0  # "Which lighthouse": Five Mile Point Lighthouse
+            unjoined = ~joined & (cols["document"] <= best) & ~(named & (cols["document"] >= best) &
+                                                                 ~(joined & named).any())
+            tier = tier - (self.wrong_kind(qg, nodes) | self.countries_not_asked(qg, nodes)) - unjoined
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):
             firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)

@@ -124,6 +124,23 @@ def albums_graph():
                   ("Let It Be", "8 May 1970", "released on", "svo|0.85"), ("Woodstock", "1969", "held in", "svo|0.85")])
 
 
+def sound_graph():
+    """One document: Long Island Sound is named in sentences with Connecticut and two towns, and the Five Mile Point
+    Lighthouse (replacing an older light in 1845, read with no year) faces Long Wharf."""
+    doc = ("Long Island Sound lies off Connecticut, New Haven and West Haven. The light was replaced in 1845 by the "
+           "Five Mile Point Lighthouse. The Five Mile Point Lighthouse faces Long Wharf.")
+    b = GraphBuilder()
+    for head, tail, rel, how in (("Long Island Sound", "Connecticut", "mentioned with", "sentence|0.35"),
+                                 ("Long Island Sound", "New Haven", "mentioned with", "sentence|0.35"),
+                                 ("Long Island Sound", "West Haven", "mentioned with", "sentence|0.35"),
+                                 ("Five Mile Point Lighthouse", "Long Wharf", "faces", "svo|0.85"),
+                                 ("Long Wharf", "1845", "mentioned with", "document|0.3")):
+        for label in (head, tail):
+            b.add_node(label.lower(), label)
+        b.add_edge(head.lower(), tail.lower(), rel, doc, sources=(f"sound:p0:c0@0-{len(doc)}|{how}|0-{len(doc)}",))
+    return b.build()
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -133,7 +150,8 @@ def engines(tmp_path_factory):
                         ("origins", origins_graph), ("kin", kin_graph), ("one_document", one_document_graph),
                         ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
                         ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
-                        ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph)):
+                        ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
+                        ("sound", sound_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -408,3 +426,14 @@ def test_a_year_is_met_through_a_date_in_it(engines):
     trace = engines["albums"].ask("Which album by the Beatles was released in 1969?")
     assert [r.label for r in trace.answer.exact_set] == ["Abbey Road"]
     assert any("met through '26 September 1969' (a date in that year" in n for n in trace.notes)
+
+
+def test_a_name_saying_the_asked_type_is_weighed_with_names_of_another_only_mentioned_beside_a_condition(engines):
+    """"Which lighthouse in Connecticut was built in 1845?": no fact joins the Five Mile Point Lighthouse to either
+    condition, and only a co-mention joins Long Island Sound, a sound, to Connecticut. A name no fact joins comes
+    after the joined ones unless its name says the type asked and no joined name does: then the evidence decides,
+    and here the lighthouse's name outweighs a co-mention. The answer never claims it meets a condition."""
+    a = engines["sound"].ask("Which lighthouse in Connecticut was built in 1845?").answer
+    assert a.text == "Five Mile Point Lighthouse" and not a.exact and a.ranked[0].satisfied == ()
+    a = engines["sound"].ask("Which place in Connecticut was built in 1845?").answer  # no name says "place"
+    assert a.text != "Five Mile Point Lighthouse"

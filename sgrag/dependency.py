@@ -838,6 +838,10 @@ class _Reader:
                     two = _two_names(doc[a:b])
                     spans += [(x, y, kind if len(two) == 1 else "PROPN") for x, y in two]
                     cut |= {two[0][1]} if len(two) == 2 else set()
+        for t in sent[1:-1]:  # "The Horn Blows at Midnight (1945)": a bracketed year NER left untyped
+            if doc[t.i - 1].text == "(" and doc[t.i + 1].text == ")" and re.fullmatch(r"1\d{3}|20\d{2}", t.text) and \
+                    not any(a <= t.i < b for a, b, _ in spans):
+                spans.append((t.i, t.i + 1, "VALUE"))
         quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent) + list(glosses)]
         quoted += [(a, b, "WORK_OF_ART") for a, b in _bracketed_titles(sent)
                    if not any(a < y and x < b for x, y, _ in quoted)]

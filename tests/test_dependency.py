@@ -1432,3 +1432,12 @@ def test_an_award_category_is_no_person(ex):
     found = ex.extract_text(text)
     people = {r.source for r in found.relations if r.relation == "is a" and r.target == "person"}
     assert not {p for p in people if p.startswith("Best")}
+
+
+def test_a_bracketed_year_after_a_name_is_its_year(ex):
+    """"The Horn Blows at Midnight (1945)": NER leaves a bare year in brackets untyped; it is the name's year."""
+    found = ex.extract_text("The Horn Blows at Midnight\n\nThe Horn Blows at Midnight (1945) is a comedy film "
+                            "directed by Raoul Walsh. Sperry Lighthouse (1899) also served the harbor.",
+                            title="The Horn Blows at Midnight")
+    assert rel(found, "The Horn Blows at Midnight", "1945") == {"year"}
+    assert rel(found, "Sperry Lighthouse", "1899") == {"year"}

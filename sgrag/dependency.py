@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v34"
+    VERSION = "spacy-v35"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -428,6 +428,8 @@ class ParseExtractor:
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
 
+
+_COORDINATORS = ("and", "or", "&")
 
 _AWARD_OPENERS = {"Best", "Most", "Outstanding"}
 """First words of an award's category ("Best Screenplay", "Outstanding Lead Actor"), which NER may take for a
@@ -660,6 +662,8 @@ class _Reader:
         self.people: set[int] = set()
         """Entities a he/she, a person noun ("a singer") or "born"/"died" shows to be people (NER's
         PERSON alone is not enough: it calls bands and albums persons)."""
+        self.coordinated: set[frozenset[int]] = set()
+        """Pairs of names sharing a plural class noun ("Tyrrell and Washington Counties"): two of a kind, unrelated."""
 
     # ---- entities ---------------------------------------------------------------------------
     def entities(self) -> list[ExtractedEntity]:
@@ -952,6 +956,10 @@ class _Reader:
 
     def _mention(self, start: int, end: int, kind: str) -> None:
         doc = self.doc
+        shared = kind != "VALUE" and end - start >= 2 and doc[end - 1].tag_ == "NNPS" and start >= 2 and \
+            doc[start - 1].lower_ in _COORDINATORS and noun_kind(singular(doc[end - 1].lower_)) == PLACE
+        if shared:  # "Tyrrell and Washington Counties": two counties, the last named "Washington" (``_shared_heads``);
+            end -= 1  # the head stays in its mention, which the parse's paths reach through it
         article = doc[start].text == "The" and not doc[start].is_sent_start and kind != "VALUE" and end - start > 1
         while not article and start < end and (doc[start].lower_ in _DETS or doc[start].is_punct or
                                                kind == "VALUE" and doc[start].pos_ in ("ADP", "ADV", "CCONJ")):
@@ -1021,6 +1029,8 @@ class _Reader:
             self.roles[fold(doc[role:end].text)] = idx
         self.ner_labels.setdefault(idx, Counter())[kind] += 1
         via = "alias" if fold(self.ents[idx].label) != fold(label) else ""
+        if shared and doc[end].tag_ == "NNPS":
+            end += 1
         m = _Mention(start, end, idx, via)
         self.mentions.append(m)
         for t in range(start, end):
@@ -1528,6 +1538,38 @@ class _Reader:
                               sent, m.via)
         self._classes_before_names(sent)
         self._classes_called(sent)
+        self._shared_heads(sent)
+
+    def _shared_heads(self, sent: Any) -> None:
+        """A plural place noun right after names joined by "and" ("in Tyrrell and Washington Counties", "between the
+        Rhine and Main rivers"): each name is one of that class (a place noun of the kinds lexicon)."""
+        doc = self.doc
+        for t in sent:
+            noun = singular(t.lower_)
+            if t.tag_ not in ("NNS", "NNPS") or noun == t.lower_ or noun_kind(noun) != PLACE:
+                continue  # (places only: "Columbia and Reprise Records" are labels, "Beatles and Stones albums" no albums)
+            last = self.token_mention.get(t.i)  # the head kept in the last name's mention (``_mention``)
+            if last is not None:
+                last = last if last.end == t.i + 1 and last.start < t.i and \
+                    not fold(self.ents[last.entity].label).endswith(fold(t.text)) else None
+            else:
+                last = self.token_mention.get(t.i - 1)
+                last = last if last is not None and last.end == t.i else None
+            if last is None or last.via or last.start < 2 or doc[last.start - 1].lower_ not in _COORDINATORS:
+                continue
+            named, p = [last], last.start - 1
+            while p > sent.start and (doc[p].lower_ in _COORDINATORS or doc[p].text == ","):
+                prev = self.token_mention.get(p - 1)
+                if prev is None or prev.via or prev.end != p or self.ents[prev.entity].kind == "VALUE":
+                    break
+                named.append(prev)
+                p = prev.start - 1
+            if len(named) < 2:
+                continue
+            self.coordinated |= {frozenset((a.entity, b.entity)) for a in named for b in named if a.entity != b.entity}
+            for m in named:
+                self.ents[m.entity].classes.append(noun)
+                self._add(self.ents[m.entity].label, IS_A, noun, "class", doc[t.i:t.i + 1], sent, m.via)
 
     def _classes_called(self, sent: Any) -> None:
         """A class noun and the name it is called ("a band *called* Arcadia", "a company named Bigpoint"): the name is
@@ -1647,7 +1689,8 @@ class _Reader:
         related |= {frozenset((m.entity, r.entity)) for r in roles for m in mentions if m.entity != r.entity}
         named = [c[0] for c in cast[:1]] + [c[2] for c in cast]  # the work and its cast: read by the list alone
         related |= {frozenset((x.entity, y.entity)) for x in named for y in named if x.entity != y.entity}
-        blocked = set(related)  # "performed, following Lordi with "Hard Rock Hallelujah"": the work is Lordi's
+        blocked = related | self.coordinated  # "performed, following Lordi with "Hard Rock Hallelujah"": the work is
+        #                                         Lordi's; "Albemarle and Goochland counties": two of a kind, no relation
         for i, a in enumerate(mentions):
             for b in mentions[i + 1:]:
                 if a.entity == b.entity or frozenset((a.entity, b.entity)) in blocked:

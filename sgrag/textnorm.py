@@ -88,8 +88,15 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+_IE_PLURALS = frozenset({"series", "species", "movies", "cookies", "zombies", "rookies", "calories", "prairies",
+                         "pies", "ties", "lies", "dies", "goalies", "hippies", "brownies", "selfies", "freebies"})
+"""Words in "-ies" that are no plural of a "-y" word: a singular ("series") or the plural of an "-ie" word."""
+
+
 def singular(word: str) -> str:
-    """A crude singular for matching words ("films" ~ "film"; "class" stays)."""
+    """A crude singular for matching words ("films" ~ "film", "counties" ~ "county"; "class" stays)."""
+    if len(word) > 4 and word.endswith("ies") and word.lower() not in _IE_PLURALS:
+        return word[:-3] + "y"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 

@@ -1441,3 +1441,26 @@ def test_a_bracketed_year_after_a_name_is_its_year(ex):
                             title="The Horn Blows at Midnight")
     assert rel(found, "The Horn Blows at Midnight", "1945") == {"year"}
     assert rel(found, "Sperry Lighthouse", "1899") == {"year"}
+
+
+def test_names_sharing_a_plural_class_noun_are_each_one_of_that_class(ex):
+    """"in Tyrrell and Washington Counties, North Carolina": two counties, "Tyrrell" and "Washington" (not a place
+    called "Washington Counties"), each in North Carolina and neither related to the other."""
+    found = ex.extract_text("Pettigrew State Park is a park in Tyrrell and Washington Counties, North Carolina. He "
+                            "owned land in Albemarle, Louisa and Goochland counties.")
+    labels = {e.label for e in found.entities}
+    assert {"Tyrrell", "Washington"} <= labels and "Washington Counties" not in labels
+    for county in ("Tyrrell", "Washington", "Albemarle", "Louisa", "Goochland"):
+        assert rel(found, county, "county") == {"is a"}
+    assert rel(found, "Washington", "North Carolina")
+    assert rel(found, "Pettigrew State Park", "Washington")
+    assert not rel(found, "Albemarle", "Louisa") and not rel(found, "Tyrrell", "Washington")
+    found = ex.extract_text("University is an album by Throwing Muses, released on Sire and Reprise Records.")
+    assert "Reprise Records" in {e.label for e in found.entities}  # a label's name, not two records
+
+
+def test_a_plural_in_ies_is_the_singular_in_y():
+    """"Which counties ..." meets the class "county"; a plural of an "-ie" word ("movies") keeps its "ie"."""
+    from sgrag.textnorm import singular
+    assert [singular(w) for w in ("counties", "cities", "companies", "films")] == ["county", "city", "company", "film"]
+    assert singular("movies") == "movie" and singular("ties") == "tie"

@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v35"
+    VERSION = "spacy-v36"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -342,10 +342,10 @@ class ParseExtractor:
         self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
                           for m in reader.mentions if m.via in ("", "alias", "nested")
                           and reader.ents[m.entity].kind != "VALUE"]
-        # names the parse knows are no person (the rule reader guesses from capitals: "his" may take an organisation)
-        kinds = {r.source: r.target for r in reader.relations.values() if r.relation == IS_A and r.how == NER_HOW}
-        self._not_people = frozenset(fold(n) for i, e in enumerate(reader.ents) if i not in reader.people
-                                     and kinds.get(e.label, PERSON) != PERSON for n in {e.label, *e.aliases})
+        # names that say they are no person ("General Congregation of ...": the rule reader guesses people from
+        # capitals and took "his" for it); not by NER, which calls "Tomas Rivera" a place
+        self._not_people = frozenset(fold(n) for i, e in enumerate(reader.ents) if i not in reader.people and
+                                     named_kind(e.label, None) not in (None, PERSON) for n in {e.label, *e.aliases})
         # the words the parse read as common nouns: a rule-reader class must be one ("the up until Benedict XVI": no)
         self._nouns = {t.lower_ for t in doc if t.pos_ == "NOUN"}
         return reader.entities(), list(reader.relations.values())
@@ -406,12 +406,13 @@ class ParseExtractor:
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
             if r.relation == IS_A and dst == PERSON and fold(src) in not_people:
-                continue  # the rule reader took "his" for an organisation the parse's NER knows
+                continue  # the rule reader took "his" for an organisation, which its name says it is
             if r.relation == IS_A and nouns is not None and dst not in _SYNTHETIC_CLASSES and \
                     fold(dst).split()[-1] not in nouns:
                 continue  # "thirty-sixth", "until", "called": the parse read no noun there, so it names no class
-            if not _WORDED.search(r.relation):
-                continue  # "5505", "n e": the text between two names was no words, so it says no relation
+            if not _WORDED.search(r.relation) or re.search(r"\d", r.relation):
+                continue  # "5505", "n e": the text between two names was no words, so it says no relation; "rebuilt in
+                #           1990 s of", "3 ds": words and a number, the rule reader's run over a date or a count
             if values & {fold(src), fold(dst)} and not dates_thing(r.relation, "rules"):
                 continue
             if (src, r.relation, dst) not in have and fold(src) != fold(dst):
@@ -430,6 +431,10 @@ class ParseExtractor:
 
 
 _COORDINATORS = ("and", "or", "&")
+
+_EVENT_NOUNS = frozenset({"massacre", "disaster", "siege", "bombing", "bombings", "earthquake", "riots", "protests",
+                          "scandal", "uprising", "shooting", "crisis", "affair", "pogrom", "famine", "laws"})
+"""Lower-case nouns that end an event's name after a name ("the Challenger *disaster*", "the Comstock *laws*")."""
 
 _AWARD_OPENERS = {"Best", "Most", "Outstanding"}
 """First words of an award's category ("Best Screenplay", "Outstanding Lead Actor"), which NER may take for a
@@ -915,7 +920,25 @@ class _Reader:
                 continue
             if "PROPN" in (kind, m[2]):  # a name NER cut short, or a run NER typed: the whole, NER's type
                 merged[merged.index(m)] = (min(s, m[0]), max(e, m[1]), kind if m[2] == "PROPN" else m[2])
-        return self._band_names(self._year_names(sorted(merged)))
+        return self._event_names(self._band_names(self._year_names(sorted(merged))), sent.end)
+
+    def _event_names(self, spans: list[tuple[int, int, str]], end: int) -> list[tuple[int, int, str]]:
+        """"the Beslan school massacre", "the Challenger disaster", "Iranian election protests", "the Comstock laws": a
+        name and the lower-case nouns it modifies, ending in an event noun (or "laws"), are one name, of an event (a
+        law). ``end``: where the sentence ends."""
+        doc, out = self.doc, []
+        for k, (s, e, kind) in enumerate(spans):
+            j = e
+            while j < min(e + 2, end) and doc[j].is_lower and doc[j].pos_ == "NOUN" and doc[j].lower_ not in _EVENT_NOUNS:
+                j += 1
+            if kind != "VALUE" and e < j + 1 <= end and doc[j].is_lower and doc[j].lower_ in _EVENT_NOUNS and \
+                    doc[j].pos_ == "NOUN" and e <= doc[e - 1].head.i <= j and \
+                    not (j + 1 < end and doc[j + 1].pos_ in ("NOUN", "PROPN")) and \
+                    (k + 1 == len(spans) or spans[k + 1][0] > j):
+                out.append((s, j + 1, "LAW" if doc[j].lower_ in ("law", "laws") else "EVENT"))
+            else:
+                out.append((s, e, kind))
+        return out
 
     def _band_names(self, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         """"Tommy James and the Shondells", "Bob Marley & the Wailers": a person's name, "and the" and a plural name

@@ -94,7 +94,8 @@ RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On readable relation 
                              'of birth), each edge read from the candidate\'s side (its stored inverse, or the answer '
                              'type, when it is the tail; a passive "succeeded by" as its verb: "Who succeeded X?"); '
                              'after an auxiliary, the verb after it ("Where did X *die*?", X the head), where some '
-                             'relation states it. A verb\'s preposition alone fits only a relation that says nothing '
+                             'relation states it, or a preposition alone ("Which city is X *in*?", "*In* which city '
+                             'is X?"). A verb\'s preposition alone fits only a relation that says nothing '
                              'but where ("born in": the parse\'s "in", not "twinned in") or a post held there ("worked '
                              'at": "trader at").')
 STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a constraint that names the relation of '
@@ -605,6 +606,9 @@ class Ranker:
                 if not content and set(said) & _AUXILIARY and after_content:
                     said, content = after, after_content  # "Where did X *die*?": X heads the relation, and the
                     inverted.add(j)                       # answer is its tail
+                elif not content and set(said) <= _AUXILIARY and after and set(after) <= LOCATIVE:
+                    said = after  # "Which city is Celtic Park *in*?", "*In* which city is Celtic Park?": X is in it
+                    inverted.add(j)
                 # "in 2019" says when, not where: a value's preposition alone fits any relation to it
                 if content or (set(said) & LOCATIVE and not is_value_label(c.label)):
                     wanted.append((j, " ".join(said)))

@@ -51,6 +51,7 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
     lo = prev_end = a_end
     out = []
     before = ""
+    fronted = _FRONTED.match(question)  # "*In* which city is Celtic Park?" asks what "Celtic Park is in"
     for i, (m, confidence) in enumerate(ordered):
         hi = ordered[i + 1][0].start if i + 1 < len(ordered) else len(question)
         if not (i and m.start >= prev_end and _CONJOINED.fullmatch(question[prev_end:m.start])
@@ -58,6 +59,8 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
             before = _CLAUSE_END.split(question[lo:m.start])[-1] if m.start >= lo else ""
         # a name inside the answer type ("Which *SpaceX* launch vehicle") is followed by the type's noun, no relation
         after = [] if m.end < a_end else _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
+        if fronted and m.start >= a_end and not any(s >= a_end for s, _ in ((x.start, 0) for x, _ in ordered[:i])):
+            after = [w for w in after if w.lower() != fronted.group(1).lower()] + [fronted.group(1).lower()]
         out.append((before, " ".join(after)))
         prev_end = max(prev_end, m.end)
         relational = _RELATIONAL.match(question, m.end) is not None and i + 1 < len(ordered)
@@ -66,6 +69,10 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
     return out
 
 
+_FRONTED = re.compile(r"\s*(in|at|from|for|with|by|on|to|into|through|under|during)\s+(?:which|what|whom)\b"
+                      r"(?!\s+(?:date|year|day|month|century|decade|time|era|period|season)s?\b)", re.IGNORECASE)
+"""A preposition before the question word: it is the relation's, said after the first name ("In which city is X?" as
+"Which city is X in?"); not before a time ("On what date", "In which year": when, which the answer type says)."""
 WEAK_WORD = 0.5  # the score of a lowercase common word linked to a name ("music" -> Music)
 _RELATIONAL = re.compile(r"\s+(?:of|to)\b")  # a class word before it also names the next name's relation ("the
 # *sequel to* Shadowmancer")

@@ -141,6 +141,13 @@ def sound_graph():
     return b.build()
 
 
+def stadium_graph():
+    """Celtic Park is in Glasgow, was rebuilt under Fergus McCann's ownership and hosted the 2014 Commonwealth Games."""
+    return _read([("Celtic Park", "Glasgow", "located in", "svo|0.85"),
+                  ("Celtic Park", "Fergus McCann", "rebuilt under ownership of", "passive|0.85"),
+                  ("Celtic Park", "2014 Commonwealth Games", "hosted ceremony of", "svo|0.85")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -151,7 +158,7 @@ def engines(tmp_path_factory):
                         ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
                         ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
                         ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
-                        ("sound", sound_graph)):
+                        ("sound", sound_graph), ("stadium", stadium_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -437,3 +444,11 @@ def test_a_name_saying_the_asked_type_is_weighed_with_names_of_another_only_ment
     assert a.text == "Five Mile Point Lighthouse" and not a.exact and a.ranked[0].satisfied == ()
     a = engines["sound"].ask("Which place in Connecticut was built in 1845?").answer  # no name says "place"
     assert a.text != "Five Mile Point Lighthouse"
+
+
+@pytest.mark.parametrize("question", ["Which city is Celtic Park in?", "In which city is Celtic Park?"])
+def test_a_preposition_after_the_name_or_before_the_question_word_is_the_relation(engines, question):
+    """"Which city is Celtic Park *in*?" and "*In* which city is Celtic Park?" ask what Celtic Park is in: its owner and
+    the games it hosted are joined to it by other relations, and are no answer."""
+    a = engines["stadium"].ask(question).answer
+    assert [r.label for r in a.exact_set] == ["Glasgow"]

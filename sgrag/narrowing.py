@@ -173,6 +173,9 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         if mask is None:
             notes.append(f"No relation of the graph fits '{phrase}' for {qg.constraints[j].label}: any relation to "
                          "it counts.")
+        elif mask.all():  # a verb after the name that no relation states ("Where does the Douro *rise*?")
+            notes.append(f"Not checked: no relation of the graph states '{phrase}' for {qg.constraints[j].label}, so "
+                         "any relation to it counts.")
         else:
             joined_by(j, mask, f"that fits '{phrase}'")
     for j, word, mask in ranker.stated_relations(qg, nodes, sat):

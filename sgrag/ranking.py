@@ -589,7 +589,8 @@ class Ranker:
         knows one ("located in" read back is "contains"), and as the answer type when the relation names the
         tail's role ("Which *publisher* issued X": X's "publisher"). A phrase of locative prepositions only
         ("Which bridge *in* Samarinda") fits relations that say them. The mask is None when no reading fits
-        well enough: then any relation counts, and the caller says so. Only for graphs whose relation names or
+        well enough: then any relation counts, and the caller says so; all true for a verb after the name that no
+        relation states ("Where does the Douro *rise*?"): unchecked, which the caller says too. Only for graphs whose relation names or
         descriptions are plain words (the schema profile)."""
         if not self.plain_relation_names or not self.rules.on(RELATION_FIT_RULE):
             return []
@@ -679,6 +680,8 @@ class Ranker:
                 if j not in inverted or len(firm_constraints(qg, self.soft_below)) == 1 and \
                         self._stated_elsewhere(qg.constraints[j], vec, words, where):
                     out.append((j, phrase, None))
+                else:  # unchecked, which the answer says: every member, none shown to fit
+                    out.append((j, phrase, np.ones(nodes.size, dtype=bool)))
                 continue
             good = (fit >= best - cfg.relation_fit_margin)[inv.reshape(-1)]
             mask = np.zeros(nodes.size, dtype=bool)

@@ -452,3 +452,10 @@ def test_a_preposition_after_the_name_or_before_the_question_word_is_the_relatio
     the games it hosted are joined to it by other relations, and are no answer."""
     a = engines["stadium"].ask(question).answer
     assert [r.label for r in a.exact_set] == ["Glasgow"]
+
+
+def test_a_verb_after_the_name_that_no_relation_states_is_reported_unchecked(engines):
+    """"Where does the Rhine rise?": no relation states "rise", so every place joined to the Rhine meets the named
+    condition; the answer says the verb was not checked rather than passing over it."""
+    trace = engines["rivers"].ask("Where does the Rhine rise?")
+    assert any(n.startswith("Not checked: no relation of the graph states 'rise' for Rhine") for n in trace.notes)

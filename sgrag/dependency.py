@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v36"
+    VERSION = "spacy-v37"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -391,9 +391,22 @@ class ParseExtractor:
         for r in found.relations:  # its subject from a pronoun (spans in the chunk, as the rule reader's)
             if r.how.endswith("+pronoun"):
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
+        def holder(label: str | None, a: int, b: int) -> str | None:
+            """The one other name of the parse that each occurrence of the parse's ``label`` (what a rule-reader name
+            stands for) in chunk[a:b] lies inside ("Lisbon" of "the 1755 Lisbon earthquake"), else None."""
+            if label is None:
+                return None
+            at = [(offset + a + m.start(), offset + a + m.end())
+                  for m in re.finditer(r"(?<!\w)" + re.escape(label) + r"(?!\w)", chunk.text[a:b])]
+            held = {h for s, e in at for x, y, h in named_at if x <= s and e <= y and h != label}
+            return held.pop() if at and len(held) == 1 and all(
+                any(x <= s and e <= y and h != label for x, y, h in named_at) for s, e in at) else None
+
         rels = list(found.relations)
         for r in rules.relations:
             src, dst = _rule_label(r.source, canon, inside, alone), _rule_label(r.target, canon, inside, alone)
+            # the rule reader's "1755 Lisbon" of "The 1755 Lisbon earthquake ... impacted Portugal" is the earthquake
+            src, dst = holder(src, r.start, r.end) or src, holder(dst, r.start, r.end) or dst
             if src is None or dst is None or {src, dst} & (sentence_words | _MONTHS) or \
                     any(x[:1].isalpha() and re.search(rf"\b{re.escape(fold(x))}\b", v)
                         for x in (src, dst) for v in dates):

@@ -14,7 +14,11 @@ rounded down, with one unit of slack, all computed in float64. The query side li
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -28,6 +32,17 @@ from .dominance import DominanceEncoder
 from .errors import SgragError
 from .graph import KnowledgeGraph
 from .types import Progress, ProgressFn, no_progress
+
+
+def _drop_generated_source(cls: type) -> None:
+    """torch_geometric writes a MessagePassing class's generated ``propagate`` to a temporary file it never removes
+    (one per class and process: one more in /tmp per build); the module is loaded by then and nothing reads it
+    again (no TorchScript here)."""
+    module = sys.modules.get(f"{cls.__module__}_{cls.__name__}_propagate")
+    path = getattr(module, "__file__", None) or ""
+    if os.path.dirname(os.path.abspath(path)) == os.path.abspath(tempfile.gettempdir()) and os.path.exists(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 class MonotoneGATConv(MessagePassing):
@@ -53,6 +68,7 @@ class MonotoneGATConv(MessagePassing):
 
     def __init__(self, in_channels: int, hidden: int, aggr: str = "add"):
         super().__init__(aggr=aggr)
+        _drop_generated_source(type(self))
         self.in_channels, self.hidden = in_channels, hidden
         self.lin_msg = nn.Linear(in_channels, hidden)
         self.att_src = nn.Linear(in_channels, 1, bias=False)

@@ -1478,3 +1478,14 @@ def test_a_name_and_the_event_noun_it_modifies_are_one_event(ex):
     assert rel(found, "Beslan school massacre", "event") == {"is a"} and rel(found, "Comstock laws", "law") == {"is a"}
     assert rel(found, "Beslan school massacre", "North Ossetia-Alania")
     assert "Russian attack" not in labels  # a description, not an event's name
+
+
+def test_a_rule_reader_name_inside_a_longer_name_of_the_parse_stands_for_that_name(ex):
+    """The rule reader read "1755 Lisbon" of "The 1755 Lisbon earthquake ... impacted Portugal" and gave the city the
+    earthquake's facts; where the city's name lies only inside the parse's longer name, its reading is that name's
+    (the earthquake's), and the city keeps its own sentence."""
+    text = ("The 1755 Lisbon earthquake, also known as the Great Lisbon Earthquake, impacted Portugal and Northwest "
+            "Africa on the morning of 1 November 1755. The earthquake almost totally destroyed Lisbon.")
+    found = ex.extract(_chunk(text))
+    assert not rel(found, "Lisbon", "Portugal") and not rel(found, "Lisbon", "Northwest Africa")
+    assert rel(found, "Lisbon earthquake", "Portugal")

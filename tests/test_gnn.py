@@ -62,3 +62,14 @@ def test_training_gives_pruning_power():
     assert trained.history[-1]["loss"] < trained.history[0]["loss"]
     assert pruning_power(trained, g) > pruning_power(untrained, g)
     assert pruning_power(trained, g) > 0.3
+
+
+def test_building_leaves_no_generated_source_file_behind():
+    """torch_geometric writes the generated ``propagate`` of each message-passing class to the temporary folder and
+    never removes it: one file more per build. The model removes it once loaded."""
+    import sys
+    from pathlib import Path
+    from sgrag.gnn import MonotoneGATConv
+    MonotoneGATConv(4, 8)
+    module = sys.modules[f"{MonotoneGATConv.__module__}_MonotoneGATConv_propagate"]
+    assert module.propagate is MonotoneGATConv.propagate and not Path(module.__file__).exists()

@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v37"
+    VERSION = "spacy-v38"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -445,6 +445,11 @@ class ParseExtractor:
 
 _COORDINATORS = ("and", "or", "&")
 
+_WITHIN = ("in", "within")
+_AREA_NOUNS = frozenset({"district", "part", "region", "area", "outskirts", "suburbs", "centre", "center", "heart",
+                         "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"})
+"""Nouns of a part of a place: "a village in the *district* of Gmina Ciężkowice" is a village in Gmina Ciężkowice."""
+
 _EVENT_NOUNS = frozenset({"massacre", "disaster", "siege", "bombing", "bombings", "earthquake", "riots", "protests",
                           "scandal", "uprising", "shooting", "crisis", "affair", "pogrom", "famine", "laws"})
 """Lower-case nouns that end an event's name after a name ("the Challenger *disaster*", "the Comstock *laws*")."""
@@ -456,6 +461,15 @@ person's name; no person's name starts with a superlative."""
 _SYNTHETIC_CLASSES = {PERSON, "company"} | NAME_CLASSES
 """Classes the rule reader names without a common noun in the text (a person by what they did, a firm's kind, the
 last word of a name: "Nordvik Bank" is a bank)."""
+
+
+def _in_area_of(content: list[Any]) -> bool:
+    """Whether a path's words are "is a <place noun> in the <area noun> of" ("is a village in the administrative
+    district of Gmina Ciężkowice"), one word longer than ``MAX_PATH`` allows and as plain a statement of where."""
+    words = sorted((t for t in content if t.pos_ not in ("PUNCT", "DET", "CCONJ", "PART", "SPACE")), key=lambda t: t.i)
+    return len(words) == MAX_PATH + 1 and words[0].lemma_ == "be" and words[1].dep_ == "attr" and \
+        noun_kind(words[1].lemma_.lower()) == PLACE and words[2].lower_ in _WITHIN and \
+        words[3].lemma_.lower() in _AREA_NOUNS and words[4].lower_ == "of"
 
 
 def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | None] = lambda _: None,
@@ -1911,7 +1925,7 @@ class _Reader:
         team = self._team_in_league(lca, side_a, side_b, a, b) if lca.pos_ == "VERB" else None
         if team is not None:
             return team + (doc[min(ta.i, tb.i):max(ta.i, tb.i) + 1],)
-        if len(content) > MAX_PATH:
+        if len(content) > MAX_PATH and not _in_area_of(content):
             return None
         for t in inner:
             m = self.token_mention.get(t.i)
@@ -2013,6 +2027,11 @@ class _Reader:
                 return None  # "after the establishment of X in 1991, Y has ...": 1991 dates X's establishment
             preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")]
             if verb is None:  # copula: "X is the capital of Y"
+                if self.ents[dst.entity].kind != "VALUE" and _in_area_of([lca] + toks[1:-1]):
+                    return src, LOCATED_IN, dst, "copula", span  # "X is a village in the district of Gmina Y"
+                if self.ents[dst.entity].kind != "VALUE" and not attr and len(toks) == 3 and \
+                        toks[1].lower_ in _WITHIN:
+                    return src, toks[1].lower_, dst, "copula", span  # "X is (a village ...), within Tarnów County"
                 if not attr or not preps or len(nouns) > 1:
                     return None
                 return src, _name([attr[-1]], preps[0]), dst, "copula", span

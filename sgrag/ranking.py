@@ -21,11 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from .config import RankingConfig
-from .coref import is_person_noun
+from .coref import ROLE_NOUNS, is_person_noun
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import (COARSE_KINDS, EVENT, LAW, PERSON, PLACE, PRODUCT, WORK, NodeKinds, coarse_words, country_named,
-                    name_head, noun_kind, read_by_ner)
+from .kinds import (COARSE_KINDS, EVENT, LAW, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds, coarse_words,
+                    country_named, name_head, noun_kind, read_by_ner)
 from .linking import STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
@@ -95,7 +95,9 @@ RELATION_FIT_RULE = register("relation_fit", "narrowing", 'On readable relation 
                              'type, when it is the tail; a passive "succeeded by" as its verb: "Who succeeded X?"); '
                              'after an auxiliary, the verb after it ("Where did X *die*?", X the head), where some '
                              'relation states it, or a preposition alone ("Which city is X *in*?", "*In* which city '
-                             'is X?"). A verb\'s preposition alone fits only a relation that says nothing '
+                             'is X?"), or a role before "of" ("Who is the *chief executive of* X?"; "founder" as '
+                             '"founded"). A bare verb ("Who *recorded* X?") is not met by its place\'s tail ("recorded '
+                             'at"). A verb\'s preposition alone fits only a relation that says nothing '
                              'but where ("born in": the parse\'s "in", not "twinned in") or a post held there ("worked '
                              'at": "trader at").')
 STATED_RELATION = register("stated_relation", "narrowing", 'A word next to a constraint that names the relation of '
@@ -598,6 +600,8 @@ class Ranker:
         out = []
         near, a_end = stated_words(qg, self.rules), answer_type_span(qg.question)[2]
         wanted, inverted = [], set()
+        typed = [w for w in tokens(qg.answer_type) if w not in STOPWORDS]
+        role = typed if typed and is_person_noun(typed[-1]) and typed[-1] not in PERSON_WORDS else []
         for j, c in enumerate(qg.constraints):
             if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
                 said = [w for w in tokens(near[c.qid][0]) if w not in FILLER]
@@ -610,6 +614,8 @@ class Ranker:
                 elif not content and set(said) <= _AUXILIARY and after and set(after) <= LOCATIVE:
                     said = after  # "Which city is Celtic Park *in*?", "*In* which city is Celtic Park?": X is in it
                     inverted.add(j)
+                elif not content and said == ["of"] and role:
+                    said, content = role + said, set(role)  # "Who is the *chief executive of* Nokia?"
                 # "in 2019" says when, not where: a value's preposition alone fits any relation to it
                 if content or (set(said) & LOCATIVE and not is_value_label(c.label)):
                     wanted.append((j, " ".join(said)))
@@ -632,6 +638,7 @@ class Ranker:
             only_where = content <= LOCATED
             words = {stem(w) for w in content} | (set(said) & LOCATIVE if only_where else set())
             words |= {x for w in said for x in self._said_as.get(w, ())}
+            words |= {stem(ROLE_NOUNS[w]) for w in said if w in ROLE_NOUNS}  # "the founder of X": who founded X
             where = frozenset() if only_where else frozenset(said) & LOCATIVE
             rels = g.rel[eids].astype(np.int64)
             tail = (g.src[eids] != nodes[owner]) ^ (j in inverted)  # the candidate is the edge's tail: read it back
@@ -666,6 +673,11 @@ class Ranker:
                     forward = np.maximum(forward, role)
                 else:
                     backward = np.maximum(backward, role)
+            # "Who recorded X?": X "recorded at" the candidate makes it where, not who (a bare verb asks its agent or
+            # object; a verb with a place's preposition holds a place or a time)
+            placed = np.array([(tokens(g.relations[x]) or [""])[-1] in LOCATIVE for x in r.tolist()], dtype=bool)
+            if content and not set(said) & LOCATIVE:
+                backward = np.where(placed, 0.0, backward)
             fit = np.where(back, backward, forward)
             if read and is_value_label(qg.constraints[j].label) and any(MAKING.fullmatch(w) for w in content):
                 # "released in 2001": a thing's own year or date ("the 2001 film", "Spawn (1997)") is when it was made

@@ -1491,3 +1491,16 @@ def test_a_rule_reader_name_inside_a_longer_name_of_the_parse_stands_for_that_na
     found = ex.extract(_chunk(text))
     assert not rel(found, "Lisbon", "Portugal") and not rel(found, "Lisbon", "Northwest Africa")
     assert rel(found, "Lisbon earthquake", "Portugal")
+
+
+def test_a_place_in_a_part_of_another_is_located_in_it(ex):
+    """"X is a village in the administrative district of Gmina Y, within Z County": X is in Gmina Y and in Z County
+    (surely: the sentence says so plainly), as "a town in the north of Olesno County" is in Olesno County; before,
+    only a weak clause reading ("district of") joined them, which no exact answer may rest on."""
+    found = ex.extract_text("Jastrzębia is a village in the administrative district of Gmina Ciężkowice, within Tarnów "
+                            "County, Lesser Poland Voivodeship, in southern Poland. Praszka is a town in the north "
+                            "of Olesno County.")
+    sure = {(r.source, r.relation, r.target) for r in found.relations if r.confidence >= 0.85}
+    assert ("Jastrzębia", "located in", "Gmina Ciężkowice") in sure
+    assert ("Jastrzębia", "within", "Tarnów County") in sure
+    assert ("Praszka", "located in", "Olesno County") in sure

@@ -148,6 +148,14 @@ def stadium_graph():
                   ("Celtic Park", "2014 Commonwealth Games", "hosted ceremony of", "svo|0.85")])
 
 
+def firm_graph():
+    """Fredrik Idestam founded Nokia (no sentence names its chief executive); Kind of Blue, an album by Miles Davis,
+    was recorded at the 30th Street Studio."""
+    return _read([("Fredrik Idestam", "Nokia", "founded", "passive|0.85"), ("Nokia", "Espoo", "headquarters in", "svo|0.85"),
+                  ("Kind of Blue", "30th Street Studio", "recorded at", "passive|0.85"),
+                  ("Kind of Blue", "Miles Davis", "album by", "copula|0.9")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -158,7 +166,8 @@ def engines(tmp_path_factory):
                         ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
                         ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
                         ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
-                        ("sound", sound_graph), ("stadium", stadium_graph)):
+                        ("sound", sound_graph), ("stadium", stadium_graph),
+                        ("firm", firm_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -459,3 +468,20 @@ def test_a_verb_after_the_name_that_no_relation_states_is_reported_unchecked(eng
     condition; the answer says the verb was not checked rather than passing over it."""
     trace = engines["rivers"].ask("Where does the Rhine rise?")
     assert any(n.startswith("Not checked: no relation of the graph states 'rise' for Rhine") for n in trace.notes)
+
+
+def test_a_role_before_of_is_the_relation_asked(engines):
+    """"Who is the chief executive of Nokia?": the role is the relation; its founder is no answer, and with nothing
+    stating the role the answer is partial. "Who is the founder of Nokia?" is who founded it."""
+    a = engines["firm"].ask("Who is the chief executive of Nokia?").answer
+    assert not a.exact and a.exact_set == ()
+    a = engines["firm"].ask("Who is the founder of Nokia?").answer
+    assert [r.label for r in a.exact_set] == ["Fredrik Idestam"]
+
+
+def test_who_did_it_is_not_where_it_was_done(engines):
+    """"Who recorded Kind of Blue?": the studio it was recorded *at* is where, not who; its maker answers."""
+    a = engines["firm"].ask("Who recorded Kind of Blue?").answer
+    assert [r.label for r in a.exact_set] == ["Miles Davis"]
+    a = engines["firm"].ask("Which studio was Kind of Blue recorded at?").answer
+    assert "30th Street Studio" in [r.label for r in a.exact_set]

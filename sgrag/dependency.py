@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v38"
+    VERSION = "spacy-v39"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1167,8 +1167,8 @@ class _Reader:
                 if title is not None and nouns & (set(self.ents[title].classes) | self._head_noun(title)):
                     target = title
                 else:
-                    target = next((k for k in range(len(self.ents) - 1, -1, -1)
-                                   if nouns & set(self.ents[k].classes)), None)
+                    target = next((k for k in range(len(self.ents) - 1, -1, -1)  # (or whose name says it: "the
+                                   if nouns & (set(self.ents[k].classes) | self._head_noun(k))), None)  # earthquake")
                 if target is None and self.doc[t.i - 1].lower_ == "this" and t.dep_ in _SUBJ and \
                         self._topic_before(sent) and noun_kind(t.lemma_.lower()) in (
                             None, stated_kind(self.ents[title].classes)):

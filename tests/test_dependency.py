@@ -1504,3 +1504,11 @@ def test_a_place_in_a_part_of_another_is_located_in_it(ex):
     assert ("Jastrzębia", "located in", "Gmina Ciężkowice") in sure
     assert ("Jastrzębia", "within", "Tarnów County") in sure
     assert ("Praszka", "located in", "Olesno County") in sure
+
+
+def test_the_noun_a_name_ends_in_refers_back_to_it(ex):
+    """"The 1755 Lisbon earthquake impacted Portugal ... the earthquake almost totally destroyed Lisbon": "the
+    earthquake" is the latest name whose head noun it is, as "the lake" is the latest "... Lake"."""
+    found = ex.extract_text("The 1755 Lisbon earthquake impacted Portugal on 1 November 1755. In combination with "
+                            "fires and a tsunami, the earthquake almost totally destroyed Lisbon.")
+    assert rel(found, "Lisbon earthquake", "Lisbon") == {"destroyed"}

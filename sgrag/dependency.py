@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v39"
+    VERSION = "spacy-v40"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -2010,8 +2010,11 @@ class _Reader:
                 return None
             (src, src_side, src_role), (dst, dst_side) = ((a, side_a, role_a), (b, side_b)) if subj_a else \
                 ((b, side_b, role_b), (a, side_a))
-            if len(src_side) > 2 and src_side[0][1] != "poss":
-                return None  # the subject of its own clause
+            if len(src_side) > 2 and src_side[0][1] != "poss" and not (
+                    len(src_side) == 3 and src_side[0][1] == "appos" and src_side[1][0].pos_ == "NOUN" and
+                    src_side[1][0].i not in self.token_mention and self._set_off(src, src_side[1][0])):
+                return None  # the subject of its own clause (but the name the subject's noun is: "The university's
+                #              main library, Carolina Rediviva, holds the Codex Argenteus")
             toks = [t for t, _ in dst_side]
             for t in toks[1:-1]:  # a clause with a subject of its own relates that subject, not ours
                 if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
@@ -2097,6 +2100,12 @@ class _Reader:
                     _verb(verb) in ("played", "play"):
                 return team, "played in", league, "team-in"
         return None
+
+    def _set_off(self, m: _Mention, noun: Any) -> bool:
+        """Whether a name in apposition to ``noun`` is set off as one: right after it ("his mother Eva Reyes") or
+        between commas ("the main library, Carolina Rediviva, holds"), not one item of a list the parse hung on it."""
+        doc = self.doc
+        return m.start == noun.i + 1 or doc[m.start - 1].text == "," and m.end < len(doc) and doc[m.end].text == ","
 
     def _owned_by_other(self, noun: Any, ends: tuple[_Mention, _Mention]) -> bool:
         """Whether ``noun`` has an "of" object naming a third entity ("the establishment *of X*")."""

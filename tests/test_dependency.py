@@ -1512,3 +1512,11 @@ def test_the_noun_a_name_ends_in_refers_back_to_it(ex):
     found = ex.extract_text("The 1755 Lisbon earthquake impacted Portugal on 1 November 1755. In combination with "
                             "fires and a tsunami, the earthquake almost totally destroyed Lisbon.")
     assert rel(found, "Lisbon earthquake", "Lisbon") == {"destroyed"}
+
+
+def test_a_name_in_apposition_to_the_subject_does_what_the_subject_does(ex):
+    """"The university's main library, Carolina Rediviva, holds the Codex Argenteus": the subject is a noun, the name
+    beside it is that library, and it holds the codex."""
+    found = ex.extract_text("Uppsala University is a university in Uppsala. The university's main library, Carolina "
+                            "Rediviva, holds the Codex Argenteus.")
+    assert rel(found, "Carolina Rediviva", "Codex Argenteus")

@@ -1520,3 +1520,6 @@ def test_a_name_in_apposition_to_the_subject_does_what_the_subject_does(ex):
     found = ex.extract_text("Uppsala University is a university in Uppsala. The university's main library, Carolina "
                             "Rediviva, holds the Codex Argenteus.")
     assert rel(found, "Carolina Rediviva", "Codex Argenteus")
+    found = ex.extract_text("His music has been performed by the Cleveland Orchestra, the Boston Symphony Orchestra "
+                            "and the Symphony of the Air.")  # a list, not a name set off beside a noun
+    assert not rel(found, "Cleveland Orchestra", "Boston Symphony Orchestra")

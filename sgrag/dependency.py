@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v40"
+    VERSION = "spacy-v41"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1589,6 +1589,30 @@ class _Reader:
         self._classes_before_names(sent)
         self._classes_called(sent)
         self._shared_heads(sent)
+        self._plural_classes_before_names(sent)
+
+    def _plural_classes_before_names(self, sent: Any) -> None:
+        """A plural noun for people right before names joined by "and" ("accompanied by *saxophonists* John Coltrane
+        and Cannonball Adderley, *pianists* Bill Evans and Wynton Kelly"): each name is one of them."""
+        doc = self.doc
+        for t in sent:
+            if t.tag_ not in ("NNS", "VBZ") or not t.is_lower or t.i + 1 >= sent.end or \
+                    not _person_class(singular(t.lower_)):
+                continue  # (the small model tags "pianists" before a name as a verb)
+            m = self.token_mention.get(t.i + 1)
+            named = []
+            while m is not None and not m.via and m.start == (named[-1].end + 1 if named else t.i + 1) and \
+                    self.ents[m.entity].kind != "VALUE":
+                named.append(m)
+                if m.end + 1 >= sent.end or doc[m.end].lower_ not in (",", "and") or \
+                        named and len(named) > 1 and doc[named[-1].start - 1].lower_ == "and":
+                    break
+                m = self.token_mention.get(m.end + 1)
+            if len(named) >= 2 and any(doc[x.start - 1].lower_ == "and" for x in named[1:]):
+                for x in named:
+                    self.people.add(x.entity)
+                    self.ents[x.entity].classes.append(singular(t.lower_))
+                    self._add(self.ents[x.entity].label, IS_A, singular(t.lower_), "class", doc[t.i:t.i + 1], sent)
 
     def _shared_heads(self, sent: Any) -> None:
         """A plural place noun right after names joined by "and" ("in Tyrrell and Washington Counties", "between the

@@ -1523,3 +1523,14 @@ def test_a_name_in_apposition_to_the_subject_does_what_the_subject_does(ex):
     found = ex.extract_text("His music has been performed by the Cleveland Orchestra, the Boston Symphony Orchestra "
                             "and the Symphony of the Air.")  # a list, not a name set off beside a noun
     assert not rel(found, "Cleveland Orchestra", "Boston Symphony Orchestra")
+
+
+def test_a_plural_noun_for_people_before_names_classes_each(ex):
+    """"accompanied by saxophonists John Coltrane and Cannonball Adderley, pianists Bill Evans and Wynton Kelly": each
+    is a saxophonist or a pianist (the small model tags "pianists" there as a verb), and a person."""
+    found = ex.extract_text("Kind of Blue\\n\\nKind of Blue is a studio album by Miles Davis. Davis was accompanied by "
+                            "saxophonists John Coltrane and Cannonball Adderley, pianists Bill Evans and Wynton Kelly, "
+                            "bassist Paul Chambers and drummer Jimmy Cobb.", title="Kind of Blue")
+    for name, cls in (("John Coltrane", "saxophonist"), ("Cannonball Adderley", "saxophonist"),
+                      ("Bill Evans", "pianist"), ("Wynton Kelly", "pianist")):
+        assert rel(found, name, cls) == {"is a"} and rel(found, name, "person") == {"is a"}

@@ -264,7 +264,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v41"
+    VERSION = "spacy-v42"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1596,9 +1596,10 @@ class _Reader:
         and Cannonball Adderley, *pianists* Bill Evans and Wynton Kelly"): each name is one of them."""
         doc = self.doc
         for t in sent:
-            if t.tag_ not in ("NNS", "VBZ") or not t.is_lower or t.i + 1 >= sent.end or \
-                    not _person_class(singular(t.lower_)):
-                continue  # (the small model tags "pianists" before a name as a verb)
+            if not (t.tag_ == "NNS" or t.tag_ == "VBZ" and t.lower_.endswith(("ists", "ians"))) or not t.is_lower or \
+                    t.i + 1 >= sent.end or not _person_class(singular(t.lower_)):
+                continue  # (the small model tags "pianists" before a name as a verb, which no "-ist" is; "The film
+                #           *stars* Donnie Yen and Michelle Yeoh" is one)
             m = self.token_mention.get(t.i + 1)
             named = []
             while m is not None and not m.via and m.start == (named[-1].end + 1 if named else t.i + 1) and \

@@ -398,9 +398,9 @@ class ParseExtractor:
                 return None
             at = [(offset + a + m.start(), offset + a + m.end())
                   for m in re.finditer(r"(?<!\w)" + re.escape(label) + r"(?!\w)", chunk.text[a:b])]
-            held = {h for s, e in at for x, y, h in named_at if x <= s and e <= y and h != label}
-            return held.pop() if at and len(held) == 1 and all(
-                any(x <= s and e <= y and h != label for x, y, h in named_at) for s, e in at) else None
+            around = [{h for x, y, h in named_at if x <= s and e <= y and h != label} for s, e in at]
+            held = set().union(*around)
+            return held.pop() if at and all(around) and len(held) == 1 else None
 
         rels = list(found.relations)
         for r in rules.relations:
@@ -958,7 +958,7 @@ class _Reader:
             j = e
             while j < min(e + 2, end) and doc[j].is_lower and doc[j].pos_ == "NOUN" and doc[j].lower_ not in _EVENT_NOUNS:
                 j += 1
-            if kind != "VALUE" and e < j + 1 <= end and doc[j].is_lower and doc[j].lower_ in _EVENT_NOUNS and \
+            if kind != "VALUE" and j < end and doc[j].is_lower and doc[j].lower_ in _EVENT_NOUNS and \
                     doc[j].pos_ == "NOUN" and e <= doc[e - 1].head.i <= j and \
                     not (j + 1 < end and doc[j + 1].pos_ in ("NOUN", "PROPN")) and \
                     (k + 1 == len(spans) or spans[k + 1][0] > j):
@@ -1600,16 +1600,14 @@ class _Reader:
                     t.i + 1 >= sent.end or not _person_class(singular(t.lower_)):
                 continue  # (the small model tags "pianists" before a name as a verb, which no "-ist" is; "The film
                 #           *stars* Donnie Yen and Michelle Yeoh" is one)
-            m = self.token_mention.get(t.i + 1)
-            named = []
-            while m is not None and not m.via and m.start == (named[-1].end + 1 if named else t.i + 1) and \
+            named, at = [], t.i + 1
+            while (m := self.token_mention.get(at)) is not None and m.start == at and not m.via and \
                     self.ents[m.entity].kind != "VALUE":
                 named.append(m)
-                if m.end + 1 >= sent.end or doc[m.end].lower_ not in (",", "and") or \
-                        named and len(named) > 1 and doc[named[-1].start - 1].lower_ == "and":
-                    break
-                m = self.token_mention.get(m.end + 1)
-            if len(named) >= 2 and any(doc[x.start - 1].lower_ == "and" for x in named[1:]):
+                if doc[at - 1].lower_ == "and" or m.end + 1 >= sent.end or doc[m.end].lower_ not in (",", "and"):
+                    break  # the name after "and" ends the list
+                at = m.end + 1
+            if len(named) >= 2 and doc[named[-1].start - 1].lower_ == "and":
                 for x in named:
                     self.people.add(x.entity)
                     self.ents[x.entity].classes.append(singular(t.lower_))

@@ -675,8 +675,8 @@ class Ranker:
                     backward = np.maximum(backward, role)
             # "Who recorded X?": X "recorded at" the candidate makes it where, not who (a bare verb asks its agent or
             # object; a verb with a place's preposition holds a place or a time)
-            placed = np.array([(tokens(g.relations[x]) or [""])[-1] in LOCATIVE for x in r.tolist()], dtype=bool)
             if content and not set(said) & LOCATIVE:
+                placed = np.array([(tokens(g.relations[x]) or [""])[-1] in LOCATIVE for x in r.tolist()], dtype=bool)
                 backward = np.where(placed, 0.0, backward)
             fit = np.where(back, backward, forward)
             if read and is_value_label(qg.constraints[j].label) and any(MAKING.fullmatch(w) for w in content):

@@ -59,7 +59,7 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
             before = _CLAUSE_END.split(question[lo:m.start])[-1] if m.start >= lo else ""
         # a name inside the answer type ("Which *SpaceX* launch vehicle") is followed by the type's noun, no relation
         after = [] if m.end < a_end else _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
-        if fronted and m.start >= a_end and not any(s >= a_end for s, _ in ((x.start, 0) for x, _ in ordered[:i])):
+        if fronted and m.start >= a_end and not any(x.start >= a_end for x, _ in ordered[:i]):  # the first name
             after = [w for w in after if w.lower() != fronted.group(1).lower()] + [fronted.group(1).lower()]
         out.append((before, " ".join(after)))
         prev_end = max(prev_end, m.end)

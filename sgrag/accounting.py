@@ -16,14 +16,18 @@ _LINK_READINGS = {"typo": "a spelling correction", "fuzzy": "a close spelling", 
 
 
 def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], gave_way: set[str],
-            soft_below: float, known=lambda name: False, relations: tuple[str, ...] = ()) -> tuple[Condition, ...]:
+            soft_below: float, known=lambda name: False, relations: tuple[str, ...] = (),
+            unchecked: dict[str, str] | None = None) -> tuple[Condition, ...]:
     """One ``Condition`` per named thing: each constraint of ``qg`` and each name it could not link.
 
     ``firm``: the constraints the matcher required; ``stated``: weak ones a stated relation applied to
     the exact set; ``gave_way``: class words demoted to ranking because nothing met every condition;
     ``known(name)``: whether the graph has a node of that name (then it was left out, not missing);
-    ``relations``: the relation names of the edges that proved the answer (a description their words say was read).
+    ``relations``: the relation names of the edges that proved the answer (a description their words say was read);
+    ``unchecked``: constraints joined to the answers, whose stated relation no relation of the graph says (qid -> the
+    question's phrase: "Where does the Douro *rise*?" is met by any neighbour, so it is not a verified condition).
     """
+    unchecked = unchecked or {}
     out, spans = [], []
     best = answer.ranked[0] if answer.ranked and answer.node_id is not None else None
     for n in qg.constraints:
@@ -33,7 +37,10 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         reading = _LINK_READINGS.get(m.chosen.method) if m is not None else None
         corrected = reading is not None
         read_as = f"read '{said}' as {n.label} ({reading})" if corrected else ""
-        if answer.exact_set and (n.qid in firm or n.qid in stated):
+        if answer.exact_set and n.qid in unchecked:
+            status = "unchecked"
+            why = f"no relation of the graph states '{unchecked[n.qid]}' for {n.label}, so any relation to it counted"
+        elif answer.exact_set and (n.qid in firm or n.qid in stated):
             status, why = "used", read_as
         elif answer.exact_set or n.confidence < soft_below or n.qid in gave_way:
             status = "ranks"
@@ -98,7 +105,12 @@ def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
     total, used = len(conditions), sum(c.used for c in conditions)
     which = "every condition" if used == total else f"{used} of {total} conditions"
     n = answer.exact_size
-    if n == 1:
+    loose = [c for c in conditions if c.status == "unchecked"]
+    if n and loose and used + len(loose) == total:  # joined to every condition, some by a relation not checked
+        head = ("Exactly one entity is" if n == 1 else f"{n:,} entities are") + " joined to every condition, but " + \
+            "; ".join(c.reason for c in loose)
+        conditions = tuple(c for c in conditions if c.status != "unchecked")
+    elif n == 1:
         head = f"Exactly one entity satisfies {which}"
     elif n > 1:
         head = f"{n:,} entities satisfy {which}"
@@ -123,5 +135,5 @@ def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
 
 
 _SHORT = {"ranks": "only ranks", "relaxed": "relaxed", "not_found": "not found in the graph", "unused": "not linked",
-          "described": "not checked: no name in it",
+          "described": "not checked: no name in it", "unchecked": "its relation not checked",
           "used": "used"}

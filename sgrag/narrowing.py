@@ -43,7 +43,7 @@ VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers)
 
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
               notes: list[str], values: np.ndarray | None = None,
-              classes: np.ndarray | None = None) -> tuple[list[SetApart], set[str]]:
+              classes: np.ndarray | None = None) -> tuple[list[SetApart], set[str], dict[str, str]]:
     """Removes from ``candidates`` (the exact set) the entities the question's words still rule out and
     returns them, each with why: named in the question as a condition itself (never an answer to it), a
     value (year, date, number) when the question asks for a thing or the reverse (``values``: per node), clearly
@@ -51,11 +51,13 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     another kind than the answer type names ("Which *award*"), a class node (``classes``: per node), or not
     joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
     word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
-    nothing gives way. Also returns the weakly linked constraints a stated relation applied. The rules are
+    nothing gives way. Also returns the weakly linked constraints a stated relation applied, and the constraints whose
+    stated relation no relation of the graph says (qid -> the question's phrase: joined, but not checked). The rules are
     named (``NAMED_NOT_ANSWER`` ..., and the ranker's) and switched by ``ranker.rules``."""
     g = graph
     out: list[SetApart] = []
     stated: set[str] = set()
+    unchecked: dict[str, str] = {}
 
     def drop(gone: np.ndarray, reason: str, note: str) -> None:
         gone = sorted(gone.tolist(), key=lambda v: -int(g.degree[v]))  # best known first
@@ -152,7 +154,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                      f"'{phrase}' for {qg.constraints[j].label}, so nothing is proven to meet it")
                 nodes, sat = nodes[:0], sat[:0]
     if nodes.size < 2:
-        return out, stated
+        return out, stated, unchecked
     for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not
         if (sat[:, j] < 0).all() and c.node_id in g.index_of:
             sat[:, j] = g.index_of[c.node_id]
@@ -176,11 +178,12 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         elif mask.all():  # a verb after the name that no relation states ("Where does the Douro *rise*?")
             notes.append(f"Not checked: no relation of the graph states '{phrase}' for {qg.constraints[j].label}, so "
                          "any relation to it counts.")
+            unchecked[qg.constraints[j].qid] = phrase
         else:
             joined_by(j, mask, f"that fits '{phrase}'")
     for j, word, mask in ranker.stated_relations(qg, nodes, sat):
         joined_by(j, mask, f"'{word}' names")
-    return out, stated
+    return out, stated, unchecked
 
 
 def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, candidates: dict[int, dict[str, int]],

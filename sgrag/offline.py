@@ -250,6 +250,9 @@ def _pick(spans: list[_Span]) -> list[_Span]:
     return sorted(chosen, key=lambda s: s.start)
 
 
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z][a-z'’\-]*|\d+", text.lower())
 
@@ -566,7 +569,7 @@ class _Sentence:
         rel_frame, appositive = _Frame(), False
         for k in range(subject_at + 1, len(items)):
             sp = items[k]
-            between = self.s[prev.end:sp.start]
+            between = _BRACKETED.sub(" ", self.s[prev.end:sp.start])  # "A (bass), B": an aside, no relation
             typed = _PREFIX_CLASS.search(between) if sp.kind in ("name", "known", "quoted") else None
             if typed and not set(typed.group(1).split()) & (_PREPS | _DETS | _FILLER | _COPULAS):
                 between = between[:typed.start()] + " "  # "with the artist Ai Weiwei": the type is no relation

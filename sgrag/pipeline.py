@@ -267,9 +267,10 @@ class Engine:
         target = qg.target
         set_apart: list[SetApart] = []
         stated: set[str] = set()
+        unchecked: dict[str, str] = {}
         if exact:
             candidates = exact.candidates(target)
-            set_apart, stated = narrow(self.graph, self.ranker, qg, candidates, trace.notes, self.value_nodes,
+            set_apart, stated, unchecked = narrow(self.graph, self.ranker, qg, candidates, trace.notes, self.value_nodes,
                                        self.class_only)
             if not candidates:  # every entity meeting the conditions is a kind of thing, not an answer
                 exact, trace.exact_count = None, 0
@@ -312,16 +313,16 @@ class Engine:
                              set_apart=tuple(set_apart))
             if cfg.answer.mode == "llm" and self.llm is not None:
                 answer = llm_answer(self.llm, question, answer, trace.notes)
-        trace.answer = self._accounted(answer, qg, trace, stated, give)
+        trace.answer = self._accounted(answer, qg, trace, stated, give, unchecked)
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace
 
     def _accounted(self, answer: Answer, qg, trace: QueryTrace, stated: set[str] = frozenset(),
-                   gave_way: set[str] = frozenset()) -> Answer:
+                   gave_way: set[str] = frozenset(), unchecked: dict[str, str] | None = None) -> Answer:
         """The answer with every named condition accounted for and its one-line verdict."""
         proved = tuple({e.relation for m in trace.matches if m.exact for e in m.edges})
         conditions = account(qg, answer, trace.firm_qids, stated, gave_way, self.config.query.soft_below,
-                             self.linker.knows, proved)
+                             self.linker.knows, proved, unchecked or {})
         return replace(answer, conditions=conditions, headline=headline(answer, conditions))
 
     @property

@@ -186,7 +186,9 @@ class Condition:
     answers but filters nobody (weakly linked, or a class word that gave way); "relaxed": given up to find
     an answer; "not_found": nothing in the graph stands for it; "unused": the graph has it, but the
     question's wording did not make it a condition (part of a relation or of a longer name); "described": a
-    description after the last name ("home to the northernmost university"), which no name stands for."""
+    description after the last name ("home to the northernmost university"), which no name stands for;
+    "unchecked": joined to every member, but the relation the question states for it is one no relation of the
+    graph says ("Where does the Douro *rise*?"), so any relation counted."""
     reason: str = ""
     """Why, in plain words ("no entity named 'Atlantis' in the graph", "read 'comedain' as Comedian")."""
     corrected: bool = False
@@ -237,8 +239,10 @@ class Answer:
         """Whether the answer is exact for every thing the question names: some entity meets every condition
         used, and no named thing was missing from the graph or left out (a name the graph lacks makes the
         answer a partial match, however many entities meet the rest; a class word that only ranks does not), nor
-        was a description after the last name left unchecked ("home to the northernmost university")."""
-        return self.exact and not any(c.status in ("not_found", "unused", "described") for c in self.conditions)
+        was a description after the last name or a stated relation left unchecked ("home to the northernmost
+        university", "Where does the Douro *rise*?")."""
+        return self.exact and not any(c.status in ("not_found", "unused", "described", "unchecked")
+                                      for c in self.conditions)
 
 
 @dataclass

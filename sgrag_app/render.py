@@ -478,6 +478,8 @@ def verdict_badge(a: Answer) -> str:
     total, used = len(a.conditions), a.conditions_used
     if a.exact and used == total:
         return f":green-badge[meets all {total} conditions]" if total > 1 else ":green-badge[meets the condition]"
+    if a.exact and used + sum(c.status == "unchecked" for c in a.conditions) == total:
+        return ":orange-badge[joined to every condition, a relation not checked]"
     if a.exact:
         return f":orange-badge[meets {used} of {total} conditions]"
     if total and used == total:

@@ -302,6 +302,8 @@ def test_the_card_badge_tells_joined_to_every_condition_from_meeting_some():
     assert verdict_badge(none) == ":orange-badge[meets none of the conditions]"
     assert verdict_badge(replace(apart, exact=True)) == ":green-badge[meets all 3 conditions]"
     assert verdict_badge(replace(some, exact=True)) == ":orange-badge[meets 2 of 3 conditions]"
+    loose = replace(apart, exact=True, conditions=used[:2] + (Condition("Hammerstein", "Hammerstein", "unchecked"),))
+    assert verdict_badge(loose) == ":orange-badge[joined to every condition, a relation not checked]"
 
 
 def test_a_fact_the_sentence_does_not_state_says_how_it_was_read():

@@ -465,9 +465,15 @@ def test_a_preposition_after_the_name_or_before_the_question_word_is_the_relatio
 
 def test_a_verb_after_the_name_that_no_relation_states_is_reported_unchecked(engines):
     """"Where does the Rhine rise?": no relation states "rise", so every place joined to the Rhine meets the named
-    condition; the answer says the verb was not checked rather than passing over it."""
+    condition; the answer says the verb was not checked rather than passing over it, and does not claim to meet
+    every condition: the places are joined to the Rhine, not shown to be where it rises."""
     trace = engines["rivers"].ask("Where does the Rhine rise?")
     assert any(n.startswith("Not checked: no relation of the graph states 'rise' for Rhine") for n in trace.notes)
+    a = trace.answer
+    assert a.exact_set and not a.meets_every_named
+    assert [c.status for c in a.conditions] == ["unchecked"]
+    assert a.headline.startswith(f"{a.exact_size:,} entities are joined to every condition, but no relation of the "
+                                 "graph states 'rise' for Rhine")
 
 
 def test_a_role_before_of_is_the_relation_asked(engines):

@@ -357,3 +357,12 @@ def test_property_any_text_gives_well_formed_relations(parts):
         assert r.relation and r.relation != "related to" and r.source != r.target
         assert r.source in labels and r.target in labels
         assert 0 <= r.start < r.end <= len(text) and text[r.start:r.end].startswith(r.description[:20])
+
+
+def test_words_in_brackets_between_names_are_no_relation():
+    """"Yorke (vocals, guitar), Colin Greenwood (bass), Ed O'Brien (guitar)": each bracket describes the name before
+    it; read as the words between two names, "bass" had become the band's relation to the next member."""
+    text = ("Radiohead consists of Thom Yorke (vocals, guitar), Colin Greenwood (bass), Ed O'Brien (guitar) "
+            "and Philip Selway (drums).")
+    rels = {r for _, r, _ in facts(text)}
+    assert not rels & {"bass", "guitar", "vocals guitar", "drums"}, rels

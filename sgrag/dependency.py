@@ -201,6 +201,11 @@ _CONTAINS = {"contain", "include", "comprise"}
 _DIVISION_GAP = re.compile(r"\s+(?:[a-z]+\s+){1,2}of\s+(?:the\s+)?")
 """Between a name and the place it is a division of: one or two nouns and "of" ("the Scarborough *district of*
 North Yorkshire")."""
+_FEATURE_NAMING = {"lake", "river", "mount", "mountain", "mountains", "island", "islands", "isle", "isla", "bay", "gulf",
+                   "sea", "ocean", "strait", "cape", "valley", "desert", "glacier", "peninsula", "falls", "creek",
+                   "lagoon", "volcano", "peak", "hill", "hills", "forest", "of", "the", "de", "del", "la", "el"}
+"""Words that with a place's name make the name of a natural feature ("Lake Titicaca", "Amazon River"): the
+feature takes the name, it does not lie in the place."""
 _NAMED_IN = {"ORG", "FAC", "EVENT", "PROPN", "PRODUCT"}
 """Kinds of names that hold the name of the place they are in ("Moscow State University"); a place's name holding
 another's says nothing of which holds which ("Regional Municipality of Waterloo")."""
@@ -2455,7 +2460,8 @@ class _Reader:
                 label = self.ents[k].label
                 if k == i or not place or len(place) >= len(words) or frozenset((e.label, label)) in related:
                     continue
-                if any(words[j:j + len(place)] == place for j in range(len(words) - len(place) + 1)):
+                at = next((j for j in range(len(words) - len(place) + 1) if words[j:j + len(place)] == place), None)
+                if at is not None and not set(words[:at] + words[at + len(place):]) <= _FEATURE_NAMING:
                     m = first[i]
                     self._add(e.label, LOCATED_IN, label, "name-place", self.doc[m.start:m.end],
                               self.doc[m.start].sent)

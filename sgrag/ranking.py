@@ -211,7 +211,8 @@ class Ranker:
                  rules: RuleSwitches = ALL_ON, profile: SchemaProfile | None = None,
                  coarse_kinds: dict[str, str] | None = None, converse_words: dict[str, list[str]] | None = None,
                  maker_verbs: tuple[str, ...] = ()):
-        """``relation_words``: question word -> words a relation name says it with ("died" -> "death");
+        """``relation_words``: question word -> words a relation name says it with ("died" -> "death"; any form of the
+        word: "die", "did *lead*" as "led");
         ``kind_words``: answer-type word -> the word the graph's kinds use for it ("place" -> "location");
         ``untyped_namespaces``: relation path prefixes whose paths say nothing of what their ends are;
         ``cfg``: the fitted numbers; ``rules``: which ranking and narrowing rules are on; ``profile``: the graph's
@@ -231,8 +232,10 @@ class Ranker:
         self._kind_words = {singular(w.lower()): singular(k.lower()) for w, k in (kind_words or {}).items()}
         self._untyped = tuple(untyped_namespaces)
         self._coarse_words = coarse_words(coarse_kinds or {})
-        self._said_as = {w.lower(): frozenset(stem(x.lower()) for x in xs) for w, xs in (relation_words or {}).items()
-                         if rules.on(RELATION_SYNONYMS)}
+        self._said_as: dict[str, frozenset[str]] = {}  # keyed by the word's stem: "lead" as "led", "marry" as "married"
+        for w, xs in (relation_words or {}).items() if rules.on(RELATION_SYNONYMS) else ():
+            key = stem(w.lower())
+            self._said_as[key] = self._said_as.get(key, frozenset()) | {stem(x.lower()) for x in xs}
         self._converse_words = {w.lower(): tuple(x.lower() for x in xs) for w, xs in (converse_words or {}).items()}
         self._maker_verbs = tuple(maker_verbs)
         self._converse_cache: dict[int, tuple[str, ...]] = {}
@@ -637,7 +640,7 @@ class Ranker:
             # not another verb's ("twinned in")
             only_where = content <= LOCATED
             words = {stem(w) for w in content} | (set(said) & LOCATIVE if only_where else set())
-            words |= {x for w in said for x in self._said_as.get(w, ())}
+            words |= {x for w in said for x in self._said_as.get(stem(w), ())}
             words |= {stem(ROLE_NOUNS[w]) for w in said if w in ROLE_NOUNS}  # "the founder of X": who founded X
             where = frozenset() if only_where else frozenset(said) & LOCATIVE
             rels = g.rel[eids].astype(np.int64)
@@ -778,7 +781,7 @@ class Ranker:
             # reverse (in a graph that keeps directions: the demo's subgraphs store half their edges backwards)
             wrong_way = self._passive[rels][inv] & (g.src[eids] != nodes[owner])
             for w in dict.fromkeys(words):
-                said = {stem(w)} | self._said_as.get(w, frozenset())
+                said = {stem(w)} | self._said_as.get(stem(w), frozenset())
                 named = np.array([bool(said & s) for s in stems], dtype=bool)[inv]
                 if w in passive:
                     named &= ~wrong_way

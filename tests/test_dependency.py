@@ -759,6 +759,15 @@ def test_a_name_holding_a_place_name_is_in_that_place(ex):
     assert not rel(found, "Moscow", "Moscow State University") and not rel(found, "Igor", "Moscow")
 
 
+def test_a_natural_feature_takes_a_place_name_without_lying_in_it(ex):
+    """"Lake Titicaca" beside "the Titicaca water frog" (NER: a place "Titicaca"): the lake is named Titicaca, it
+    does not lie in it."""
+    found = ex.extract_text("Lake Titicaca lies in the Andes. The Titicaca water frog is found only in the lake.",
+                            "Lake Titicaca")
+    assert "Titicaca" in {e.label for e in found.entities}  # as NER reads it: the rule must hold with it there
+    assert "located in" not in rel(found, "Lake Titicaca", "Titicaca")
+
+
 def test_a_common_noun_opening_a_sentence_is_no_name(ex):
     found = ex.extract_text("It aired in 1997. Guest star Leland Orser plays the EMH-like hologram Dejaren on a "
                             "spaceship.")  # NER takes "Guest" for a person here

@@ -150,10 +150,12 @@ def stadium_graph():
 
 def firm_graph():
     """Fredrik Idestam founded Nokia (no sentence names its chief executive); Kind of Blue, an album by Miles Davis,
-    was recorded at the 30th Street Studio."""
+    was recorded at the 30th Street Studio; Jacinda Ardern led the Labour Party and formed a coalition with the Greens."""
     return _read([("Fredrik Idestam", "Nokia", "founded", "passive|0.85"), ("Nokia", "Espoo", "headquarters in", "svo|0.85"),
                   ("Kind of Blue", "30th Street Studio", "recorded at", "passive|0.85"),
-                  ("Kind of Blue", "Miles Davis", "album by", "copula|0.9")])
+                  ("Kind of Blue", "Miles Davis", "album by", "copula|0.9"),
+                  ("Jacinda Ardern", "Labour Party", "leader of", "rules|0.8"),
+                  ("Jacinda Ardern", "Green Party", "formed coalition with", "svo|0.85")])
 
 
 @pytest.fixture(scope="module")
@@ -491,3 +493,10 @@ def test_who_did_it_is_not_where_it_was_done(engines):
     assert [r.label for r in a.exact_set] == ["Miles Davis"]
     a = engines["firm"].ask("Which studio was Kind of Blue recorded at?").answer
     assert "30th Street Studio" in [r.label for r in a.exact_set]
+
+
+def test_a_lexicon_verb_is_read_in_any_of_its_forms(engines):
+    """"Which party did Jacinda Ardern *lead*?": the lexicon says "led" as "leader"; the bare form after "did" is the
+    same word, so "leader of" states it and the party she formed a coalition with is no answer."""
+    a = engines["firm"].ask("Which party did Jacinda Ardern lead?").answer
+    assert [r.label for r in a.exact_set] == ["Labour Party"] and a.meets_every_named

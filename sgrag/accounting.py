@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .linking import STOPWORDS
-from .textnorm import stem, tokens
+from .textnorm import SUPERLATIVE, stem, tokens
 from .types import Answer, Condition, QueryGraph
 
 _LINK_READINGS = {"typo": "a spelling correction", "fuzzy": "a close spelling", "embedding": "a similar name"}
@@ -78,12 +78,30 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         #                                                           nominated edge that proved the answer
         out.append(Condition(described, "", "described", "a description with no name in it: nothing in the graph "
                                                           "was matched to it, so no answer was checked against it"))
+    for said in _comparisons(qg, spans, described):
+        out.append(Condition(said, "", "compared", "a comparison: the graph holds no measure to compare by, so no "
+                                                   "answer was checked against it"))
     return tuple(out)
 
 
 _DESCRIBED = re.compile(r"\b(?:(?:the|a|an)\s+(?:\w+\s+)*?[a-z]\w{2,}|first|last|earliest|latest|"
                         r"oldest|youngest|largest|biggest|smallest|highest|lowest|longest|shortest|most|least|best|"
                         r"worst)\b.*", re.I)
+
+
+_SUPERLATIVE = re.compile(rf"\b(?:(?:the|its|their)\s+)?(?:{SUPERLATIVE.pattern}|(?:most|least)\s+[a-z]\w+)\b", re.I)
+
+
+def _comparisons(qg: QueryGraph, spans: list[tuple[int, int]], described: str) -> list[str]:
+    """Superlatives outside the names ("Which island is *the largest* in Lake Titicaca?"): a condition the graph's
+    facts cannot check (no edge says which is largest), so the answer must not claim it. One in the trailing
+    description (``described``) is already reported with it."""
+    out = []
+    for m in _SUPERLATIVE.finditer(qg.question):
+        inside = any(s <= m.start() < e for s, e in spans if s >= 0)
+        if not inside and m.group(0).lower() not in described.lower():
+            out.append(m.group(0))
+    return out
 
 
 def _trailing_description(qg: QueryGraph) -> str:
@@ -136,4 +154,5 @@ def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
 
 _SHORT = {"ranks": "only ranks", "relaxed": "relaxed", "not_found": "not found in the graph", "unused": "not linked",
           "described": "not checked: no name in it", "unchecked": "its relation not checked",
+          "compared": "not checked: a comparison",
           "used": "used"}

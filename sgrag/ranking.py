@@ -31,7 +31,7 @@ from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
                      one_way_relations, value_precision)
 from .stated import stated_words
-from .textnorm import MAKING, singular, stem, tokens
+from .textnorm import MAKING, SUPERLATIVE, singular, stem, tokens
 from .types import QueryGraph, QueryNode, RankedAnswer
 
 # Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
@@ -607,8 +607,8 @@ class Ranker:
         role = typed if typed and is_person_noun(typed[-1]) and typed[-1] not in PERSON_WORDS else []
         for j, c in enumerate(qg.constraints):
             if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
-                said = [w for w in tokens(near[c.qid][0]) if w not in FILLER]
-                content = {w for w in said if w not in STOPWORDS}
+                said = [w for w in tokens(near[c.qid][0]) if w not in FILLER and not SUPERLATIVE.fullmatch(w)]
+                content = {w for w in said if w not in STOPWORDS}  # ("the largest in": a comparison, reported apart)
                 after = [w for w in tokens(near[c.qid][1]) if w not in FILLER]
                 after_content = {w for w in after if w not in STOPWORDS}
                 if not content and set(said) & _AUXILIARY and after_content:
@@ -732,8 +732,10 @@ class Ranker:
         for j, c in enumerate(qg.constraints):
             said = tokens(near[c.qid][0]) if c.qid in near and c.mention.start >= a_end else []
             rows = np.flatnonzero(sat[:, j] >= 0)
-            if not said or said[-1] not in INSIDE or not rows.size \
-                    or not {w for w in said if w not in STOPWORDS and w not in FILLER} <= LOCATED:
+            # "Which island is the largest *in* Lake Titicaca": a superlative says which, not where (it is reported
+            # as not checked)
+            if not said or said[-1] not in INSIDE or not rows.size or not {
+                    w for w in said if w not in STOPWORDS and w not in FILLER and not SUPERLATIVE.fullmatch(w)} <= LOCATED:
                 continue
             eids, owner = self._edges_to_label(nodes[rows], sat[rows, j], c.labels)
             if not eids.size:

@@ -133,6 +133,11 @@ def stem(word: str) -> str:
         return _STEMMER.stemWord(_IRREGULAR.get(word, word))
 
 
+SUPERLATIVE = re.compile(r"(?:larg|bigg|small|old|young|high|low|long|short|tall|great|deep|wide|fast|rich|poor|clos|"
+                         r"near|busi|heavi|light|hott|cold|earli|new)est|(?:north|south|east|west)ernmost", re.I)
+"""Superlative words ("largest", "northernmost"): a comparison no single fact states (``SUPERLATIVE.fullmatch``)."""
+
+
 MAKING = re.compile(r"(?:releas|publish|found|establish|form|buil|open|launch|creat|produc|writ|wrote|compos|record|"
                     r"design|construct|complet|premier|introduc|issu|develop|direct)\w*")
 """Verbs of making: in the active voice, the date of the act is its object's ("Tor published Mistborn in 2006");

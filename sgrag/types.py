@@ -188,7 +188,8 @@ class Condition:
     question's wording did not make it a condition (part of a relation or of a longer name); "described": a
     description after the last name ("home to the northernmost university"), which no name stands for;
     "unchecked": joined to every member, but the relation the question states for it is one no relation of the
-    graph says ("Where does the Douro *rise*?"), so any relation counted."""
+    graph says ("Where does the Douro *rise*?"), so any relation counted; "compared": a superlative ("the
+    largest"), which no fact of the graph can check."""
     reason: str = ""
     """Why, in plain words ("no entity named 'Atlantis' in the graph", "read 'comedain' as Comedian")."""
     corrected: bool = False
@@ -239,9 +240,9 @@ class Answer:
         """Whether the answer is exact for every thing the question names: some entity meets every condition
         used, and no named thing was missing from the graph or left out (a name the graph lacks makes the
         answer a partial match, however many entities meet the rest; a class word that only ranks does not), nor
-        was a description after the last name or a stated relation left unchecked ("home to the northernmost
-        university", "Where does the Douro *rise*?")."""
-        return self.exact and not any(c.status in ("not_found", "unused", "described", "unchecked")
+        was a description after the last name, a stated relation or a comparison left unchecked ("home to the
+        northernmost university", "Where does the Douro *rise*?", "the largest")."""
+        return self.exact and not any(c.status in ("not_found", "unused", "described", "unchecked", "compared")
                                       for c in self.conditions)
 
 

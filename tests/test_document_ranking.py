@@ -98,9 +98,11 @@ def counties_graph():
 
 
 def rivers_graph():
-    """The Rhine flows through Germany and through Lake Constance."""
+    """The Rhine flows through Germany and through Lake Constance; Lake Titicaca, in South America, holds Isla del Sol."""
     return _read([("Rhine", "Germany", "flows through", "svo|0.85"), ("Rhine", "Lake Constance", "flows through", "svo|0.85"),
-                  ("Rhine", "North Sea", "empties into", "svo|0.85")])
+                  ("Rhine", "North Sea", "empties into", "svo|0.85"),
+                  ("Lake Titicaca", "South America", "lake in", "copula|0.9"),
+                  ("Isla del Sol", "Lake Titicaca", "island in", "copula|0.9")])
 
 
 def capitals_graph():
@@ -500,3 +502,10 @@ def test_a_lexicon_verb_is_read_in_any_of_its_forms(engines):
     same word, so "leader of" states it and the party she formed a coalition with is no answer."""
     a = engines["firm"].ask("Which party did Jacinda Ardern lead?").answer
     assert [r.label for r in a.exact_set] == ["Labour Party"] and a.meets_every_named
+
+
+def test_a_superlative_before_in_still_puts_the_answer_inside(engines):
+    """"Which island is the largest in Lake Titicaca?": the answer lies in the lake; South America holds the lake and
+    is no answer. Which island is largest no fact says, so the answer does not claim it."""
+    a = engines["rivers"].ask("Which island is the largest in Lake Titicaca?").answer
+    assert [r.label for r in a.exact_set] == ["Isla del Sol"] and not a.meets_every_named

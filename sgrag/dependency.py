@@ -668,6 +668,18 @@ def _acronym(label: str) -> str:
     return letters if 2 <= len(letters) <= 6 and letters.isupper() and " " not in label.strip() else ""
 
 
+def _writes_out(title: list[str], name: list[str]) -> bool:
+    """Whether the lead's subject ``name`` writes out the title (folded words): with more names around it ("Ferit
+    Orhan Pamuk" under "Orhan Pamuk", "Guillermo del Toro Gómez", "Basílica de la Sagrada Família") or its
+    abbreviation in full ("Arsenal Women Football Club" under "Arsenal Women F.C.")."""
+    n = len(title)
+    if any(name[j:j + n] == title for j in range(len(name) - n + 1)):
+        return True
+    k = next((i for i, w in enumerate(title) if len(w) == 1), n)
+    return 0 < k < n and name[:k] == title[:k] and all(len(w) == 1 for w in title[k:]) and \
+        [w[0] for w in name[k:]] == title[k:]
+
+
 def _initials(label: str) -> str:
     return "".join(w[0] for w in label.split() if w[:1].isupper())
 
@@ -1195,10 +1207,13 @@ class _Reader:
         if not self.title or self.title_entity is not None or not sent.text.strip():
             return
         key = fold(self.title).split()
+        lead = not any(m.start < sent.start for m in self.mentions)  # the first sentence naming anything
         subject = next((m for m in self.mentions if sent.start <= m.start < sent.end and not m.via and
-                        self._subject(m) and self.ents[m.entity].kind not in ("VALUE", "PERSON") and
-                        fold(self.ents[m.entity].label).split()[:len(key)] == key and
-                        len(self.ents[m.entity].label.split()) > len(key)), None)
+                        self._subject(m) and self.ents[m.entity].kind != "VALUE" and
+                        (self.ents[m.entity].kind != "PERSON" and
+                         fold(self.ents[m.entity].label).split()[:len(key)] == key or
+                         lead and _writes_out(key, fold(self.ents[m.entity].label).split())) and
+                        fold(self.ents[m.entity].label).split() != key), None)
         if subject is not None and fold(self.title) not in self.by_key:
             self.title_entity = subject.entity
             self.ents[subject.entity].aliases.add(self.title)

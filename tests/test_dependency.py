@@ -387,6 +387,22 @@ def test_the_subject_named_in_full_under_a_short_title(ex):
     assert rel(riedel, "Georg Riedel", "Sweden")
 
 
+@pytest.mark.parametrize("title, lead, full", [
+    ("Orhan Pamuk", "Ferit Orhan Pamuk (born 7 June 1952) is a Turkish novelist. He was born in Istanbul.",
+     "Ferit Orhan Pamuk"),
+    ("Guillermo del Toro", "Guillermo del Toro Gómez (born October 9, 1964) is a Mexican filmmaker. He was born in "
+                           "Guadalajara.", "Guillermo del Toro Gómez"),
+    ("Arsenal Women F.C.", "Arsenal Women Football Club is an English women's football club based in Islington.",
+     "Arsenal Women Football Club")])
+def test_the_lead_subject_writing_out_the_title_with_more_names_is_the_titles_subject(ex, title, lead, full):
+    """A title the lead's subject holds with a name more before or after it, or its abbreviation written out, names
+    that subject: one node, the title its alias (a question naming the title finds it), no edgeless title node."""
+    found = ex.extract_text(f"{title}\n\n{lead}", title)
+    named = {e.label: e.aliases for e in found.entities}
+    assert title in named.get(full, ()) and title not in named
+    assert rel(found, full, "Istanbul") or rel(found, full, "Guadalajara") or rel(found, full, "Islington")
+
+
 def test_titles_of_rank_are_no_part_of_a_name_and_a_written_article_is(ex):
     found = ex.extract_text("He is the son of Count Sergei Lvovich Levitsky, a photographer. "
                             "She played in the period film The Showdown (2011). The Showdown was a success.")

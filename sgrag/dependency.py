@@ -393,9 +393,22 @@ class ParseExtractor:
         have = {(r.source, r.relation, r.target) for r in found.relations}
         dates = {fold(e.label) for e in found.entities if e.description == "value" and not e.label[:1].isdigit()}
         resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
-        for r in found.relations:  # its subject from a pronoun (spans in the chunk, as the rule reader's)
+        pronouns: list[tuple[int, int, str]] = []  # its subject from a pronoun (spans in the chunk, as the rule reader's)
+        for r in found.relations:
             if r.how.endswith("+pronoun"):
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
+                pronouns.append((r.start, r.end, r.source))
+        parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
+
+        @functools.cache
+        def joins_names(label: str) -> bool:
+            """Whether a rule-reader name runs over two of the parse's names ("Mark Gustafson for Netflix")."""
+            if label in labels_found:
+                return False
+            held = [x for x in parse_names if x != label and re.search(rf"(?<!\w){re.escape(x)}(?!\w)", label)]
+            return any(not (x in y or y in x) for i, x in enumerate(held) for y in held[i + 1:])
+
+        labels_found = set(parse_names)
         def holder(label: str | None, a: int, b: int) -> str | None:
             """The one other name of the parse that each occurrence of the parse's ``label`` (what a rule-reader name
             stands for) in chunk[a:b] lies inside ("Lisbon" of "the 1755 Lisbon earthquake"), else None."""
@@ -417,10 +430,13 @@ class ParseExtractor:
                         for x in (src, dst) for v in dates):
                 continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February", "on Christmas
                 #           Day 1066": a part of a date
-            if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and \
-                    any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])):
+            if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and (
+                    any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])) or
+                    {x for a, b, x in pronouns if a < r.end and r.start < b} - {src}):
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
-                #           parse's "she", not the rule reader's latest woman)
+                #           parse's "she", not the rule reader's latest woman; "He married Kim Morgan": the parse's he)
+            if joins_names(src) or joins_names(dst):
+                continue  # "made with Mark Gustafson for Netflix": two names the parse read apart, not one
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
             if r.relation == IS_A and dst == PERSON and fold(src) in not_people:
@@ -442,7 +458,8 @@ class ParseExtractor:
         ents = list(found.entities)
         for e in rules.entities:
             label = _rule_label(e.label, canon, inside, alone)
-            if label is not None and label not in labels and label not in sentence_words | _MONTHS:
+            if label is not None and label not in labels and label not in sentence_words | _MONTHS and \
+                    not joins_names(label):
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))

@@ -402,11 +402,14 @@ class ParseExtractor:
 
         @functools.cache
         def joins_names(label: str) -> bool:
-            """Whether a rule-reader name runs over two of the parse's names ("Mark Gustafson for Netflix")."""
+            """Whether a rule-reader name runs over two of the parse's names joined by one small word or a possessive
+            ("Mark Gustafson for Netflix", "Roger Taylor of Duran Duran", "Finland's Lordi"; not "United Nations High
+            Commissioner for Refugees")."""
             if label in labels_found:
                 return False
-            held = [x for x in parse_names if x != label and re.search(rf"(?<!\w){re.escape(x)}(?!\w)", label)]
-            return any(not (x in y or y in x) for i, x in enumerate(held) for y in held[i + 1:])
+            at = sorted((m.start(), m.end()) for x in parse_names if x != label
+                        for m in re.finditer(rf"(?<!\w){re.escape(x)}(?!\w)", label))
+            return any(_JOINING.fullmatch(label[a[1]:b[0]]) for a, b in zip(at, at[1:]) if a[1] <= b[0])
 
         labels_found = set(parse_names)
         def holder(label: str | None, a: int, b: int) -> str | None:
@@ -464,6 +467,9 @@ class ParseExtractor:
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
 
+
+_JOINING = re.compile(r"\s+[a-z]+(?:\s+the)?\s+|['’]s?\s+")
+"""What joins two names into no name of its own: one small word ("for", "of the") or a possessive."""
 
 _COORDINATORS = ("and", "or", "&")
 

@@ -433,9 +433,10 @@ class ParseExtractor:
                         for x in (src, dst) for v in dates):
                 continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February", "on Christmas
                 #           Day 1066": a part of a date
+            read_as = {x for a, b, x in pronouns if a < r.end and r.start < b}  # the parse's pronoun subjects there
             if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and (
                     any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])) or
-                    {x for a, b, x in pronouns if a < r.end and r.start < b} - {src}):
+                    read_as and src not in read_as):
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
                 #           parse's "she", not the rule reader's latest woman; "He married Kim Morgan": the parse's he)
             if joins_names(src) or joins_names(dst):

@@ -393,25 +393,21 @@ class ParseExtractor:
         have = {(r.source, r.relation, r.target) for r in found.relations}
         dates = {fold(e.label) for e in found.entities if e.description == "value" and not e.label[:1].isdigit()}
         resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
-        pronouns: list[tuple[int, int, str]] = []  # its subject from a pronoun (spans in the chunk, as the rule reader's)
-        for r in found.relations:
+        for r in found.relations:  # its subject from a pronoun (spans in the chunk, as the rule reader's)
             if r.how.endswith("+pronoun"):
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
-                pronouns.append((r.start, r.end, r.source))
         parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
+        labels_found = set(parse_names)
 
         @functools.cache
         def joins_names(label: str) -> bool:
             """Whether a rule-reader name runs over two of the parse's names joined by one small word or a possessive
-            ("Mark Gustafson for Netflix", "Roger Taylor of Duran Duran", "Finland's Lordi"; not "United Nations High
-            Commissioner for Refugees")."""
+            ("Mark Gustafson for Netflix", "Roger Taylor of Duran Duran", "Finland's Lordi")."""
             if label in labels_found:
                 return False
             at = sorted((m.start(), m.end()) for x in parse_names if x != label
                         for m in re.finditer(rf"(?<!\w){re.escape(x)}(?!\w)", label))
             return any(_JOINING.fullmatch(label[a[1]:b[0]]) for a, b in zip(at, at[1:]) if a[1] <= b[0])
-
-        labels_found = set(parse_names)
         def holder(label: str | None, a: int, b: int) -> str | None:
             """The one other name of the parse that each occurrence of the parse's ``label`` (what a rule-reader name
             stands for) in chunk[a:b] lies inside ("Lisbon" of "the 1755 Lisbon earthquake"), else None."""
@@ -433,12 +429,10 @@ class ParseExtractor:
                         for x in (src, dst) for v in dates):
                 continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February", "on Christmas
                 #           Day 1066": a part of a date
-            read_as = {x for a, b, x in pronouns if a < r.end and r.start < b}  # the parse's pronoun subjects there
-            if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and (
-                    any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])) or
-                    read_as and src not in read_as):
+            if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and \
+                    any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])):
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
-                #           parse's "she", not the rule reader's latest woman; "He married Kim Morgan": the parse's he)
+                #           parse's "she", not the rule reader's latest woman)
             if joins_names(src) or joins_names(dst):
                 continue  # "made with Mark Gustafson for Netflix": two names the parse read apart, not one
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:

@@ -401,8 +401,8 @@ class ParseExtractor:
 
         @functools.cache
         def joins_names(label: str) -> bool:
-            """Whether a rule-reader name runs over two of the parse's names joined by one small word or a possessive
-            ("Mark Gustafson for Netflix", "Roger Taylor of Duran Duran", "Finland's Lordi")."""
+            """Whether a rule-reader name runs over two of the parse's names joined by one small word ("Mark Gustafson
+            for Netflix", "Roger Taylor of Duran Duran")."""
             if label in labels_found:
                 return False
             at = sorted((m.start(), m.end()) for x in parse_names if x != label
@@ -463,8 +463,9 @@ class ParseExtractor:
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
 
 
-_JOINING = re.compile(r"\s+[a-z]+(?:\s+the)?\s+|['’]s?\s+")
-"""What joins two names into no name of its own: one small word ("for", "of the") or a possessive."""
+_JOINING = re.compile(r"\s+[a-z]+(?:\s+the)?\s+")
+"""What joins two names into no name of its own: one small word ("for", "of the"); not a possessive, which may be
+part of a name ("Traveller's Tales")."""
 
 _COORDINATORS = ("and", "or", "&")
 

@@ -408,6 +408,7 @@ class ParseExtractor:
             at = sorted((m.start(), m.end()) for x in parse_names if x != label
                         for m in re.finditer(rf"(?<!\w){re.escape(x)}(?!\w)", label))
             return any(_JOINING.fullmatch(label[a[1]:b[0]]) for a, b in zip(at, at[1:]) if a[1] <= b[0])
+
         def holder(label: str | None, a: int, b: int) -> str | None:
             """The one other name of the parse that each occurrence of the parse's ``label`` (what a rule-reader name
             stands for) in chunk[a:b] lies inside ("Lisbon" of "the 1755 Lisbon earthquake"), else None."""
@@ -992,7 +993,8 @@ class _Reader:
         doc, out = self.doc, []
         for k, (s, e, kind) in enumerate(spans):
             j = e
-            while j < min(e + 2, end) and doc[j].is_lower and doc[j].pos_ == "NOUN" and doc[j].lower_ not in _EVENT_NOUNS:
+            while j < min(e + 2, end) and doc[j].is_lower and doc[j].pos_ == "NOUN" and \
+                    doc[j].lower_ not in _EVENT_NOUNS:
                 j += 1
             if kind != "VALUE" and j < end and doc[j].is_lower and doc[j].lower_ in _EVENT_NOUNS and \
                     doc[j].pos_ == "NOUN" and e <= doc[e - 1].head.i <= j and \
@@ -1222,17 +1224,23 @@ class _Reader:
 
     def _lead_title(self, sent: Any) -> None:
         """A title the lead's subject writes out ("Spotify" over "Spotify Technology S.A. is a Swedish ... provider")
-        is that subject for short: its later mentions ("Spotify acquired Anchor FM") are the company's."""
+        is that subject for short: its later mentions ("Spotify acquired Anchor FM") are the company's. In the first
+        sentence naming anything, also a person's or a name with more words around the title, or the title's
+        abbreviation written out (``_writes_out``: "Ferit Orhan Pamuk" under "Orhan Pamuk")."""
         if not self.title or self.title_entity is not None or not sent.text.strip():
             return
         key = fold(self.title).split()
         lead = not any(m.start < sent.start for m in self.mentions)  # the first sentence naming anything
-        subject = next((m for m in self.mentions if sent.start <= m.start < sent.end and not m.via and
-                        self._subject(m) and self.ents[m.entity].kind != "VALUE" and
-                        (self.ents[m.entity].kind != "PERSON" and
-                         fold(self.ents[m.entity].label).split()[:len(key)] == key or
-                         lead and _writes_out(key, fold(self.ents[m.entity].label).split())) and
-                        fold(self.ents[m.entity].label).split() != key), None)
+        subject = None
+        for m in self.mentions:
+            if not sent.start <= m.start < sent.end or m.via or not self._subject(m) or \
+                    self.ents[m.entity].kind == "VALUE":
+                continue
+            words = fold(self.ents[m.entity].label).split()
+            prefix = self.ents[m.entity].kind != "PERSON" and words[:len(key)] == key
+            if words != key and (prefix or lead and _writes_out(key, words)):
+                subject = m
+                break
         if subject is not None and fold(self.title) not in self.by_key:
             self.title_entity = subject.entity
             self.ents[subject.entity].aliases.add(self.title)

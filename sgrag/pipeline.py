@@ -270,8 +270,8 @@ class Engine:
         unchecked: dict[str, str] = {}
         if exact:
             candidates = exact.candidates(target)
-            set_apart, stated, unchecked = narrow(self.graph, self.ranker, qg, candidates, trace.notes, self.value_nodes,
-                                       self.class_only)
+            set_apart, stated, unchecked = narrow(self.graph, self.ranker, qg, candidates, trace.notes,
+                                                  self.value_nodes, self.class_only)
             if not candidates:  # every entity meeting the conditions is a kind of thing, not an answer
                 exact, trace.exact_count = None, 0
         if soft and any(n.qid not in stated for n in soft):
@@ -322,7 +322,7 @@ class Engine:
         """The answer with every named condition accounted for and its one-line verdict."""
         proved = tuple({e.relation for m in trace.matches if m.exact for e in m.edges})
         conditions = account(qg, answer, trace.firm_qids, stated, gave_way, self.config.query.soft_below,
-                             self.linker.knows, proved, unchecked or {})
+                             self.linker.knows, proved, unchecked)
         return replace(answer, conditions=conditions, headline=headline(answer, conditions))
 
     @property

@@ -595,8 +595,8 @@ class Ranker:
         tail's role ("Which *publisher* issued X": X's "publisher"). A phrase of locative prepositions only
         ("Which bridge *in* Samarinda") fits relations that say them. The mask is None when no reading fits
         well enough: then any relation counts, and the caller says so; all true for a verb after the name that no
-        relation states ("Where does the Douro *rise*?"): unchecked, which the caller says too. Only for graphs whose relation names or
-        descriptions are plain words (the schema profile)."""
+        relation states ("Where does the Douro *rise*?"): unchecked, which the caller says too. Only for graphs whose
+        relation names or descriptions are plain words (the schema profile)."""
         if not self.plain_relation_names or not self.rules.on(RELATION_FIT_RULE):
             return []
         g, cfg = self.graph, self.cfg
@@ -734,8 +734,8 @@ class Ranker:
             rows = np.flatnonzero(sat[:, j] >= 0)
             # "Which island is the largest *in* Lake Titicaca": a superlative says which, not where (it is reported
             # as not checked)
-            if not said or said[-1] not in INSIDE or not rows.size or not {
-                    w for w in said if w not in STOPWORDS and w not in FILLER and not SUPERLATIVE.fullmatch(w)} <= LOCATED:
+            relation = {w for w in said if w not in STOPWORDS and w not in FILLER and not SUPERLATIVE.fullmatch(w)}
+            if not said or said[-1] not in INSIDE or not rows.size or not relation <= LOCATED:
                 continue
             eids, owner = self._edges_to_label(nodes[rows], sat[rows, j], c.labels)
             if not eids.size:

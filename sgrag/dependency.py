@@ -393,9 +393,12 @@ class ParseExtractor:
         have = {(r.source, r.relation, r.target) for r in found.relations}
         dates = {fold(e.label) for e in found.entities if e.description == "value" and not e.label[:1].isdigit()}
         resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
-        for r in found.relations:  # its subject from a pronoun (spans in the chunk, as the rule reader's)
+        pronouns: list[tuple[int, int, str]] = []  # its subject from a pronoun (spans in the chunk, as the rule reader's)
+        for r in found.relations:
             if r.how.endswith("+pronoun"):
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
+                pronouns.append((r.start, r.end, r.source))
+        people = {r.source for r in found.relations if r.relation == IS_A and r.target == PERSON}
         parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
         labels_found = set(parse_names)
 
@@ -434,6 +437,10 @@ class ParseExtractor:
                     any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])):
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
                 #           parse's "she", not the rule reader's latest woman)
+            said = chunk.text[r.start:r.end]
+            read_as = {x for a, b, x in pronouns if a < r.end and r.start < b}
+            if src not in people and fold(src) not in fold(said) and _PERSONAL.search(said) and read_as - {src}:
+                continue  # "He married Kim Morgan": a he or she the rule reader gave a film, the parse a person
             if joins_names(src) or joins_names(dst):
                 continue  # "made with Mark Gustafson for Netflix": two names the parse read apart, not one
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
@@ -463,6 +470,8 @@ class ParseExtractor:
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
 
+
+_PERSONAL = re.compile(r"\b(?:he|she|him|his|her)\b", re.I)
 
 _JOINING = re.compile(r"\s+[a-z]+(?:\s+the)?\s+")
 """What joins two names into no name of its own: one small word ("for", "of the"); not a possessive, which may be

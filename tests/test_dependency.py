@@ -1572,3 +1572,16 @@ def test_the_rule_reader_joins_no_two_names_of_the_parse_into_one(ex):
     assert not any("Gustafson for" in x for r in found.relations for x in (r.source, r.target))
     assert not any("Gustafson for" in e.label for e in found.entities)
     assert all("Toro" in r.source for r in found.relations if r.target in ("Kim Morgan", "Lorenza Newton"))
+
+
+def test_a_he_the_rule_reader_gives_to_no_person_the_parse_gives_to_one(ex):
+    """The rule reader took "The Shape of Water ..., which he directed and co-wrote with ..." for the film co-writing,
+    a person's act, and so gave it the next "He": "He ... married Kim Morgan in 2021" made the film the answer, exactly,
+    to "Who did Guillermo del Toro marry in 2021?". A he or she is a person's; where the parse read it as one and the
+    rule reader as a name no fact makes a person, the parse's reading stands alone."""
+    text = ("Guillermo del Toro Gómez (born October 9, 1964) is a Mexican filmmaker. He directed Pan's Labyrinth "
+            "(2006). The Shape of Water (2017), which he directed and co-wrote with Vanessa Taylor, won the Golden "
+            "Lion at the Venice Film Festival. He was married to Lorenza Newton from 1986 to 2017 and married Kim "
+            "Morgan in 2021.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert not rel(found, "Shape of Water", "Kim Morgan") and not rel(found, "Shape of Water", "2021")

@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v43"
+    VERSION = "spacy-v44"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -439,8 +439,10 @@ class ParseExtractor:
                 #           parse's "she", not the rule reader's latest woman)
             said = chunk.text[r.start:r.end]
             read_as = {x for a, b, x in pronouns if a < r.end and r.start < b}
-            if src not in people and fold(src) not in fold(said) and _PERSONAL.search(said) and read_as - {src}:
-                continue  # "He married Kim Morgan": a he or she the rule reader gave a film, the parse a person
+            if src not in people and not re.search(rf"\b{re.escape(fold(src).split()[-1])}\b", fold(said)) and \
+                    _PERSONAL.search(said) and read_as - {src}:
+                continue  # "He married Kim Morgan": a he or she the rule reader gave a film, the parse a person (not
+                #           "Oyelaran studied ..., and she": the name itself, by its last word, is there)
             if joins_names(src) or joins_names(dst):
                 continue  # "made with Mark Gustafson for Netflix": two names the parse read apart, not one
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:

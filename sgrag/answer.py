@@ -24,10 +24,15 @@ FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also 
                  "likelihood": "is joined to the constraints by more edges",
                  "kind": "is of the kind the answer type asks for (person, place, ...)"}
 
+MEETING = "that satisfy every condition used"
+JOINED = "joined to every condition (a relation the question states not checked)"
+"""What the members of an exact set are: proven to meet every condition used, or only joined to each (a verb no
+relation of the graph states, so the relation to that condition was not checked)."""
+
 
 def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float,
                    tie_confidence: float = 0.99, weights: dict[str, float] = WEIGHTS,
-                   partial_share: bool = False, soft_below: float = 0.0) -> Answer:
+                   partial_share: bool = False, soft_below: float = 0.0, members: str = MEETING) -> Answer:
     """Commit to the top candidate (and any exact tie), or say it cannot be determined.
 
     When ``exact``, every item of ``ranked`` satisfies every firm constraint: they are the exact
@@ -38,7 +43,7 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     share is calibrated, and even a share under 0.2 was right a quarter of the time on the Re-DocRED questions);
     otherwise it is the conditions met, discounted by a narrow lead, and under ``min_confidence`` the answer is
     "Unable to determine". ``soft_below``: the linking confidence of a firm condition, the ones the ``document``
-    feature counts.
+    feature counts. ``members``: what the exact set's members are, for the tie-break (``MEETING`` or ``JOINED``).
     """
     if not ranked:
         return Answer(UNABLE, None, False, 0.0, (), (), (), "No candidate is connected to the question's entities.")
@@ -53,7 +58,7 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
         why = (f"{top.label} is the only entity connected to {sat}." if n == 1 else
                f"{n:,} entities are connected to {sat}; {top.label} is ranked first.")
         return Answer(top.label, top.node_id, True, confidence, tuple(ranked), final, (), why,
-                      exact_set=tuple(ranked), tie_break=tie_break(ranked, weights))
+                      exact_set=tuple(ranked), tie_break=tie_break(ranked, weights, members))
     relaxed = tuple(labels[q] for q in top.missing)
     if partial_share:
         confidence = round(1.0 / sum(math.exp(r.score - top.score) for r in ranked), 4)
@@ -75,7 +80,7 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     return Answer(top.label, top.node_id, False, confidence, tuple(ranked), final, relaxed, why)
 
 
-def tie_break(exact_set: list[RankedAnswer], weights: dict[str, float] = WEIGHTS) -> str:
+def tie_break(exact_set: list[RankedAnswer], weights: dict[str, float] = WEIGHTS, members: str = MEETING) -> str:
     """In plain words, what put the first member of a tie ahead of the second."""
     if len(exact_set) < 2:
         return ""
@@ -84,9 +89,9 @@ def tie_break(exact_set: list[RankedAnswer], weights: dict[str, float] = WEIGHTS
                    reverse=True)
     reasons = [FEATURE_WORDS.get(f, f) for gain, f in gains if gain > 1e-6][:2]
     if not reasons:
-        return (f"Tie-break among {len(exact_set):,}: {first.label} and {second.label} score the same; "
-                "the order between them is alphabetical.")
-    return (f"Tie-break among {len(exact_set):,} entities that satisfy every condition used: {first.label} is ahead of "
+        return (f"Tie-break among {len(exact_set):,} entities {members}: {first.label} and {second.label} score the "
+                "same; the order between them is alphabetical.")
+    return (f"Tie-break among {len(exact_set):,} entities {members}: {first.label} is ahead of "
             f"{second.label} because it " + " and ".join(reasons) + ".")
 
 
@@ -111,7 +116,7 @@ def one_hop_context(graph: KnowledgeGraph, qg: QueryGraph, limit: int = 60) -> s
     return prompt_relation_paragraph(default_prompts(), triples[:limit])
 
 
-def llm_answer(llm, question: str, offline: Answer, notes: list[str]) -> Answer:
+def llm_answer(llm, question: str, offline: Answer, notes: list[str], members: str = MEETING) -> Answer:
     """Ask the LLM with the paper's answer prompt; it must name one of the candidates, else (or if the call
     fails) the offline answer is kept and ``notes`` says why."""
     try:
@@ -126,7 +131,6 @@ def llm_answer(llm, question: str, offline: Answer, notes: list[str]) -> Answer:
         return replace(offline, mode="llm->offline")
     tie = ""
     if offline.exact_size > 1:
-        notes.append(f"The LLM chose {pick.label} among the {offline.exact_size:,} entities that satisfy "
-                     "every constraint.")
-        tie = f"Chosen by the LLM among {offline.exact_size:,} entities that satisfy every condition used."
+        notes.append(f"The LLM chose {pick.label} among the {offline.exact_size:,} entities {members}.")
+        tie = f"Chosen by the LLM among {offline.exact_size:,} entities {members}."
     return replace(offline, text=pick.label, node_id=pick.node_id, final=(pick.label,), mode="llm", tie_break=tie)

@@ -330,7 +330,9 @@ def _print_answer(trace) -> None:
         print(a.tie_break)
     if a.exact_size > 1:
         shown = a.exact_set[:SHOW_EXACT]
-        print(f"Entities that satisfy every condition used (showing {len(shown)} of {a.exact_size:,}; all with --json):")
+        which = "joined to every condition, a relation not checked" if a.joined_only else \
+            "that satisfy every condition used"
+        print(f"Entities {which} (showing {len(shown)} of {a.exact_size:,}; all with --json):")
         for i, r in enumerate(shown, 1):
             print(f"  {i}. {r.label}  score {r.score:.3f}")
     elif not a.exact_size:

@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from .accounting import account, headline
-from .answer import UNABLE, llm_answer, offline_answer, one_hop_context, relation_paragraph
+from .answer import JOINED, MEETING, UNABLE, llm_answer, offline_answer, one_hop_context, relation_paragraph
 from .config import RulesConfig, SgragConfig
 from .embed import EmbeddingCache, make_embedder
 from .errors import BuildError, SgragError, WorkspaceError
@@ -304,7 +304,7 @@ class Engine:
             by_evidence = self.ranker.partial_by_evidence
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
                                     cfg.ranking.tie_confidence, self.ranker.weights, by_evidence,
-                                    cfg.query.soft_below)
+                                    cfg.query.soft_below, JOINED if unchecked else MEETING)
             trace.notes.extend(met_through(self.graph, qg, candidates, ranked[:1]))
             answer = _read_from_documents(answer, trace, target,
                                           cfg.answer.partial_fact_weight if by_evidence and not exact else None)
@@ -312,7 +312,7 @@ class Engine:
             answer = replace(answer, ranked=answer.ranked[: cfg.answer.max_answers], context=context,
                              set_apart=tuple(set_apart))
             if cfg.answer.mode == "llm" and self.llm is not None:
-                answer = llm_answer(self.llm, question, answer, trace.notes)
+                answer = llm_answer(self.llm, question, answer, trace.notes, JOINED if unchecked else MEETING)
         trace.answer = self._accounted(answer, qg, trace, stated, give, unchecked)
         trace.timings_ms["total"] = round((time.perf_counter() - t_all) * 1000, 3)
         return trace

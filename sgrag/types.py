@@ -236,6 +236,12 @@ class Answer:
         return sum(c.used for c in self.conditions)
 
     @property
+    def joined_only(self) -> bool:
+        """Whether the exact set is only joined to every condition: some relation the question states was not
+        checked (no relation of the graph states it), so its members are not shown to meet it as stated."""
+        return bool(self.exact_set) and any(c.status == "unchecked" for c in self.conditions)
+
+    @property
     def meets_every_named(self) -> bool:
         """Whether the answer is exact for every thing the question names: some entity meets every condition
         used, and no named thing was missing from the graph or left out (a name the graph lacks makes the

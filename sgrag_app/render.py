@@ -607,6 +607,16 @@ def exact_set_frame(trace: QueryTrace) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["entity", "condition", "via"])
 
 
+def exact_set_title(a: Answer) -> str:
+    """What the members of the exact set are: proven to meet every condition (used), or only joined to each."""
+    if a.joined_only:
+        return ("The entity" if a.exact_size == 1 else f"All {a.exact_size:,} entities") + \
+            " joined to every condition (a relation not checked)"
+    which = "every condition" if a.conditions_used == len(a.conditions) else "every condition used"
+    return ("The entity that satisfies" if a.exact_size == 1 else f"All {a.exact_size:,} entities that satisfy") + \
+        f" {which}"
+
+
 def render_ranked(trace: QueryTrace) -> None:
     """Beside the answer: every entity that satisfies every condition, or the ranked partial candidates."""
     a, qg = trace.answer, trace.query_graph
@@ -614,9 +624,7 @@ def render_ranked(trace: QueryTrace) -> None:
         return
     if a.exact_set:
         shown = min(len(a.exact_set), SHOW_SET)
-        which = "every condition" if a.conditions_used == len(a.conditions) else "every condition used"
-        st.markdown(f"##### {'The entity that satisfies' if a.exact_size == 1 else f'All {a.exact_size:,} entities that satisfy'} "
-                    f"{which}")
+        st.markdown(f"##### {exact_set_title(a)}")
         st.caption(f"Showing {shown:,} of {a.exact_size:,}, best-ranked first (all of them in the JSON export); "
                    "each verified edge by edge in the graph.")
         df = exact_set_frame(trace)

@@ -15,6 +15,7 @@ from sgrag.config import RankingConfig
 from sgrag.ranking import Ranker
 from sgrag.narrowing import one_typo_apart
 from sgrag.relax import best_tiers
+from sgrag_app.render import exact_set_title
 from conftest import build_workspace, fast_config
 from test_rule_contracts import kin_graph, one_document_graph, partial_read_graph
 
@@ -478,6 +479,10 @@ def test_a_verb_after_the_name_that_no_relation_states_is_reported_unchecked(eng
     assert [c.status for c in a.conditions] == ["unchecked"]
     assert a.headline.startswith(f"{a.exact_size:,} entities are joined to every condition, but no relation of the "
                                  "graph states 'rise' for Rhine")
+    assert a.exact_size > 1 and a.joined_only  # the tie-break and the set's title say "joined", not "satisfy"
+    assert a.tie_break.startswith(f"Tie-break among {a.exact_size:,} entities joined to every condition (a relation")
+    assert exact_set_title(a) == f"All {a.exact_size:,} entities joined to every condition (a relation not checked)"
+    assert not engines["rivers"].ask("Which lake does the Rhine flow through?").answer.joined_only
 
 
 def test_a_role_before_of_is_the_relation_asked(engines):

@@ -24,8 +24,9 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
     the exact set; ``gave_way``: class words demoted to ranking because nothing met every condition;
     ``known(name)``: whether the graph has a node of that name (then it was left out, not missing);
     ``relations``: the relation names of the edges that proved the answer (a description their words say was read);
-    ``unchecked``: constraints joined to the answers, whose stated relation no relation of the graph says (qid -> the
-    question's phrase: "Where does the Douro *rise*?" is met by any neighbour, so it is not a verified condition).
+    ``unchecked``: constraints joined to the answers, whose stated relation was not checked (qid -> why: no relation
+    of the graph says it, "Where does the Douro *rise*?" is met by any neighbour; or it goes through a thing the
+    query graph does not hold, "wrote *the theme song* of"), so it is not a verified condition.
     """
     unchecked = unchecked or {}
     out, spans = [], []
@@ -39,7 +40,7 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         read_as = f"read '{said}' as {n.label} ({reading})" if corrected else ""
         if answer.exact_set and n.qid in unchecked:
             status = "unchecked"
-            why = f"no relation of the graph states '{unchecked[n.qid]}' for {n.label}, so any relation to it counted"
+            why = unchecked[n.qid]
         elif answer.exact_set and (n.qid in firm or n.qid in stated):
             status, why = "used", read_as
         elif answer.exact_set or n.confidence < soft_below or n.qid in gave_way:

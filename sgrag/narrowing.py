@@ -12,10 +12,12 @@ from rapidfuzz.distance import Levenshtein
 from .extract import parse_edge_source
 from .graph import KnowledgeGraph
 from .kinds import EVENT, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, noun_kind
+from .linking import STOPWORDS
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
 from .schema import asks_for_value
-from .textnorm import singular, tokens
+from .stated import through_a_thing
+from .textnorm import singular, stem, tokens
 from .types import QueryGraph, SetApart
 
 NAMED_NOT_ANSWER = register("named_not_answer", "narrowing", "An entity the question names as a condition is left "
@@ -41,6 +43,19 @@ VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers)
                       'none is left).')
 
 
+THROUGH_A_THING = register("through_a_thing", "narrowing", 'A thing the question names between a verb and "of X" '
+                           '("Who wrote *the theme song* of The Wire?") that no relation joining the answers to X '
+                           'states is reported not checked: the answers are joined to X, not shown to have made '
+                           'that thing (the query graph holds no node for it).')
+
+
+def _states_doing(thing: str, relation: str) -> bool:
+    """Whether a relation names the thing and more ("wrote *episode* of" for "wrote an episode of"); one that only
+    names it ("theme song of") makes its head that thing, not what made it."""
+    words, said = {stem(w) for w in tokens(thing)}, {stem(w) for w in tokens(relation) if w not in STOPWORDS}
+    return bool(words & said) and not said <= words
+
+
 def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates: dict[int, dict[str, int]],
               notes: list[str], values: np.ndarray | None = None,
               classes: np.ndarray | None = None) -> tuple[list[SetApart], set[str], dict[str, str]]:
@@ -52,7 +67,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     joined to a constraint by the relation stated next to it ("*released in* Canada"; a weakly linked
     word counts once its relation is stated: "regular *guitar performances*"). A rule that would leave
     nothing gives way. Also returns the weakly linked constraints a stated relation applied, and the constraints whose
-    stated relation no relation of the graph says (qid -> the question's phrase: joined, but not checked). The rules are
+    stated relation was not checked (qid -> why: joined, but not shown to meet it as stated). The rules are
     named (``NAMED_NOT_ANSWER`` ..., and the ranker's) and switched by ``ranker.rules``."""
     g = graph
     out: list[SetApart] = []
@@ -153,6 +168,16 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                 drop(nodes, f"no extracted relation fits '{phrase}'", f"No relation read from the documents fits "
                      f"'{phrase}' for {qg.constraints[j].label}, so nothing is proven to meet it")
                 nodes, sat = nodes[:0], sat[:0]
+    if nodes.size and ranker.rules.on(THROUGH_A_THING):
+        for j, c in enumerate(qg.constraints):
+            thing = through_a_thing(qg).get(c.qid)
+            if thing is not None and (sat[:, j] >= 0).all():
+                eids, _ = ranker._edges_to_label(nodes, sat[:, j], c.labels)
+                if not any(_states_doing(thing, g.relations[r]) for r in set(g.rel[eids].tolist())):
+                    notes.append(f"Not checked: the {thing} of {c.label} is a thing between the answer and "
+                                 f"{c.label}; the answers are joined to {c.label}, not shown to be joined to that thing.")
+                    unchecked[c.qid] = (f"the question asks about the {thing} of {c.label}, a thing between the answer "
+                                        f"and it that the query does not hold, so only a relation to {c.label} counted")
     if nodes.size < 2:
         return out, stated, unchecked
     for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not
@@ -178,7 +203,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         elif mask.all():  # a verb after the name that no relation states ("Where does the Douro *rise*?")
             notes.append(f"Not checked: no relation of the graph states '{phrase}' for {qg.constraints[j].label}, so "
                          "any relation to it counts.")
-            unchecked[qg.constraints[j].qid] = phrase
+            unchecked.setdefault(qg.constraints[j].qid, f"no relation of the graph states '{phrase}' for "
+                                 f"{qg.constraints[j].label}, so any relation to it counted")
         else:
             joined_by(j, mask, f"that fits '{phrase}'")
     for j, word, mask in ranker.stated_relations(qg, nodes, sat):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .linking import answer_type_span
+from .linking import STOPWORDS, answer_type_span
 from .rules import ALL_ON, RuleSwitches, register
 from .types import Mention, QueryGraph
 
@@ -79,3 +79,40 @@ _RELATIONAL = re.compile(r"\s+(?:of|to)\b")  # a class word before it also names
 STATED_AFTER = 6  # words after a constraint that may still state its relation ("as executive producer")
 _CLAUSE_END = re.compile(r"[,;:?!]|\band\b")
 _CONJOINED = re.compile(r"(?:[\s,\"'“”‘’]|\b(?:and|or|both|as well as|the|an?)\b)*(?:,|\band\b|\bor\b)(?:[\s\"'“”‘’]|\b(?:the|an?)\b)*")
+
+
+_THROUGH = re.compile(r"\b([a-z]+)\s+(?:the|an?|its|their|his|her)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)\s+(?:of|to)\s*$")
+_SAYS_WHAT_IT_IS = frozenset("""is was are were be been being become became becomes remain remains remained named called
+appointed elected crowned made declared chosen serve serves served play plays played""".split())
+"""Verbs after which "the N of X" is what the answer is ("was *the capital of*", "served as *the president of*",
+"played *the role of*"), not a thing between."""
+_SAME_THING = frozenset("""role part character name title rank position post office city town village port state country
+island region province county district municipality area kingdom republic river lake location site home birthplace
+work works voice voices talent talents achievement achievements contribution contributions genre genres connection
+connections link links tie ties relationship association affiliation""".split())
+"""Nouns for which "the N of X" is X itself ("visited the city of Kherson", "marks the birthplace of"), a role the
+answer has ("the part of"), X's doing ("honoured the achievements of", "features the voices of") or only says the two
+are related ("has a connection to")."""
+_NOT_A_THING = re.compile(r"\w+(?:ed|ing)|similar|close|next|prior|due|akin|identical|comparable|equivalent|"
+                          r"characteristic|subject")
+"""A last word that makes "the N ... to X" the noun's own relation to X, not a thing ("a story *related* to")."""
+
+
+def through_a_thing(qg: QueryGraph) -> dict[str, str]:
+    """Per constraint, the thing between the answer and it that the question names after a verb ("Who wrote *the
+    theme song* of The Wire?": the answer wrote a song, and the song is of The Wire): qid -> its words. The query
+    graph joins the answer to the constraint directly, so that thing is not checked."""
+    out = {}
+    for n in qg.constraints:
+        if n.mention is None or n.mention.start <= 0:
+            continue
+        found = _THROUGH.search(qg.question[:n.mention.start])
+        if found is None:
+            continue
+        verb, thing = found.group(1), found.group(2)
+        words = thing.split()
+        if verb in _SAYS_WHAT_IT_IS or verb in STOPWORDS or words[-1] in _SAME_THING or \
+                _NOT_A_THING.fullmatch(words[-1]):
+            continue
+        out[n.qid] = thing
+    return out

@@ -161,6 +161,15 @@ def firm_graph():
                   ("Jacinda Ardern", "Green Party", "formed coalition with", "svo|0.85")])
 
 
+def series_graph():
+    """The Wire was written by David Simon, and Ed Burns wrote an episode of it; its theme song, "Way Down in the
+    Hole", was written by Tom Waits."""
+    return _read([("The Wire", "David Simon", "written by", "svo|0.85"),
+                  ("Ed Burns", "The Wire", "wrote episode of", "svo|0.85"),
+                  ("Way Down in the Hole", "The Wire", "theme song of", "appositive|0.85"),
+                  ("Way Down in the Hole", "Tom Waits", "written by", "passive|0.85")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -172,7 +181,7 @@ def engines(tmp_path_factory):
                         ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
                         ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
                         ("sound", sound_graph), ("stadium", stadium_graph),
-                        ("firm", firm_graph)):
+                        ("firm", firm_graph), ("series", series_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -483,6 +492,20 @@ def test_a_verb_after_the_name_that_no_relation_states_is_reported_unchecked(eng
     assert a.tie_break.startswith(f"Tie-break among {a.exact_size:,} entities joined to every condition (a relation")
     assert exact_set_title(a) == f"All {a.exact_size:,} entities joined to every condition (a relation not checked)"
     assert not engines["rivers"].ask("Which lake does the Rhine flow through?").answer.joined_only
+
+
+def test_a_thing_between_the_verb_and_the_name_is_reported_unchecked(engines):
+    """"Who wrote *the theme song* of The Wire?" asks who wrote a song of The Wire; the query graph joins the answer
+    to The Wire directly, and David Simon wrote the series, not its song: he is joined to every condition, the song
+    is reported not checked, and the answer does not claim to meet every condition. Where a relation joining the
+    answers states the thing ("wrote *an episode* of"), or the verb says what the answer is, nothing is reported."""
+    a = engines["series"].ask("Who wrote the theme song of The Wire?").answer
+    assert "David Simon" in {r.label for r in a.exact_set} and not a.meets_every_named and a.joined_only
+    assert [c.status for c in a.conditions] == ["unchecked"] and "the theme song of The Wire" in a.conditions[0].reason
+    for question in ("Who wrote The Wire?", "Who wrote an episode of The Wire?"):
+        trace = engines["series"].ask(question)
+        assert trace.answer.meets_every_named, question
+        assert not any(n.startswith("Not checked") for n in trace.notes), question
 
 
 def test_a_role_before_of_is_the_relation_asked(engines):

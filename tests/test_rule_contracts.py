@@ -212,6 +212,8 @@ CONTRACTS = {
                                           on_only="the question's own words"),
     "unfit_extracted_relation": Contract("read", "Who was born in Oslo and wrote Fjord Songs?",
                                          "Who visited Oslo and wrote Fjord Songs?", on_only="no extracted relation fits"),
+    "through_a_thing": Contract("read", "Who wrote the preface of Fjord Songs?", "Who wrote Fjord Songs?",
+                                on_only="Not checked: the preface of Fjord Songs"),
     "misspelt_named_not_answer": Contract("misspelt", "Who was married to Isaac Romero and was the mother of Noel Nicola?",
                                           "Who was the mother of Noel Nicola?"),
     "value_kind": Contract("plain", "In which year were both Quiet Harbour and Loud Harbour released?",

@@ -351,6 +351,7 @@ class ParseExtractor:
         # capitals and took "his" for it); not by NER, which calls "Tomas Rivera" a place
         self._not_people = frozenset(fold(n) for i, e in enumerate(reader.ents) if i not in reader.people and
                                      named_kind(e.label, None) not in (None, PERSON) for n in {e.label, *e.aliases})
+        self._people = frozenset(e.label for i, e in enumerate(reader.ents) if reader._person(i))
         # the words the parse read as common nouns: a rule-reader class must be one ("the up until Benedict XVI": no)
         self._nouns = {t.lower_ for t in doc if t.pos_ == "NOUN"}
         return reader.entities(), list(reader.relations.values())
@@ -393,12 +394,13 @@ class ParseExtractor:
         have = {(r.source, r.relation, r.target) for r in found.relations}
         dates = {fold(e.label) for e in found.entities if e.description == "value" and not e.label[:1].isdigit()}
         resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
-        pronouns: list[tuple[int, int, str]] = []  # its subject from a pronoun (spans in the chunk, as the rule reader's)
+        pronouns: list[tuple[int, int, set[str]]] = []  # an end from a pronoun (spans in the chunk, as the rule reader's)
         for r in found.relations:
             if r.how.endswith("+pronoun"):
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
-                pronouns.append((r.start, r.end, r.source))
+                pronouns.append((r.start, r.end, {r.source, r.target}))
         people = {r.source for r in found.relations if r.relation == IS_A and r.target == PERSON}
+        known_people = getattr(self, "_people", frozenset())
         parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
         labels_found = set(parse_names)
 
@@ -438,11 +440,10 @@ class ParseExtractor:
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
                 #           parse's "she", not the rule reader's latest woman)
             said = chunk.text[r.start:r.end]
-            read_as = {x for a, b, x in pronouns if a < r.end and r.start < b}
-            if src not in people and not re.search(rf"\b{re.escape(fold(src).split()[-1])}\b", fold(said)) and \
-                    _PERSONAL.search(said) and read_as - {src}:
-                continue  # "He married Kim Morgan": a he or she the rule reader gave a film, the parse a person (not
-                #           "Oyelaran studied ..., and she": the name itself, by its last word, is there)
+            read_as = set().union(*(x for a, b, x in pronouns if a < r.end and r.start < b))
+            if any(_misread_pronoun(x, said, x in people, x in known_people, read_as) for x in (src, dst)):
+                continue  # "He married Kim Morgan": a he the rule reader gave a film, the parse a person; "It was
+                #           produced by Albert S. Ruddy": an "it" it gave the film's star, the parse the film
             if joins_names(src) or joins_names(dst):
                 continue  # "made with Mark Gustafson for Netflix": two names the parse read apart, not one
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
@@ -474,6 +475,20 @@ class ParseExtractor:
 
 
 _PERSONAL = re.compile(r"\b(?:he|she|him|his|her)\b", re.I)
+_IMPERSONAL = re.compile(r"\b(?:it|its)\b", re.I)
+
+
+def _misread_pronoun(name: str, said: str, person: bool, known_person: bool, read_as: set[str]) -> bool:
+    """Whether the rule reader's ``name``, not itself in the sentence ``said`` (by its last word: "Oyelaran studied
+    ..., and she" keeps Marguerite Oyelaran), stands for a pronoun of the other kind than it is where the parse read
+    the pronouns there as others (``read_as``: the ends of its pronoun readings over the sentence): a he or she for a
+    name no fact of the sentence's parse makes a ``person``, an it for a name the document shows a person
+    (``known_person``)."""
+    if not read_as - {name} or re.search(rf"\b{re.escape(fold(name).split()[-1])}\b", fold(said)):
+        return False
+    if known_person and _IMPERSONAL.search(said) and not _PERSONAL.search(said):
+        return True
+    return not person and bool(_PERSONAL.search(said))
 
 _JOINING = re.compile(r"\s+[a-z]+(?:\s+the)?\s+")
 """What joins two names into no name of its own: one small word ("for", "of the"); not a possessive, which may be
@@ -764,7 +779,8 @@ class _Reader:
         bare = key[4:] if key.startswith("the ") else "the " + key
         if key not in self.by_key and bare in self.by_key:
             key = bare  # "The Showdown" and "Showdown": one entity
-        if key in self.by_key and fold(self.ents[self.by_key[key]].label) != key and kind != "VALUE":
+        if key in self.by_key and fold(self.ents[self.by_key[key]].label) != key and kind != "VALUE" and \
+                not (self.by_key[key] == self.title_entity and key == fold(self.title)):  # the article's own name
             later = self._short_form(label, kind)  # a short form read before its person was named:
             if later is not None and self.ents[later].label.split()[-len(label.split()):] == label.split():
                 self.ents[self.by_key[key]].aliases.discard(label)  # "Burns" is Mr. Burns once he is named
@@ -1923,6 +1939,8 @@ class _Reader:
         for t in toks[1:-1]:
             if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                 return None
+            if self.token_mention.get(t.i) not in (None, b):
+                return None  # "born in Ogidi, a town in Nigeria": the town is in Nigeria, not the subject
         if _in_time_frame(toks):
             return None
         near = next((t for t in toks[1:] if t.pos_ in ("VERB", "AUX", "NOUN")), verb)
@@ -2041,6 +2059,10 @@ class _Reader:
                     return low, _verb(first), top, "clause", span  # "Pierre Curie, whom she married": she married him
                 if any(t.pos_ == "VERB" for t in toks[1:-2]) or low_side[0][1] in _SUBJ or _adverbial_clause(first):
                     return None
+                if any(c.dep_ in _SUBJ and c.tag_ not in ("WP", "WDT") for c in first.children) and \
+                        not any(c.dep_ == "dobj" and c.tag_ in ("WP", "WDT") for c in first.children):
+                    return None  # "Ibadan, where he studied English": the clause's own subject did it, not Ibadan
+                    #              ("Blue Sky, which they recorded in Paris": Blue Sky, its object, was recorded there)
                 passive = first.tag_ == "VBN" or any(c.dep_ == "nsubjpass" for c in first.children)
                 if passive and any(t.dep_ == "agent" for t in toks):
                     return low, _verb(first), top, "clause", span

@@ -1585,3 +1585,51 @@ def test_a_he_the_rule_reader_gives_to_no_person_the_parse_gives_to_one(ex):
             "Morgan in 2021.")
     found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
     assert not rel(found, "Shape of Water", "Kim Morgan") and not rel(found, "Shape of Water", "2021")
+
+
+def test_an_it_the_rule_reader_gives_to_a_person_the_parse_gives_to_another(ex):
+    """"It was produced by Albert S. Ruddy": the rule reader took "It" for the last name before it, Marlon Brando, and
+    read that Ruddy produced Brando and Brando was distributed by Paramount; the parse read the film. An it is no
+    person's; where the parse read the pronoun as another, the rule reader's reading is not kept."""
+    text = ("The Godfather is a 1972 American crime film directed by Francis Ford Coppola. The film stars Marlon Brando "
+            "and Al Pacino. It was produced by Albert S. Ruddy and distributed by Paramount Pictures.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert not rel(found, "Albert S. Ruddy", "Marlon Brando") and not rel(found, "Marlon Brando", "Paramount Pictures")
+    assert not rel(found, "Albert S. Ruddy", "Al Pacino") and not rel(found, "Al Pacino", "Paramount Pictures")
+    film = next(e.label for e in found.entities if e.label.endswith("Godfather"))
+    assert rel(found, "Albert S. Ruddy", film) and rel(found, "Paramount Pictures", film)
+
+
+def test_the_articles_own_name_is_its_subject_not_a_surname(ex, tmp_path):
+    """In the article "Ferrari" on Ferrari S.p.A., founded by Enzo Ferrari, "Fiat took a 50% stake in Ferrari" is a
+    stake in the company: the title's own name is the article's subject, not the surname of a person named later."""
+    from sgrag.io.documents import chunk_document, load_document
+    path = tmp_path / "Ferrari.txt"
+    path.write_text("Ferrari\n\nFerrari S.p.A. is an Italian luxury sports car manufacturer based in Maranello. "
+                    "Founded by Enzo Ferrari in 1939, the company built its first car in 1940. In 1969 Fiat took a "
+                    "50% stake in Ferrari.", encoding="utf-8")
+    doc = load_document(path)
+    found = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+    stake = {r.target for r in found if r.source == "Fiat" and "stake" in r.relation}
+    assert stake == {"Ferrari S.p.A."}
+    assert {r.target for r in found if r.source == "Ferrari S.p.A." and r.relation == "founded by"} == {"Enzo Ferrari"}
+
+
+def test_a_where_clause_with_its_own_subject_is_not_said_of_the_place(ex):
+    """"University College, Ibadan, where he studied English": "he" studied English, not Ibadan; and "He moved to the
+    United States, where he became a professor at Bard College" makes no professor of the country."""
+    text = ("Chinua Achebe was a Nigerian novelist. He was educated at University College, Ibadan, where he studied "
+            "English. He later moved to the United States, where he became a professor at Bard College.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert not rel(found, "Ibadan", "English") - {"mentioned with"}
+    assert not rel(found, "United States", "Bard College") - {"mentioned with"}
+    assert rel(found, "Chinua Achebe", "English") and rel(found, "Chinua Achebe", "Bard College")
+
+
+def test_the_sentence_subject_is_not_related_through_another_name(ex):
+    """"He was born in Ogidi, a town in south-eastern Nigeria": the town is in Nigeria; the subject, born in Ogidi, is
+    not "town in" Nigeria."""
+    text = "Chinua Achebe was a Nigerian novelist. He was born in Ogidi, a town in south-eastern Nigeria."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert not rel(found, "Chinua Achebe", "Nigeria") - {"mentioned with"}
+    assert rel(found, "Ogidi", "Nigeria") and rel(found, "Chinua Achebe", "Ogidi")

@@ -1939,7 +1939,7 @@ class _Reader:
         for t in toks[1:-1]:
             if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
                 return None
-            if self.token_mention.get(t.i) not in (None, b):
+            if t.dep_ == "appos" and t.pos_ == "NOUN" and self.token_mention.get(t.head.i) not in (None, b):
                 return None  # "born in Ogidi, a town in Nigeria": the town is in Nigeria, not the subject
         if _in_time_frame(toks):
             return None

@@ -920,13 +920,13 @@ class Ranker:
     def _text_words(self, t: int) -> set[str]:
         words = self._words_cache.get(t)
         if words is None:
-            words = self._words_cache[t] = {singular(w) for w in tokens(self.model.text_vocab[t])}
+            words = self._words_cache[t] = {stem(w) for w in tokens(self.model.text_vocab[t])}
         return words
 
     def _relation_words(self, r: int) -> frozenset[str]:
         words = self._relation_words_cache.get(r)
         if words is None:
-            words = self._relation_words_cache[r] = frozenset(singular(w) for w in _name_words(self.graph.relations[r]))
+            words = self._relation_words_cache[r] = frozenset(stem(w) for w in _name_words(self.graph.relations[r]))
         return words
 
     def _type_scores(self, type_vec: np.ndarray | None, type_words: set[str], nodes: np.ndarray) -> np.ndarray:
@@ -966,7 +966,7 @@ class Ranker:
         vecs = self.embed([t or "-" for t in texts])
         type_vec = vecs[0] if qg.answer_type else None
         type_words = {singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
-        question_words = sorted({singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS})
+        question_words = sorted({stem(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS})
         coverage, log_mult, rel_sum = (np.zeros(n, dtype=np.float64) for _ in range(3))
         rel_n = np.zeros(n, dtype=np.int64)
         words_hit = np.zeros((n, len(question_words)), dtype=bool)
@@ -987,7 +987,7 @@ class Ranker:
                     words_hit[rows[np.unique(owner[hits[rinv.reshape(-1), w]])], w] = True
             phrase = phrases.get(c.qid)
             if phrase:  # the constraint's phrase vs the relation texts of its edges (best edge)
-                words = {singular(w) for w in tokens(phrase) if len(w) > 2 and w not in STOPWORDS}
+                words = {stem(w) for w in tokens(phrase) if len(w) > 2 and w not in STOPWORDS}
                 if self._read:  # an edge's text is its sentence: read the relation's name instead
                     tids, tinv = np.unique(g.rel[eids], return_inverse=True)
                     sem = (self._name_vecs(tids) @ vecs[j + 1]).astype(np.float64)

@@ -170,6 +170,16 @@ def series_graph():
                   ("Way Down in the Hole", "Tom Waits", "written by", "passive|0.85")])
 
 
+def career_graph():
+    """Hayao Miyazaki studied at Gakushuin University, a university, and joined Toei Animation; the rule reader dated
+    his joining (1963) on him, not on the company."""
+    return _read([("Hayao Miyazaki", "Gakushuin University", "studied at", "svo|0.85"),
+                  ("Gakushuin University", "university", "is a", "class|0.9"),
+                  ("Hayao Miyazaki", "Toei Animation", "joined", "svo|0.85"),
+                  ("Hayao Miyazaki", "Isao Takahata", "founded with", "svo|0.85"),
+                  ("Hayao Miyazaki", "1963", "year joined", "rules|0.8")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -181,7 +191,7 @@ def engines(tmp_path_factory):
                         ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
                         ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
                         ("sound", sound_graph), ("stadium", stadium_graph),
-                        ("firm", firm_graph), ("series", series_graph)):
+                        ("firm", firm_graph), ("series", series_graph), ("career", career_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -506,6 +516,15 @@ def test_a_thing_between_the_verb_and_the_name_is_reported_unchecked(engines):
         trace = engines["series"].ask(question)
         assert trace.answer.meets_every_named, question
         assert not any(n.startswith("Not checked") for n in trace.notes), question
+
+
+def test_a_relation_says_the_questions_verb_in_any_form(engines):
+    """"Which company did Miyazaki *join* in 1963?": nothing meets both conditions, and of the partial matches the one
+    he "joined" comes first; the relation names the question's verb in another form, which counts as naming it."""
+    a = engines["career"].ask("Which company did Hayao Miyazaki join in 1963?").answer
+    assert not a.exact and a.text == "Toei Animation"
+    top = a.ranked[0].features
+    assert top["relation_words"] > 0 and top["relation"] > 2 * a.ranked[1].features["relation"]
 
 
 def test_a_role_before_of_is_the_relation_asked(engines):

@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v44"
+    VERSION = "spacy-v45"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -551,12 +551,28 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
     if dated:  # "the 1992 National Heritage Fellowship": the year is no part of the name the parse read after it;
         #        "a 2001 French film", "the 1975 European championships": a nationality qualifies, names nothing
         return None if country_named(dated.group(1)) else _rule_label(dated.group(1), canon, inside, alone)
-    owned = re.match(r"(.+?)['’]s (\S.*)$", clean)
-    if owned and fold(owned.group(1)) in canon and alone(canon[fold(owned.group(1))]):
+    owned = re.match(r"(.+?)(?:['’]s|(?<=s)['’]) (\S.*)$", clean)
+    if owned and fold(owned.group(1)) in canon and (alone(canon[fold(owned.group(1))]) or
+                                                   fold(owned.group(2)) in canon and country_named(owned.group(1))):
         return _rule_label(owned.group(2), canon, inside, alone)  # "Capcom's Mega Man": the owner is a name of its
-        #                     own, written without "'s" too, and what it owns another (not "Traveller's Tales")
+        #                     own, written without "'s" too, or a country and what it owns a name ("Italy's Gigliola
+        #                     Cinquetti", "the Netherlands' Mouth & MacNeal"), and what it owns another (not
+        #                     "Traveller's Tales")
     role = re.match(r"(.+?) of the [A-Z]\S*(?: (?:of |de |the |and )*[A-Z]\S*)+$", clean)  # as _Reader._nested reads
     return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
+
+
+def _qualifying_clause(name: Any, chain: list) -> list | None:
+    """``chain`` (another mention's, up to the root) up to ``name``, when ``name`` is in apposition to a common noun
+    that ``chain`` reaches through a clause on it ("the song "Waterloo", *performed by ABBA*"): the clause says of the
+    name what it says of the noun, so the name stands at its end; else None."""
+    noun = name.head
+    if name.dep_ != "appos" or name.pos_ != "PROPN" or noun.pos_ != "NOUN":
+        return None
+    at = next((k for k, (t, _) in enumerate(chain) if t.i == noun.i), None)
+    if at is None or at < 2 or chain[at - 1][0].dep_ not in ("acl", "relcl") or chain[at - 1][0].pos_ != "VERB":
+        return None
+    return chain[:at] + [(name, chain[at][1])]
 
 
 def dates_thing(relation: str, how: str) -> bool:
@@ -2019,6 +2035,12 @@ class _Reader:
             return None
         lca = ca[lca_k][0]
         side_a, side_b = ca[:lca_k + 1], cb[:ids_b[lca.i] + 1]
+        for x, tx, cy, swap in ((a, ta, cb, False), (b, tb, ca, True)):
+            clause = _qualifying_clause(tx, cy)
+            if clause is not None and tx.head.i not in self.token_mention:  # a name standing for its noun, which
+                lca, side_x = tx, [(tx, tx.dep_)]                           # a clause qualifies ("the song
+                side_a, side_b = (clause, side_x) if swap else (side_x, clause)  # "Waterloo", performed by ABBA")
+                break
         inner = [t for t, _ in side_a[1:-1] + side_b[1:-1]] + ([lca] if lca.i not in (ta.i, tb.i) else [])
         content = [t for t in inner if t.pos_ not in ("PUNCT", "DET", "CCONJ", "PART", "SPACE")]
         team = self._team_in_league(lca, side_a, side_b, a, b) if lca.pos_ == "VERB" else None
@@ -2057,6 +2079,15 @@ class _Reader:
                 if len(low_side) == 3 and low_side[0][1] in _SUBJ and first.dep_ == "relcl" and any(
                         c.dep_ == "dobj" and c.tag_ in ("WP", "WDT") for c in first.children):
                     return low, _verb(first), top, "clause", span  # "Pierre Curie, whom she married": she married him
+                where = any(c.lower_ == "where" and c.dep_ == "advmod" for c in first.children) and \
+                    first.lemma_ not in ("be", "become")  # ("where he became a professor at ...": no place of his)
+                agent = any(t.dep_ == "agent" for t in toks)
+                if where and len(low_side) <= 4 and (low_side[0][1] == "nsubj" and len(low_side) == 3 or agent) \
+                        and not any(t.pos_ == "VERB" for t in toks[1:-2]):
+                    # "Ibadan, where he studied English": he studied at Ibadan; "..., where he was taught by
+                    # Tupolev": Tupolev taught there
+                    at = "in" if self.ents[top.entity].kind in ("GPE", "LOC") else "at"
+                    return low, f"{_verb(first)} {at}", top, "clause", span
                 if any(t.pos_ == "VERB" for t in toks[1:-2]) or low_side[0][1] in _SUBJ or _adverbial_clause(first):
                     return None
                 if any(c.dep_ in _SUBJ and c.tag_ not in ("WP", "WDT") for c in first.children) and \

@@ -1633,3 +1633,34 @@ def test_the_sentence_subject_is_not_related_through_another_name(ex):
     found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
     assert not rel(found, "Chinua Achebe", "Nigeria") - {"mentioned with"}
     assert rel(found, "Ogidi", "Nigeria") and rel(found, "Chinua Achebe", "Ogidi")
+
+
+def test_a_clause_on_a_noun_is_said_of_the_name_in_apposition_to_it(ex):
+    """"the song "Waterloo", performed by ABBA": the clause qualifies the noun, and the name in apposition to it is
+    that song, so ABBA performed Waterloo."""
+    text = 'The winner was Sweden with the song "Waterloo", performed by ABBA. He directed the film Roma, shot in Mexico.'
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert rel(found, "ABBA", "Waterloo") == {"performed"}
+    assert rel(found, "Roma", "Mexico") == {"shot in"}
+
+
+def test_a_where_clause_places_what_its_subject_did(ex):
+    """"Ibadan, where he studied English": he studied at Ibadan; "the Bauman ... University, where he was taught by
+    Andrei Tupolev": Tupolev taught there (and taught him); "where he became a professor" places no one."""
+    text = ("Sergei Korolev was a Soviet engineer. He studied at the Bauman Moscow State Technical University, where he "
+            "was taught by Andrei Tupolev. He later moved to Moscow, where he became a professor at the Moscow "
+            "Aviation Institute.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert rel(found, "Andrei Tupolev", "Bauman Moscow State Technical University") == {"taught at"}
+    assert rel(found, "Andrei Tupolev", "Sergei Korolev") == {"taught"}
+    assert not rel(found, "Sergei Korolev", "Moscow") - {"moved to"}
+
+
+def test_a_countrys_possessive_before_a_name_is_no_part_of_it(ex):
+    """The rule reader reads "Italy's Gigliola Cinquetti" and "the Netherlands' Mouth & MacNeal" as names; a country
+    owns no performer: those are Gigliola Cinquetti and Mouth & MacNeal, whom the parse names."""
+    text = ("Italy's Gigliola Cinquetti finished second with \"Sì\", and the Netherlands' Mouth & MacNeal were third "
+            "with \"I See a Star\".")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert not any("'" in x for x in labels), labels

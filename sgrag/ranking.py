@@ -670,8 +670,12 @@ class Ranker:
             # a statement of it ("produced by Trent Reznor")
             converse = np.where(ends_by & has, np.minimum(converse, cfg.relation_fit_made), converse)
             backward = np.where(has, converse, backward)
-            if atype:  # a relation naming the role of its tail ("publisher"), where the candidate is that tail
+            if atype:  # a relation naming the role of its tail ("publisher"), where the candidate is that tail; one
+                #        ending in a preposition names its head's ("Rumours *album by* Fleetwood Mac": the band is no
+                #        album)
                 role = self._fit(vecs[-1], a_words, text_of[r], named)
+                if j not in inverted:
+                    role = np.where([(tokens(g.relations[x]) or [""])[-1] in STOPWORDS for x in r.tolist()], 0.0, role)
                 if j in inverted:  # ("Which county was X created from?": X heads the relation, read forward)
                     forward = np.maximum(forward, role)
                 else:

@@ -180,6 +180,16 @@ def career_graph():
                   ("Hayao Miyazaki", "1963", "year joined", "rules|0.8")])
 
 
+def discography_graph():
+    """Rumours is an album by Fleetwood Mac, a band whose name is also an album's ("their previous album, Fleetwood
+    Mac"); Tusk, of 1979, is named with no fact joining it to Rumours."""
+    return _read([("Rumours", "Fleetwood Mac", "album by", "copula|0.9"),
+                  ("Fleetwood Mac", "album", "is a", "class|0.9"), ("Rumours", "album", "is a", "class|0.9"),
+                  ("Tusk", "1979", "year", "modifier|0.6"),
+                  ("Rumours", "Warner Bros. Records", "released by", "passive|0.85"),
+                  ("Fleetwood Mac", "Warner Bros. Records", "signed to", "passive|0.85")])
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -191,7 +201,8 @@ def engines(tmp_path_factory):
                         ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
                         ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
                         ("sound", sound_graph), ("stadium", stadium_graph),
-                        ("firm", firm_graph), ("series", series_graph), ("career", career_graph)):
+                        ("firm", firm_graph), ("series", series_graph), ("career", career_graph),
+                        ("discography", discography_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -525,6 +536,15 @@ def test_a_relation_says_the_questions_verb_in_any_form(engines):
     assert not a.exact and a.text == "Toei Animation"
     top = a.ranked[0].features
     assert top["relation_words"] > 0 and top["relation"] > 2 * a.ranked[1].features["relation"]
+
+
+def test_a_relation_ending_in_a_preposition_names_its_heads_role_not_its_tails(engines):
+    """"Which album followed Rumours?": "Rumours *album by* Fleetwood Mac" says Rumours is an album, not that the
+    band (or the album of its name) followed it; nothing states "followed", so nothing is proven to meet it. "Which
+    band released Rumours?" is still the band, and "Which album is by Fleetwood Mac?" still Rumours."""
+    a = engines["discography"].ask("Which album followed Rumours?").answer
+    assert not a.exact
+    assert engines["discography"].ask("Which album is by Fleetwood Mac?").answer.text == "Rumours"
 
 
 def test_a_role_before_of_is_the_relation_asked(engines):

@@ -551,13 +551,14 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
     if dated:  # "the 1992 National Heritage Fellowship": the year is no part of the name the parse read after it;
         #        "a 2001 French film", "the 1975 European championships": a nationality qualifies, names nothing
         return None if country_named(dated.group(1)) else _rule_label(dated.group(1), canon, inside, alone)
-    owned = re.match(r"(.+?)(?:['’]s|(?<=s)['’]) (\S.*)$", clean)
-    if owned and fold(owned.group(1)) in canon and (alone(canon[fold(owned.group(1))]) or
-                                                   fold(owned.group(2)) in canon and country_named(owned.group(1))):
+    owned = re.match(r"(.+?)['’]s (\S.*)$", clean)
+    country = owned or re.match(r"(.+?s)['’] (\S.*)$", clean)  # "the Netherlands' Mouth & MacNeal"
+    if country and fold(country.group(2)) in canon and country_named(country.group(1)):
+        return _rule_label(country.group(2), canon, inside, alone)
+    if owned and fold(owned.group(1)) in canon and alone(canon[fold(owned.group(1))]):
         return _rule_label(owned.group(2), canon, inside, alone)  # "Capcom's Mega Man": the owner is a name of its
-        #                     own, written without "'s" too, or a country and what it owns a name ("Italy's Gigliola
-        #                     Cinquetti", "the Netherlands' Mouth & MacNeal"), and what it owns another (not
-        #                     "Traveller's Tales")
+        #                     own, written without "'s" too, and what it owns another (not "Traveller's Tales"); a
+        #                     country owns no name the parse knows ("Italy's Gigliola Cinquetti"), whatever is after it
     role = re.match(r"(.+?) of the [A-Z]\S*(?: (?:of |de |the |and )*[A-Z]\S*)+$", clean)  # as _Reader._nested reads
     return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
 

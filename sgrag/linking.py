@@ -20,6 +20,7 @@ from rapidfuzz import fuzz, process
 
 from .config import QueryConfig
 from .graph import KnowledgeGraph
+from .coref import is_person_noun
 from .kinds import noun_kind
 from .lexicon import Lexicon, detect_preset
 from .rules import ALL_ON, RuleSwitches, register
@@ -150,8 +151,17 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
                 break
         if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation
             break
+        if picked and _plural_kind(picked[-1].group(0)):  # "Which rivers *meet* near ...", "Which countries
+            break                                           # *border* ...": a plural kind noun, then its verb
         picked.append(w)
     return picked
+
+
+def _plural_kind(word: str) -> bool:
+    """Whether a word is the plural of a kind noun ("rivers", "countries", "players"; not "sports", "news")."""
+    w = word.lower()
+    one = singular(w)
+    return word.islower() and one != w and w not in _S_NOUNS and (noun_kind(one) is not None or is_person_noun(one))
 
 
 def _verb_first(word: str, after: str, what: bool) -> bool:

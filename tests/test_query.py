@@ -40,14 +40,17 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     ("Which Olympic Games were held in Athens?", "Olympic Games"),
     ("Which National Memorial stands on Merritt Island?", "National Memorial"),
     ("Which U.S. state borders Washington?", "U.S. state"),
-    # a verb right after "What"/"Which" leaves no answer type; a plural noun asking for the answer stays one
+    # a verb right after "What"/"Which" leaves no answer type; a plural noun asking for the answer stays one, and
+    # the word after a plural kind noun is its verb ("countries *border*"), not more of the type
     ("What comes from American and was released in 1996?", ""),
     ("What came after Antichrist Superstar?", ""),
     ("What followed the 1990 World Cup?", ""),
     ('What includes "Kick Him Out"?', ""),
     ("Which films by Steven Spielberg won an award?", "films"),
     ("Which awards were won by Titanic?", "awards"),
-    ("Which countries border France?", "countries border"),
+    ("Which countries border France?", "countries"),
+    ("Which rivers meet near Stary Sącz?", "rivers"),
+    ("Which sports team plays in Boston?", "sports team"),
     ("Which breed of dog won the show?", "breed"),
     # a preposition before the question word: the value asked for is the answer type, not a condition
     ("On what date were both America's Sweetheart and Mono released?", "date"),

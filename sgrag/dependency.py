@@ -486,7 +486,7 @@ def _misread_pronoun(name: str, said: str, person: bool, known_person: bool, rea
     (``known_person``)."""
     if not read_as - {name} or re.search(rf"\b{re.escape(fold(name).split()[-1])}\b", fold(said)):
         return False
-    if known_person and _IMPERSONAL.search(said) and not _PERSONAL.search(said):
+    if _IMPERSONAL.search(said) and not _PERSONAL.search(said):
         return True
     return not person and bool(_PERSONAL.search(said))
 

@@ -1664,3 +1664,18 @@ def test_a_countrys_possessive_before_a_name_is_no_part_of_it(ex):
     found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
     labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
     assert not any("'" in x for x in labels), labels
+
+
+def test_an_it_the_rule_reader_gives_to_another_name_than_the_parse_is_not_read(ex, tmp_path):
+    """"Rumours is an album by Fleetwood Mac. ... It was followed by Tusk in 1979.": the rule reader took "It" for the
+    last name before it, the band; the parse for the album. Tusk followed the album, not the band."""
+    from sgrag.io.documents import chunk_document, load_document
+    path = tmp_path / "Rumours.txt"
+    path.write_text("Rumours\n\nRumours is the eleventh studio album by the rock band Fleetwood Mac, released in 1977. "
+                    "The band wanted to expand on the success of their previous album, Fleetwood Mac (1975). Rumours "
+                    "won the Grammy Award for Album of the Year in 1978. It was followed by Tusk in 1979.",
+                    encoding="utf-8")
+    doc = load_document(path)
+    found = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+    followed = {r.target for r in found if r.source == "Tusk" and r.relation == "followed"}
+    assert followed == {"Rumours"}

@@ -528,7 +528,9 @@ def render_llm_status(engine) -> bool:
 
 
 CONDITION_STATUS = {"used": "used", "ranks": "only ranks", "relaxed": "left out", "not_found": "not found",
-                    "unused": "not a condition", "described": "not checked", "": "not used"}
+                    "unused": "not a condition", "described": "not checked", "unchecked": "relation not checked",
+                    "compared": "comparison not checked", "": "not used"}
+"""A column title's note per condition status (``accounting``'s statuses, and "" for a condition not accounted)."""
 
 
 def condition_of(a, node) -> "Condition":

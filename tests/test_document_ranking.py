@@ -15,7 +15,7 @@ from sgrag.config import RankingConfig
 from sgrag.ranking import Ranker
 from sgrag.narrowing import one_typo_apart
 from sgrag.relax import best_tiers
-from sgrag_app.render import exact_set_title
+from sgrag_app.render import CONDITION_STATUS, candidate_constraint_table, exact_set_title
 from conftest import build_workspace, fast_config
 from test_rule_contracts import kin_graph, one_document_graph, partial_read_graph
 
@@ -513,6 +513,8 @@ def test_a_verb_after_the_name_that_no_relation_states_is_reported_unchecked(eng
     assert a.tie_break.startswith(f"Tie-break among {a.exact_size:,} entities joined to every condition (a relation")
     assert exact_set_title(a) == f"All {a.exact_size:,} entities joined to every condition (a relation not checked)"
     assert not engines["rivers"].ask("Which lake does the Rhine flow through?").answer.joined_only
+    table = candidate_constraint_table(trace)  # the app's candidates table names the status of each condition
+    assert any(c.endswith("(relation not checked)") for c in table.columns)
 
 
 def test_a_thing_between_the_verb_and_the_name_is_reported_unchecked(engines):
@@ -576,3 +578,10 @@ def test_a_superlative_before_in_still_puts_the_answer_inside(engines):
     is no answer. Which island is largest no fact says, so the answer does not claim it."""
     a = engines["rivers"].ask("Which island is the largest in Lake Titicaca?").answer
     assert [r.label for r in a.exact_set] == ["Isla del Sol"] and not a.meets_every_named
+
+
+def test_every_condition_status_has_a_note_in_the_app():
+    """Each status the accounting reports (``accounting._SHORT`` names them all) has its note in the app's tables:
+    a new status is never a KeyError while the answer is shown."""
+    from sgrag.accounting import _SHORT
+    assert set(_SHORT) <= set(CONDITION_STATUS)

@@ -131,7 +131,7 @@ def test_partial_candidates_rank_by_constraints_satisfied_first(olympics_engine,
 
 def brute_features(ranker, qg, candidates):
     """The features one candidate and one edge at a time (the definition the column-wise code must equal)."""
-    from sgrag.textnorm import singular
+    from sgrag.textnorm import singular, stem
     from sgrag.linking import STOPWORDS
     from sgrag.textnorm import tokens
     from sgrag.kinds import COARSE_KINDS
@@ -145,7 +145,7 @@ def brute_features(ranker, qg, candidates):
     phrases = dict(zip((n.qid for n in cons), qg.relation_phrases))
     vecs = ranker.embed([t or "-" for t in [qg.answer_type] + [phrases.get(n.qid, "") for n in cons]])
     type_words = {singular(w) for w in tokens(qg.answer_type)} - {"entity", "one", "individual", "notable"}
-    qwords = {singular(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS}
+    qwords = {stem(w) for w in tokens(qg.question) if len(w) > 2 and w not in STOPWORDS}  # any form of a word
     lmax = math.log1p(float(g.degree.max()))
     out = {}
     for v, sat in candidates.items():
@@ -158,7 +158,7 @@ def brute_features(ranker, qg, candidates):
                 rel_words |= ranker._relation_words(int(g.rel[e]))
             j = next(i for i, n in enumerate(cons) if n.qid == q)
             if eids and phrases.get(q):
-                words = {singular(w) for w in tokens(phrases[q]) if len(w) > 2 and w not in STOPWORDS}
+                words = {stem(w) for w in tokens(phrases[q]) if len(w) > 2 and w not in STOPWORDS}
                 rel_scores.append(max(0.5 * max(0.0, float(m.text_vecs[m.edge_text[e]] @ vecs[j + 1]))
                                       + 0.5 * (len(words & ranker._text_words(int(m.edge_text[e]))) / len(words)
                                                if words else 0.0) for e in eids))

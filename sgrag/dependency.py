@@ -348,9 +348,10 @@ class ParseExtractor:
                           for m in reader.mentions if m.via in ("", "alias", "nested")
                           and reader.ents[m.entity].kind != "VALUE"]
         # names that say they are no person ("General Congregation of ...": the rule reader guesses people from
-        # capitals and took "his" for it); not by NER, which calls "Tomas Rivera" a place
-        self._not_people = frozenset(fold(n) for i, e in enumerate(reader.ents) if i not in reader.people and
-                                     named_kind(e.label, None) not in (None, PERSON) for n in {e.label, *e.aliases})
+        # capitals and took "his" for it), and places by NER that nothing in the text shows a person (a he or she,
+        # a person noun, "born": "Rivera was born in Valparaiso", though NER calls Tomas Rivera a place)
+        self._not_people = frozenset(fold(n) for i, e in enumerate(reader.ents) if i not in reader.people and (
+            named_kind(e.label, None) not in (None, PERSON) or e.kind in ("GPE", "LOC")) for n in {e.label, *e.aliases})
         self._people = frozenset(e.label for i, e in enumerate(reader.ents) if reader._person(i))
         # the words the parse read as common nouns: a rule-reader class must be one ("the up until Benedict XVI": no)
         self._nouns = {t.lower_ for t in doc if t.pos_ == "NOUN"}

@@ -1679,3 +1679,15 @@ def test_an_it_the_rule_reader_gives_to_another_name_than_the_parse_is_not_read(
     found = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
     followed = {r.target for r in found if r.source == "Tusk" and r.relation == "followed"}
     assert followed == {"Rumours"}
+
+
+def test_a_place_nothing_shows_a_person_is_not_made_one_by_the_rule_readers_pronoun(ex):
+    """"a prostitute in Buenos Aires, Argentina; the second part takes place after her death": the rule reader took
+    "her" for the last name before it and filed Buenos Aires as a person; NER calls it a place and nothing in the text
+    (a he or she the parse gave it, a person noun, "born") shows a person, so that reading is dropped."""
+    text = ("María de Buenos Aires is a tango operetta with music by Ástor Piazzolla. The first part of the plot centers "
+            "on the experiences of a prostitute in Buenos Aires, Argentina; the second part takes place after her "
+            "death.")
+    found = ex.extract(_chunk(text))
+    people = {r.source for r in found.relations if r.relation == "is a" and r.target == "person"}
+    assert "Buenos Aires" not in people

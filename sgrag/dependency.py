@@ -561,7 +561,12 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
         #                     own, written without "'s" too, and what it owns another (not "Traveller's Tales"); a
         #                     country owns no name the parse knows ("Italy's Gigliola Cinquetti"), whatever is after it
     role = re.match(r"(.+?) of the [A-Z]\S*(?: (?:of |de |the |and )*[A-Z]\S*)+$", clean)  # as _Reader._nested reads
-    return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 else clean
+    return None if _ENDS_POSSESSIVE.search(name.strip()) or role and _role(role.group(1)) or len(clean) < 2 or \
+        _HONORIFIC.fullmatch(clean) else clean  # ("created by Dr", cut at the period of "Dr. Thomas Light")
+
+
+_HONORIFIC = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mme|Prof|St|Sr|Jr|Gen|Col|Capt|Lt|Sgt|Rev|Hon|Gov|Sen|Rep|Pres|Adm|Maj)\.?")
+"""A title's abbreviation alone: the rule reader cut a name at its period; no name by itself."""
 
 
 def _qualifying_clause(name: Any, chain: list) -> list | None:

@@ -1691,3 +1691,12 @@ def test_a_place_nothing_shows_a_person_is_not_made_one_by_the_rule_readers_pron
     found = ex.extract(_chunk(text))
     people = {r.source for r in found.relations if r.relation == "is a" and r.target == "person"}
     assert "Buenos Aires" not in people
+
+
+def test_a_titles_abbreviation_alone_is_no_name(ex):
+    """The rule reader cuts "Dr. Thomas Light" at the title's period and read "created by Dr": a title's abbreviation
+    alone names no one (it was the answer, exactly, to "Who created X?")."""
+    text = "Mega Man X is a 1993 game. The story follows X, an android created by Dr. Thomas Light."
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert not {"Dr", "Dr."} & labels

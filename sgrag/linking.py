@@ -153,8 +153,14 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
             break
         if picked and _plural_kind(picked[-1].group(0)):  # "Which rivers *meet* near ...", "Which countries
             break                                           # *border* ...": a plural kind noun, then its verb
+        if picked and _OBJECT_NEXT.match(rest, w.end()):  # "Which channel *broadcast* The Hollow Crown?": a word
+            break                                          # with an object right after it is the verb
         picked.append(w)
     return picked
+
+
+_OBJECT_NEXT = re.compile(r"\s+(?:[\"“]|(?:the|a|an|his|her|its|their)\s|[A-Z])")
+"""An object right after a word (a name, a quoted title, a determiner): that word is a verb, not a type's noun."""
 
 
 def _plural_kind(word: str) -> bool:

@@ -57,6 +57,7 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
         if not (i and m.start >= prev_end and _CONJOINED.fullmatch(question[prev_end:m.start])
                 and rules.on(COORDINATION_CARRIES)):
             before = _CLAUSE_END.split(question[lo:m.start])[-1] if m.start >= lo else ""
+            before = _DESIGNATION.sub(" ", before)  # "flows through *the town of* Nan": Nan, not a relation
         # a name inside the answer type ("Which *SpaceX* launch vehicle") is followed by the type's noun, no relation
         after = [] if m.end < a_end else _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
         if fronted and m.start >= a_end and not any(x.start >= a_end for x, _ in ordered[:i]):  # the first name
@@ -69,6 +70,9 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
     return out
 
 
+_DESIGNATION = re.compile(r"\b(?:the\s+)?(?:town|city|village|port|island|province|county|state|region|district|"
+                         r"municipality|commune|borough|parish|kingdom|republic)\s+of\s*$", re.IGNORECASE)
+"""What a place is called before its name ("the town of Nan", "the city of Kherson"): the place itself, no relation."""
 _FRONTED = re.compile(r"\s*(in|at|from|for|with|by|on|to|into|through|under|during)\s+(?:which|what|whom)\b"
                       r"(?!\s+(?:date|year|day|month|century|decade|time|era|period|season)s?\b)", re.IGNORECASE)
 """A preposition before the question word: it is the relation's, said after the first name ("In which city is X?" as

@@ -51,6 +51,8 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     ("Which countries border France?", "countries"),
     ("Which rivers meet near Stary Sącz?", "rivers"),
     ("Which sports team plays in Boston?", "sports team"),
+    ("Which channel broadcast The Hollow Crown?", "channel"),  # a word with an object right after it is the verb
+    ("Which record label signed ABBA?", "record label"),
     ("Which breed of dog won the show?", "breed"),
     # a preposition before the question word: the value asked for is the answer type, not a condition
     ("On what date were both America's Sweetheart and Mono released?", "date"),
@@ -745,3 +747,16 @@ def test_an_irregular_past_stems_as_its_base_and_other_words_stay():
     from sgrag.textnorm import stem
     assert stem("won") == stem("win") and stem("wrote") == stem("written") == stem("write")
     assert stem("found") != stem("find") and stem("born") != stem("bear") and stem("left") != stem("leave")
+
+
+def test_what_a_place_is_called_before_its_name_states_no_relation():
+    """"Which river flows through *the town of* Nan?": the town is Nan; the relation stated is "flows through" (a
+    temple "in the town of Nan" does not fit it by the words "town of")."""
+    lk = linker_over("Nan", "Kherson")
+    q = "Which river flows through the town of Nan?"
+    mentions, atype = lk.link(q)
+    assert atype == "river" and build_query_graph(q, mentions, atype).relation_phrases == ("flows through",)
+    q = "Who was the mayor of the city of Kherson?"
+    mentions, atype = lk.link(q)
+    assert atype == "mayor"  # the role is the answer type, and "of" its relation: not "of the city of"
+    assert build_query_graph(q, mentions, atype).relation_phrases == ("of",)

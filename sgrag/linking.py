@@ -84,7 +84,7 @@ _S_NOUNS = frozenset({"series", "species"})  # nouns that end like a verb ("Whic
 # Past and participle forms of English irregular verbs: after the answer type's first word they are its verb
 # ("Which Russian attack *took* place", "Which film director *made*"), as a regular "-ed" word is. Forms that
 # are as often a noun of a kind ("cast", "set", "hit", "cut", "shot", "lead", "rose", "broadcast") are left out.
-_IRREGULAR_VERBS = frozenset("""arose arisen awoke awoken beaten became begun began bent bled blew blown bore borne
+IRREGULAR_VERBS = frozenset("""arose arisen awoke awoken beaten became begun began bent bled blew blown bore borne
 bought bred broke broken brought built burnt caught chose chosen clung came dealt did done drew drawn drank drunk
 drove driven dug dwelt ate eaten fed felt fled flung flew flown forbade forbidden forgave forgiven forgot forgotten
 forsook foresaw foreseen fought found froze frozen gave given got gotten went gone grew grown hung heard held hid
@@ -146,7 +146,7 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
             break
         if picked or after_names:
             dated = bool(picked) and all(p.group(0).isdigit() for p in picked)  # "Which 1977 Italian film"
-            if (word[0].isupper() and not dated) or word.lower() in _IRREGULAR_VERBS \
+            if (word[0].isupper() and not dated) or word.lower() in IRREGULAR_VERBS \
                     or (re.search(r"(?:ed|[^s]s)$", word.lower()) and word.lower() not in _S_NOUNS):
                 break
         if picked and rest[picked[-1].end():w.start()].strip():  # "Which film, set in ...": punctuation
@@ -172,12 +172,12 @@ def _plural_kind(word: str) -> bool:
 
 def _verb_first(word: str, after: str, what: bool) -> bool:
     """Whether the first word after "What"/"Which" is the question's verb, so there is no answer type ("What
-    *comes* from American", "What *came* after X"): an irregular past (the table ``_IRREGULAR_VERBS``), or a
+    *comes* from American", "What *came* after X"): an irregular past (the table ``IRREGULAR_VERBS``), or a
     verb's shape ("-s", "-ed") with no kind noun under it ("Which *films*", "Which *stars*") and an object, a name
     or (after "What") a preposition right after it; a plural noun asking for the answer is followed by its verb
     ("Which countries *border* ...", "What awards *were* ...")."""
     w = word.lower()
-    if w in _IRREGULAR_VERBS:
+    if w in IRREGULAR_VERBS:
         return True
     if not word.islower() or len(w) < 4 or not _VERB_SHAPE.search(w) or w in _S_NOUNS \
             or any(noun_kind(x) for x in _singulars(w)):
@@ -1015,7 +1015,7 @@ class Linker:
         if not said.islower() or m.role == "type" or m.chosen.method not in ("exact", "alias") or " " in said:
             return False
         if a_end and not question[a_end:m.start].strip() and m.chosen.method == "exact" \
-                and (said in _IRREGULAR_VERBS or said.endswith("ed") or verb_first):
+                and (said in IRREGULAR_VERBS or said.endswith("ed") or verb_first):
             # a lexicon alias of the verb says what it means ("married")
             return True
         before = re.search(r"([A-Za-z]+)\s+$", question[:m.start])

@@ -26,7 +26,7 @@ from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
 from .kinds import (COARSE_KINDS, EVENT, LAW, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds, coarse_words,
                     country_named, name_head, noun_kind, read_by_ner)
-from .linking import STOPWORDS, answer_type_span, named_type_relations
+from .linking import IRREGULAR_VERBS, STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
                      one_way_relations, value_precision)
@@ -195,6 +195,14 @@ class EvidenceModel:
         z = np.load(path, allow_pickle=False)
         return cls(z["type_vocab"].tolist(), z["type_vecs"], z["node_type_ptr"], z["node_type_ids"],
                    z["text_vocab"].tolist(), z["text_vecs"], z["edge_text"])
+
+
+def _noun_and_preposition(relation: str) -> bool:
+    """Whether a relation name is a noun and its preposition only ("album by", "son of", "temple in"): the noun is
+    what its head is."""
+    words = tokens(relation)
+    return len(words) == 2 and words[-1] in STOPWORDS and words[0] not in STOPWORDS and \
+        not re.search(r"(?:ed|en|wn)$", words[0]) and words[0] not in IRREGULAR_VERBS  # not "developed by", "made by"
 
 
 class Ranker:
@@ -670,12 +678,12 @@ class Ranker:
             # a statement of it ("produced by Trent Reznor")
             converse = np.where(ends_by & has, np.minimum(converse, cfg.relation_fit_made), converse)
             backward = np.where(has, converse, backward)
-            if atype:  # a relation naming the role of its tail ("publisher"), where the candidate is that tail; one
-                #        ending in a preposition names its head's ("Rumours *album by* Fleetwood Mac": the band is no
-                #        album)
+            if atype:  # a relation naming the role of its tail ("publisher"), where the candidate is that tail; a noun
+                #        and its preposition alone name the head's ("Rumours *album by* Fleetwood Mac": the band is no
+                #        album), not a verb's designation of the tail ("Tagus *passes the city of* Toledo")
                 role = self._fit(vecs[-1], a_words, text_of[r], named)
                 if j not in inverted:
-                    role = np.where([(tokens(g.relations[x]) or [""])[-1] in STOPWORDS for x in r.tolist()], 0.0, role)
+                    role = np.where([_noun_and_preposition(g.relations[x]) for x in r.tolist()], 0.0, role)
                 if j in inverted:  # ("Which county was X created from?": X heads the relation, read forward)
                     forward = np.maximum(forward, role)
                 else:

@@ -187,7 +187,9 @@ def discography_graph():
                   ("Fleetwood Mac", "album", "is a", "class|0.9"), ("Rumours", "album", "is a", "class|0.9"),
                   ("Tusk", "1979", "year", "modifier|0.6"),
                   ("Rumours", "Warner Bros. Records", "released by", "passive|0.85"),
-                  ("Fleetwood Mac", "Warner Bros. Records", "signed to", "passive|0.85")])
+                  ("Fleetwood Mac", "Warner Bros. Records", "signed to", "passive|0.85"),
+                  ("Rumours", "Ken Caillat", "produced by", "passive|0.85"),
+                  ("Rumours", "Sound City", "recorded at studio of", "svo|0.85")])
 
 
 @pytest.fixture(scope="module")
@@ -547,6 +549,11 @@ def test_a_relation_ending_in_a_preposition_names_its_heads_role_not_its_tails(e
     a = engines["discography"].ask("Which album followed Rumours?").answer
     assert not a.exact
     assert engines["discography"].ask("Which album is by Fleetwood Mac?").answer.text == "Rumours"
+    # a verb's agent ("produced by") or a verb's designation of its tail ("recorded at the studio of") names the tail
+    for question, answer in (("Which producer made Rumours?", "Ken Caillat"),
+                             ("Which studio hosted Rumours?", "Sound City")):
+        a = engines["discography"].ask(question).answer
+        assert a.exact and [r.label for r in a.exact_set] == [answer], question
 
 
 def test_a_role_before_of_is_the_relation_asked(engines):

@@ -395,7 +395,8 @@ class ParseExtractor:
         have = {(r.source, r.relation, r.target) for r in found.relations}
         dates = {fold(e.label) for e in found.entities if e.description == "value" and not e.label[:1].isdigit()}
         resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
-        pronouns: list[tuple[int, int, set[str]]] = []  # an end from a pronoun (spans in the chunk, as the rule reader's)
+        # the ends of the parse's readings with an end from a pronoun (spans in the chunk, as the rule reader's)
+        pronouns: list[tuple[int, int, set[str]]] = []
         for r in found.relations:
             if r.how.endswith("+pronoun"):
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))

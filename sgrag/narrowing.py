@@ -168,16 +168,16 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                 drop(nodes, f"no extracted relation fits '{phrase}'", f"No relation read from the documents fits "
                      f"'{phrase}' for {qg.constraints[j].label}, so nothing is proven to meet it")
                 nodes, sat = nodes[:0], sat[:0]
-    if nodes.size and ranker.rules.on(THROUGH_A_THING):
-        for j, c in enumerate(qg.constraints):
-            thing = through_a_thing(qg).get(c.qid)
-            if thing is not None and (sat[:, j] >= 0).all():
-                eids, _ = ranker._edges_to_label(nodes, sat[:, j], c.labels)
-                if not any(_states_doing(thing, g.relations[r]) for r in set(g.rel[eids].tolist())):
-                    notes.append(f"Not checked: the {thing} of {c.label} is a thing between the answer and "
-                                 f"{c.label}; the answers are joined to {c.label}, not shown to be joined to that thing.")
-                    unchecked[c.qid] = (f"the question asks about the {thing} of {c.label}, a thing between the answer "
-                                        f"and it that the query does not hold, so only a relation to {c.label} counted")
+    things = through_a_thing(qg) if nodes.size and ranker.rules.on(THROUGH_A_THING) else {}
+    for j, c in enumerate(qg.constraints):
+        thing = things.get(c.qid)
+        if thing is not None and (sat[:, j] >= 0).all():
+            eids, _ = ranker._edges_to_label(nodes, sat[:, j], c.labels)
+            if not any(_states_doing(thing, g.relations[r]) for r in set(g.rel[eids].tolist())):
+                notes.append(f"Not checked: the {thing} of {c.label} is a thing between the answer and {c.label}; "
+                             f"the answers are joined to {c.label}, not shown to be joined to that thing.")
+                unchecked[c.qid] = (f"the question asks about the {thing} of {c.label}, a thing between the answer "
+                                    f"and it that the query does not hold, so only a relation to {c.label} counted")
     if nodes.size < 2:
         return out, stated, unchecked
     for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not

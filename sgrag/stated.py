@@ -86,8 +86,8 @@ _CONJOINED = re.compile(r"(?:[\s,\"'“”‘’]|\b(?:and|or|both|as well as|th
 
 
 _THROUGH = re.compile(r"\b([a-z]+)\s+(?:the|an?|its|their|his|her)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)"
-                      r"\s+(?:of|to)\s*$")
-"""A verb, then "the" and up to three lowercase words, then "of" or "to" right before a name."""
+                      r"\s+(?:of|to|for)\s*$")
+"""A verb, then "the" and up to three lowercase words, then "of", "to" or "for" right before a name."""
 _SAYS_WHAT_IT_IS = frozenset("""is was are were be been being become became becomes remain remains remained named called
 appointed elected crowned made declared chosen serve serves served play plays played""".split())
 """Verbs after which "the N of X" is what the answer is ("was *the capital of*", "served as *the president of*",

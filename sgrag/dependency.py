@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v45"
+    VERSION = "spacy-v46"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -578,7 +578,7 @@ def _qualifying_clause(name: Any, chain: list) -> list | None:
     if name.dep_ != "appos" or name.pos_ != "PROPN" or noun.pos_ != "NOUN":
         return None
     at = next((k for k, (t, _) in enumerate(chain) if t.i == noun.i), None)
-    if at is None or at < 2 or chain[at - 1][0].dep_ not in ("acl", "relcl") or chain[at - 1][0].pos_ != "VERB":
+    if at is None or at < 2 or chain[at - 1][1] not in ("acl", "relcl") or chain[at - 1][0].pos_ != "VERB":
         return None
     return chain[:at] + [(name, chain[at][1])]
 
@@ -2083,7 +2083,7 @@ class _Reader:
                 if not preps or verbs:
                     return None
                 return top, _name([first], preps[-1]), low, "apposition", span
-            if first.dep_ in ("relcl", "acl") and first.pos_ == "VERB":
+            if low_side[-2][1] in ("relcl", "acl") and first.pos_ == "VERB":  # (or a participle coordinated with one)
                 if len(low_side) == 3 and low_side[0][1] in _SUBJ and first.dep_ == "relcl" and any(
                         c.dep_ == "dobj" and c.tag_ in ("WP", "WDT") for c in first.children):
                     return low, _verb(first), top, "clause", span  # "Pierre Curie, whom she married": she married him

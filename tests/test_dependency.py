@@ -1638,9 +1638,11 @@ def test_the_sentence_subject_is_not_related_through_another_name(ex):
 def test_a_clause_on_a_noun_is_said_of_the_name_in_apposition_to_it(ex):
     """"the song "Waterloo", performed by ABBA": the clause qualifies the noun, and the name in apposition to it is
     that song, so ABBA performed Waterloo."""
-    text = 'The winner was Sweden with the song "Waterloo", performed by ABBA. He directed the film Roma, shot in Mexico.'
+    text = ('The winner was Sweden with the song "Waterloo", performed by ABBA and written by Benny Andersson. He '
+            'directed the film Roma, shot in Mexico.')
     found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
     assert rel(found, "ABBA", "Waterloo") == {"performed"}
+    assert rel(found, "Benny Andersson", "Waterloo") == {"written"}  # a participle coordinated with the clause's
     assert rel(found, "Roma", "Mexico") == {"shot in"}
 
 

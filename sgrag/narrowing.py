@@ -144,7 +144,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
              f"{n:,} of the {nodes.size:,} entities joined to every constraint {'is' if n == 1 else 'are'} not of "
              f"the kind '{qg.answer_type}' by the graph's relation types")
         nodes, sat = nodes[kind], sat[kind]
-    elif nodes.size > 1 and not ranker.can_check_kind(qg.answer_type) \
+    elif nodes.size and not ranker.can_check_kind(qg.answer_type) \
             and not any(c.mention is not None and c.mention.role == "type" for c in qg.constraints):
         coarse = ranker.asked_kind(qg)
         if coarse is not None:

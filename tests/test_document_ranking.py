@@ -594,3 +594,11 @@ def test_every_condition_status_has_a_note_in_the_app():
     a new status is never a KeyError while the answer is shown."""
     from sgrag.accounting import _SHORT
     assert set(_SHORT) <= set(CONDITION_STATUS)
+
+
+def test_an_answer_type_no_node_names_is_said_to_be_unchecked_for_a_single_answer_too(engines):
+    """"Which pope joined Toei Animation?": nothing in the graph says who is a pope; the one entity joined to Toei
+    Animation is given, with the note that the kind was not checked, as it is for several."""
+    trace = engines["career"].ask("Which pope joined Toei Animation?")
+    assert [r.label for r in trace.answer.exact_set] == ["Hayao Miyazaki"]
+    assert any(n.startswith("Nothing in the graph") and "'pope'" in n for n in trace.notes), trace.notes

@@ -25,6 +25,15 @@ def rel(found, src, dst):
     return {r.relation for r in found.relations if r.source == src and r.target == dst}
 
 
+def document_relations(ex, path, text):
+    """Every relation the extractor reads from ``text`` written to the document file ``path`` (its first line the
+    article's title, as a user's file holds it)."""
+    from sgrag.io.documents import chunk_document, load_document
+    path.write_text(text, encoding="utf-8")
+    doc = load_document(path)
+    return [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+
+
 def test_a_title_line_does_not_break_the_parse_of_the_first_sentence(ex):
     """Run into the first sentence, the title line made the parser split "Elias Brown (May 9, 1793–..." at every
     word, and the life bracket gave no birth or death."""
@@ -116,14 +125,11 @@ def test_a_day_and_month_are_no_name_nor_part_of_a_relation(ex):
 def test_the_rule_readers_pronoun_gives_way_to_the_parses(ex, tmp_path):
     """"In 1835 she married William King": the rule reader took "she" for the latest woman named (the mother), the
     parse for the article's subject; the parse's reading stands alone."""
-    from sgrag.io.documents import chunk_document, load_document
-    path = tmp_path / "Ada_Lovelace.txt"
-    path.write_text("Ada Lovelace\n\nAugusta Ada King, Countess of Lovelace (née Byron; 10 December 1815 – 27 "
-                    "November 1852) was an English mathematician and writer. She was the only legitimate child of "
-                    "poet Lord Byron and his wife Anne Isabella Milbanke. Lovelace was born in London. In 1835 she "
-                    "married William King, who became Earl of Lovelace in 1838.", encoding="utf-8")
-    doc = load_document(path)
-    found = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+    text = ("Ada Lovelace\n\nAugusta Ada King, Countess of Lovelace (née Byron; 10 December 1815 – 27 "
+            "November 1852) was an English mathematician and writer. She was the only legitimate child of "
+            "poet Lord Byron and his wife Anne Isabella Milbanke. Lovelace was born in London. In 1835 she "
+            "married William King, who became Earl of Lovelace in 1838.")
+    found = document_relations(ex, tmp_path / "Ada_Lovelace.txt", text)
     married = {r.source for r in found if r.relation == "married" and r.target == "William King"}
     assert married and "Anne Isabella Milbanke" not in married
 
@@ -1123,13 +1129,10 @@ def test_the_title_and_the_kind_noun_stand_for_the_lead_subject(ex, tmp_path):
     assert "Spotify" in names(found)["Spotify Technology S.A."] and "Spotify" not in names(found)
     assert rel(found, "Spotify Technology S.A.", "Anchor FM") == {"acquired"}
     assert "headquarters in" in rel(found, "Spotify Technology S.A.", "Stockholm")
-    from sgrag.io.documents import chunk_document, load_document
-    path = tmp_path / "Battle_of_Hastings.txt"
-    path.write_text("Battle of Hastings\n\nThe Battle of Hastings was fought on 14 October 1066 near the town of "
-                    "Battle, East Sussex. Harold was killed in the battle. William was crowned king on Christmas Day "
-                    "1066.", encoding="utf-8")
-    doc = load_document(path)
-    rels = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+    text = ("Battle of Hastings\n\nThe Battle of Hastings was fought on 14 October 1066 near the town of "
+            "Battle, East Sussex. Harold was killed in the battle. William was crowned king on Christmas Day "
+            "1066.")
+    rels = document_relations(ex, tmp_path / "Battle_of_Hastings.txt", text)
     assert "killed in" in {r.relation for r in rels if (r.source, r.target) == ("Harold", "Battle of Hastings")}
     assert not [r for r in rels if (r.source, r.target) == ("Harold", "Battle")]
     assert "Christmas Day" not in {x for r in rels for x in (r.source, r.target)}
@@ -1603,13 +1606,10 @@ def test_an_it_the_rule_reader_gives_to_a_person_the_parse_gives_to_another(ex):
 def test_the_articles_own_name_is_its_subject_not_a_surname(ex, tmp_path):
     """In the article "Ferrari" on Ferrari S.p.A., founded by Enzo Ferrari, "Fiat took a 50% stake in Ferrari" is a
     stake in the company: the title's own name is the article's subject, not the surname of a person named later."""
-    from sgrag.io.documents import chunk_document, load_document
-    path = tmp_path / "Ferrari.txt"
-    path.write_text("Ferrari\n\nFerrari S.p.A. is an Italian luxury sports car manufacturer based in Maranello. "
-                    "Founded by Enzo Ferrari in 1939, the company built its first car in 1940. In 1969 Fiat took a "
-                    "50% stake in Ferrari.", encoding="utf-8")
-    doc = load_document(path)
-    found = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+    text = ("Ferrari\n\nFerrari S.p.A. is an Italian luxury sports car manufacturer based in Maranello. "
+            "Founded by Enzo Ferrari in 1939, the company built its first car in 1940. In 1969 Fiat took a "
+            "50% stake in Ferrari.")
+    found = document_relations(ex, tmp_path / "Ferrari.txt", text)
     stake = {r.target for r in found if r.source == "Fiat" and "stake" in r.relation}
     assert stake == {"Ferrari S.p.A."}
     assert {r.target for r in found if r.source == "Ferrari S.p.A." and r.relation == "founded by"} == {"Enzo Ferrari"}
@@ -1671,14 +1671,10 @@ def test_a_countrys_possessive_before_a_name_is_no_part_of_it(ex):
 def test_an_it_the_rule_reader_gives_to_another_name_than_the_parse_is_not_read(ex, tmp_path):
     """"Rumours is an album by Fleetwood Mac. ... It was followed by Tusk in 1979.": the rule reader took "It" for the
     last name before it, the band; the parse for the album. Tusk followed the album, not the band."""
-    from sgrag.io.documents import chunk_document, load_document
-    path = tmp_path / "Rumours.txt"
-    path.write_text("Rumours\n\nRumours is the eleventh studio album by the rock band Fleetwood Mac, released in 1977. "
-                    "The band wanted to expand on the success of their previous album, Fleetwood Mac (1975). Rumours "
-                    "won the Grammy Award for Album of the Year in 1978. It was followed by Tusk in 1979.",
-                    encoding="utf-8")
-    doc = load_document(path)
-    found = [r for c in ex.extract_document(doc, chunk_document(doc)) for r in c.relations]
+    text = ("Rumours\n\nRumours is the eleventh studio album by the rock band Fleetwood Mac, released in 1977. "
+            "The band wanted to expand on the success of their previous album, Fleetwood Mac (1975). Rumours "
+            "won the Grammy Award for Album of the Year in 1978. It was followed by Tusk in 1979.")
+    found = document_relations(ex, tmp_path / "Rumours.txt", text)
     followed = {r.target for r in found if r.source == "Tusk" and r.relation == "followed"}
     assert followed == {"Rumours"}
 

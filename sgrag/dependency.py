@@ -492,6 +492,7 @@ def _misread_pronoun(name: str, said: str, person: bool, known_person: bool, rea
         return True
     return not person and bool(_PERSONAL.search(said))
 
+
 _JOINING = re.compile(r"\s+[a-z]+(?:\s+the)?\s+")
 """What joins two names into no name of its own: one small word ("for", "of the"); not a possessive, which may be
 part of a name ("Traveller's Tales")."""
@@ -650,11 +651,21 @@ _EXAMPLE_PREPS = frozenset({"as", "including", "like"})
 """Words before the names given as examples of a plural noun ("such *as*", "*including*", "*like*")."""
 
 
+def _own_subject(verb: Any) -> bool:
+    """Whether a clause's verb has a subject of its own, not a relative pronoun ("where *he* studied English")."""
+    return any(c.dep_ in _SUBJ and c.tag_ not in ("WDT", "WP") for c in verb.children)
+
+
+def _object_relative(verb: Any) -> bool:
+    """Whether a clause's relative pronoun is its verb's object ("Blue Sky, *which* they recorded in Paris")."""
+    return any(c.dep_ == "dobj" and c.tag_ in ("WDT", "WP") for c in verb.children)
+
+
 def _adverbial_clause(verb: Any) -> bool:
     """A relative clause with a subject of its own whose relative pronoun hangs on a preposition ("the festival,
     *following which the film played* in Canada"): what it says is of that subject, not of the noun it follows."""
-    own = any(c.dep_ in _SUBJ and c.tag_ not in ("WDT", "WP") for c in verb.children)
-    return own and any(t.tag_ in ("WDT", "WP") and t.dep_ == "pobj" and t.head.head.i == verb.i for t in verb.subtree)
+    return _own_subject(verb) and any(t.tag_ in ("WDT", "WP") and t.dep_ == "pobj" and t.head.head.i == verb.i
+                                      for t in verb.subtree)
 
 
 def _title_name(title: str) -> str:
@@ -2043,7 +2054,7 @@ class _Reader:
             return None
         lca = ca[lca_k][0]
         side_a, side_b = ca[:lca_k + 1], cb[:ids_b[lca.i] + 1]
-        for x, tx, cy, swap in ((a, ta, cb, False), (b, tb, ca, True)):
+        for tx, cy, swap in ((ta, cb, False), (tb, ca, True)):
             clause = _qualifying_clause(tx, cy)
             if clause is not None and tx.head.i not in self.token_mention:  # a name standing for its noun, which
                 lca, side_x = tx, [(tx, tx.dep_)]                           # a clause qualifies ("the song
@@ -2084,26 +2095,26 @@ class _Reader:
                     return None
                 return top, _name([first], preps[-1]), low, "apposition", span
             if low_side[-2][1] in ("relcl", "acl") and first.pos_ == "VERB":  # (or a participle coordinated with one)
-                if len(low_side) == 3 and low_side[0][1] in _SUBJ and first.dep_ == "relcl" and any(
-                        c.dep_ == "dobj" and c.tag_ in ("WP", "WDT") for c in first.children):
+                object_relative = _object_relative(first)
+                if len(low_side) == 3 and low_side[0][1] in _SUBJ and first.dep_ == "relcl" and object_relative:
                     return low, _verb(first), top, "clause", span  # "Pierre Curie, whom she married": she married him
                 where = any(c.lower_ == "where" and c.dep_ == "advmod" for c in first.children) and \
                     first.lemma_ not in ("be", "become")  # ("where he became a professor at ...": no place of his)
                 agent = any(t.dep_ == "agent" for t in toks)
+                verb_between = any(t.pos_ == "VERB" for t in toks[1:-2])
                 if where and len(low_side) <= 4 and (low_side[0][1] == "nsubj" and len(low_side) == 3 or agent) \
-                        and not any(t.pos_ == "VERB" for t in toks[1:-2]):
+                        and not verb_between:
                     # "Ibadan, where he studied English": he studied at Ibadan; "..., where he was taught by
                     # Tupolev": Tupolev taught there
                     at = "in" if self.ents[top.entity].kind in ("GPE", "LOC") else "at"
                     return low, f"{_verb(first)} {at}", top, "clause", span
-                if any(t.pos_ == "VERB" for t in toks[1:-2]) or low_side[0][1] in _SUBJ or _adverbial_clause(first):
+                if verb_between or low_side[0][1] in _SUBJ or _adverbial_clause(first):
                     return None
-                if any(c.dep_ in _SUBJ and c.tag_ not in ("WP", "WDT") for c in first.children) and \
-                        not any(c.dep_ == "dobj" and c.tag_ in ("WP", "WDT") for c in first.children):
+                if _own_subject(first) and not object_relative:
                     return None  # "Ibadan, where he studied English": the clause's own subject did it, not Ibadan
                     #              ("Blue Sky, which they recorded in Paris": Blue Sky, its object, was recorded there)
                 passive = first.tag_ == "VBN" or any(c.dep_ == "nsubjpass" for c in first.children)
-                if passive and any(t.dep_ == "agent" for t in toks):
+                if passive and agent:
                     return low, _verb(first), top, "clause", span
                 nouns = [t for t in toks[1:-2] if t.pos_ == "NOUN"]
                 if len(nouns) > 1:

@@ -44,9 +44,9 @@ VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers)
 
 
 THROUGH_A_THING = register("through_a_thing", "narrowing", 'A thing the question names between a verb and "of X" '
-                           '(or "to", "for": "Who wrote *the theme song* of The Wire?") that no relation joining the answers to X '
-                           'states is reported not checked: the answers are joined to X, not shown to have made '
-                           'that thing (the query graph holds no node for it).')
+                           '(or "to", "for": "Who wrote *the theme song* of The Wire?") that no relation joining the '
+                           'answers to X states is reported not checked: the answers are joined to X, not shown to '
+                           'have made that thing (the query graph holds no node for it).')
 
 
 def _states_doing(thing: str, relation: str) -> bool:

@@ -682,11 +682,10 @@ class Ranker:
                 #        and its preposition alone name the head's ("Rumours *album by* Fleetwood Mac": the band is no
                 #        album), not a verb's designation of the tail ("Tagus *passes the city of* Toledo")
                 role = self._fit(vecs[-1], a_words, text_of[r], named)
-                if j not in inverted:
-                    role = np.where([_noun_and_preposition(g.relations[x]) for x in r.tolist()], 0.0, role)
                 if j in inverted:  # ("Which county was X created from?": X heads the relation, read forward)
                     forward = np.maximum(forward, role)
                 else:
+                    role = np.where([_noun_and_preposition(g.relations[x]) for x in r.tolist()], 0.0, role)
                     backward = np.maximum(backward, role)
             # "Who recorded X?": X "recorded at" the candidate makes it where, not who (a bare verb asks its agent or
             # object; a verb with a place's preposition holds a place or a time)

@@ -70,9 +70,12 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
     return out
 
 
-_DESIGNATION = re.compile(r"\b(?:the\s+)?(?:town|city|village|port|island|province|county|state|region|district|"
-                         r"municipality|commune|borough|parish|kingdom|republic)\s+of\s*$", re.IGNORECASE)
-"""What a place is called before its name ("the town of Nan", "the city of Kherson"): the place itself, no relation."""
+_PLACE_WORDS = frozenset("""town city village port island province county state region district municipality kingdom
+republic""".split())
+"""What a place is called before its name ("the town of Nan", "the city of Kherson"): the place itself."""
+_DESIGNATION = re.compile(r"\b(?:the\s+)?(?:" + "|".join(sorted(_PLACE_WORDS | {"commune", "borough", "parish"})) +
+                         r")\s+of\s*$", re.IGNORECASE)
+"""A place's designation at the end of the words before its name: no relation ("flows through *the town of* Nan")."""
 _FRONTED = re.compile(r"\s*(in|at|from|for|with|by|on|to|into|through|under|during)\s+(?:which|what|whom)\b"
                       r"(?!\s+(?:date|year|day|month|century|decade|time|era|period|season)s?\b)", re.IGNORECASE)
 """A preposition before the question word: it is the relation's, said after the first name ("In which city is X?" as
@@ -92,10 +95,9 @@ _SAYS_WHAT_IT_IS = frozenset("""is was are were be been being become became beco
 appointed elected crowned made declared chosen serve serves served play plays played""".split())
 """Verbs after which "the N of X" is what the answer is ("was *the capital of*", "served as *the president of*",
 "played *the role of*"), not a thing between."""
-_SAME_THING = frozenset("""role part character name title rank position post office city town village port state country
-island region province county district municipality area kingdom republic river lake location site home birthplace
-work works voice voices talent talents achievement achievements contribution contributions genre genres connection
-connections link links tie ties relationship association affiliation""".split())
+_SAME_THING = _PLACE_WORDS | frozenset("""role part character name title rank position post office country area river
+lake location site home birthplace work works voice voices talent talents achievement achievements contribution
+contributions genre genres connection connections link links tie ties relationship association affiliation""".split())
 """Nouns for which "the N of X" is X itself ("visited the city of Kherson", "marks the birthplace of"), a role the
 answer has ("the part of"), X's doing ("honoured the achievements of", "features the voices of") or only says the two
 are related ("has a connection to")."""

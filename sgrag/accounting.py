@@ -10,7 +10,7 @@ import re
 
 from .linking import STOPWORDS
 from .textnorm import SUPERLATIVE, stem, tokens
-from .types import Answer, Condition, QueryGraph
+from .types import Answer, Condition, QueryGraph, joined_to_every
 
 _LINK_READINGS = {"typo": "a spelling correction", "fuzzy": "a close spelling", "embedding": "a similar name"}
 
@@ -124,10 +124,9 @@ def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
     total, used = len(conditions), sum(c.used for c in conditions)
     which = "every condition" if used == total else f"{used} of {total} conditions"
     n = answer.exact_size
-    loose = [c for c in conditions if c.status == "unchecked"]
-    if n and loose and used + len(loose) == total:  # joined to every condition, some by a relation not checked
+    if n and joined_to_every(conditions):  # joined to every condition, some by a relation not checked
         head = ("Exactly one entity is" if n == 1 else f"{n:,} entities are") + " joined to every condition, but " + \
-            "; ".join(c.reason for c in loose)
+            "; ".join(c.reason for c in conditions if c.status == "unchecked")
         conditions = tuple(c for c in conditions if c.status != "unchecked")
     elif n == 1:
         head = f"Exactly one entity satisfies {which}"

@@ -200,6 +200,13 @@ class Condition:
         return self.status == "used"
 
 
+def joined_to_every(conditions: tuple[Condition, ...]) -> bool:
+    """Whether every condition is used or joined with its stated relation not checked, at least one so: the verdict
+    and the badge then say "joined to every condition", not "satisfies"."""
+    unchecked = sum(c.status == "unchecked" for c in conditions)
+    return bool(unchecked) and sum(c.used for c in conditions) + unchecked == len(conditions)
+
+
 @dataclass(frozen=True)
 class Answer:
     """γ output."""

@@ -20,7 +20,7 @@ import streamlit as st
 from sgrag import errors as sgrag_errors
 from sgrag import viz
 from sgrag.passages import Citation, Passage, cite, document_titles, how_read, locate
-from sgrag.types import UNK, Answer, Condition, Match, QueryTrace, RankedAnswer
+from sgrag.types import UNK, Answer, Condition, Match, QueryTrace, RankedAnswer, joined_to_every
 from sgrag_app import state as K
 from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry, OutsideWriter, build_percent
 
@@ -478,7 +478,7 @@ def verdict_badge(a: Answer) -> str:
     total, used = len(a.conditions), a.conditions_used
     if a.exact and used == total:
         return f":green-badge[meets all {total} conditions]" if total > 1 else ":green-badge[meets the condition]"
-    if a.exact and used + sum(c.status == "unchecked" for c in a.conditions) == total:
+    if a.exact and joined_to_every(a.conditions):
         return ":orange-badge[joined to every condition, a relation not checked]"
     if a.exact:
         return f":orange-badge[meets {used} of {total} conditions]"

@@ -1102,7 +1102,10 @@ class Ranker:
             named = self._name_says_type(qg, nodes) > 0  # "Which lighthouse": Five Mile Point Lighthouse
             unjoined = ~joined & (cols["document"] <= best) & ~(named & (cols["document"] >= best) &
                                                                  ~(joined & named).any())
-            tier = tier - (self.wrong_kind(qg, nodes) | self.countries_not_asked(qg, nodes)) - unjoined
+            wrong = self.wrong_kind(qg, nodes)
+            if self.asked_kind(qg) == PERSON:  # NER alone often mistypes a person ("Edsilia Rombley" an organisation):
+                wrong &= self.surely_not_person(nodes)  # that weighs as the kind feature, only the text's class sets apart
+            tier = tier - (wrong | self.countries_not_asked(qg, nodes)) - unjoined
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):
             firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)

@@ -73,13 +73,15 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         out = [c for i, c in enumerate(out) if i not in parts]
         spans = [x for i, x in enumerate(spans) if i not in parts]
         out.append(Condition(name, "", "not_found", why))
-    described = _trailing_description(qg)
-    if described and not {stem(w) for w in tokens(described) if w not in STOPWORDS} & \
-            {stem(w) for r in set(relations) for w in tokens(r)}:  # "... an award nomination": read as the
-        #                                                           nominated edge that proved the answer
-        out.append(Condition(described, "", "described", "a description with no name in it: nothing in the graph "
-                                                          "was matched to it, so no answer was checked against it"))
-    for said in _comparisons(qg, spans, described):
+    proving = {stem(w) for r in set(relations) for w in tokens(r)}
+    described = _trailing_descriptions(qg)
+    for part in described:
+        words = {stem(w) for w in tokens(part) if w not in STOPWORDS}
+        if not words or 2 * len(words & proving) < len(words):  # "... an award nomination": read as the nominated edge that
+            #                                        proved the answer; not "after the victory" by "ceded victory"
+            out.append(Condition(part, "", "described", "a description with no name in it: nothing in the graph "
+                                                        "was matched to it, so no answer was checked against it"))
+    for said in _comparisons(qg, spans, " ".join(described)):
         out.append(Condition(said, "", "compared", "a comparison: the graph holds no measure to compare by, so no "
                                                    "answer was checked against it"))
     return tuple(out)
@@ -105,17 +107,24 @@ def _comparisons(qg: QueryGraph, spans: list[tuple[int, int]], described: str) -
     return out
 
 
-def _trailing_description(qg: QueryGraph) -> str:
+_PARTS = re.compile(r"\s*[,;]\s*|\s+(?:and|but)\s+")
+
+
+def _trailing_descriptions(qg: QueryGraph) -> list[str]:
     """The words after the last thing the question names, when they describe something ("is home to *the
-    northernmost university in the world*", "won *a gold medal*", "was released *first*"): a condition no name
-    stands for. A relation phrase alone ("Which county is Roper located in?", "... in its crew") is none."""
+    northernmost university in the world*", "won *a gold medal*", "was released *first*"): conditions no name
+    stands for, one per coordinated part ("led *the smaller squadron* and *was promoted to vice admiral after the
+    victory*"). A relation phrase alone ("Which county is Roper located in?", "... in its crew") is none."""
     ends = [n.mention.end for n in qg.constraints if n.mention is not None and 0 < n.mention.end <= len(qg.question)]
     ends += [k.end() for name in qg.unlinked for k in re.finditer(re.escape(name), qg.question)]
     if not ends:
-        return ""
+        return []
     tail = qg.question[max(ends):].strip().rstrip("?.! ").strip()
     found = _DESCRIBED.search(tail)
-    return tail[found.start():].strip(" ,") if found else ""
+    if found is None:
+        return []
+    parts = [p.strip(" ,") for p in _PARTS.split(tail[found.start():])]
+    return [p for k, p in enumerate(parts) if p and (k == 0 or _DESCRIBED.search(p))]
 
 
 def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:

@@ -16,7 +16,7 @@ from .linking import STOPWORDS
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
 from .schema import asks_for_value
-from .stated import through_a_thing
+from .stated import owned_thing, through_a_thing
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, SetApart
 
@@ -47,6 +47,12 @@ THROUGH_A_THING = register("through_a_thing", "narrowing", 'A thing the question
                            '(or "to", "for": "Who wrote *the theme song* of The Wire?") that no relation joining the '
                            'answers to X states is reported not checked: the answers are joined to X, not shown to '
                            'have made that thing (the query graph holds no node for it).')
+
+
+OWNED_THING = register("owned_thing", "narrowing", "On a graph read from documents, a thing a name owns after a "
+                       "relation (\"the brother of *Hammershøi's wife*\") that no relation joining the answers to the "
+                       "name states is reported not checked, as a thing between (an imported graph's relation may "
+                       "run through it: Freebase's award nominations, team rosters).")
 
 
 def _states_doing(thing: str, relation: str) -> bool:
@@ -169,6 +175,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                      f"'{phrase}' for {qg.constraints[j].label}, so nothing is proven to meet it")
                 nodes, sat = nodes[:0], sat[:0]
     things = through_a_thing(qg) if nodes.size and ranker.rules.on(THROUGH_A_THING) else {}
+    if nodes.size and g.edge_sources and ranker.rules.on(OWNED_THING):
+        things = owned_thing(qg) | things
     for j, c in enumerate(qg.constraints):
         thing = things.get(c.qid)
         if thing is not None and (sat[:, j] >= 0).all():

@@ -91,6 +91,7 @@ _CONJOINED = re.compile(r"(?:[\s,\"'“”‘’]|\b(?:and|or|both|as well as|th
 _THROUGH = re.compile(r"\b([a-z]+)\s+(?:the|an?|its|their|his|her)\s+((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)"
                       r"\s+(?:of|to|for)\s*$")
 """A verb, then "the" and up to three lowercase words, then "of", "to" or "for" right before a name."""
+_WH = frozenset({"who", "whom", "whose", "what", "which", "where", "when", "how"})
 _SAYS_WHAT_IT_IS = frozenset("""is was are were be been being become became becomes remain remains remained named called
 appointed elected crowned made declared chosen serve serves served play plays played""".split())
 """Verbs after which "the N of X" is what the answer is ("was *the capital of*", "served as *the president of*",
@@ -104,6 +105,31 @@ are related ("has a connection to")."""
 _NOT_A_THING = re.compile(r"\w+(?:ed|ing)|similar|close|next|prior|due|akin|identical|comparable|equivalent|"
                           r"characteristic|subject")
 """A last word that makes "the N ... to X" the noun's own relation to X, not a thing ("a story *related* to")."""
+
+
+_OWNED = re.compile(r"\.?['’]s?\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s*(?:[,;?!]|$|\b(?:and|or|who|which|that|"
+                    r"in|at|on|of|from|for|with|by|to|during|before|after|when|where|is|was|are|were|has|had|have|"
+                    r"did|does|do|play|plays|played|live|lived|work|worked)\b))")
+"""A possessive and up to three lowercase words after a name, ending the phrase ("X's *wife*", "X's *debut film* in"),
+not a designation before another name ("X's novel The Leopard")."""
+
+
+def owned_thing(qg: QueryGraph) -> dict[str, str]:
+    """Per constraint, the thing it owns that the question names after a relation ("the brother of *Hammershøi's
+    wife*", "Who directed *Kuyt's debut film*?"; not "Who was Kuyt's coach?" nor "served as Kuyt's deputy", where
+    the answer is that noun): qid -> its words. The query graph joins the answer to the owner directly, so that
+    thing is not checked."""
+    out = {}
+    for n in qg.constraints:
+        if n.mention is None or n.mention.start <= 0:
+            continue
+        owned = _OWNED.match(qg.question, n.mention.end)
+        if owned is None or owned.group(1).endswith("ed"):  # "When was X's album *released*?": a verb
+            continue
+        before = re.sub(r"\b(?:the|an?)\s*$", "", qg.question[:n.mention.start].rstrip()).split()
+        if before and before[-1].lower() not in _SAYS_WHAT_IT_IS | _WH | {"as"}:
+            out[n.qid] = owned.group(1)
+    return out
 
 
 def through_a_thing(qg: QueryGraph) -> dict[str, str]:

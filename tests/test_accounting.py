@@ -65,6 +65,21 @@ def test_a_description_after_the_last_name_is_reported_as_not_checked(olympics_e
         assert "described" not in _statuses(olympics_engine.ask(q)).values(), q
 
 
+def test_each_coordinated_description_is_its_own_condition_and_one_shared_word_does_not_check_it(olympics_engine):
+    """"..., has the largest population and borders the sea": two conditions no name stands for, each reported;
+    "won the most gold medals in rowing" shares only "medals" with the edges that proved the answer ("won medals
+    at"), so it is no relation they state, and is reported too."""
+    trace = olympics_engine.ask("Which country won medals at the 2008 Summer Olympics, has the largest population and "
+                                "borders the sea?")
+    assert _statuses(trace) == {"2008 Summer Olympics": "used", "the largest population": "described",
+                                "borders the sea": "described"}
+    assert trace.answer.headline.startswith("3 entities satisfy 1 of 3 conditions")
+    trace = olympics_engine.ask("Which country won medals at the 2008 Summer Olympics and won the most gold medals in "
+                                "rowing?")
+    assert _statuses(trace)["the most gold medals in rowing"] == "described"
+    assert not trace.answer.meets_every_named
+
+
 def test_a_superlative_before_a_name_is_reported_as_not_checked(olympics_engine):
     """"Which country is the largest member of the United Nations?": no fact says which is largest, so the members are
     no exact answer to it; a superlative inside a name ("Greatest Hits") is none."""

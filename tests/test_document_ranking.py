@@ -535,6 +535,18 @@ def test_a_thing_between_the_verb_and_the_name_is_reported_unchecked(engines):
         assert not any(n.startswith("Not checked") for n in trace.notes), question
 
 
+def test_a_thing_a_name_owns_after_a_relation_is_reported_unchecked(engines):
+    """"Who wrote *The Wire's theme song*?": the song The Wire owns is a thing between, as "the theme song of The
+    Wire" is: David Simon is joined to The Wire, not shown to have written its song. "Who was The Wire's writer?" asks
+    for that noun itself, and "wrote *an episode*" is stated by the relation joining Ed Burns: nothing is reported."""
+    a = engines["series"].ask("Who wrote The Wire's theme song?").answer
+    assert "David Simon" in {r.label for r in a.exact_set} and not a.meets_every_named
+    assert [c.status for c in a.conditions] == ["unchecked"] and "the theme song of The Wire" in a.conditions[0].reason
+    for question in ("Who was The Wire's writer?", "Who wrote The Wire's episode?"):
+        trace = engines["series"].ask(question)
+        assert not any(n.startswith("Not checked") for n in trace.notes), question
+
+
 def test_a_relation_says_the_questions_verb_in_any_form(engines):
     """"Which company did Miyazaki *join* in 1963?": nothing meets both conditions, and of the partial matches the one
     he "joined" comes first; the relation names the question's verb in another form, which counts as naming it."""

@@ -214,6 +214,8 @@ CONTRACTS = {
                                          "Who visited Oslo and wrote Fjord Songs?", on_only="no extracted relation fits"),
     "through_a_thing": Contract("read", "Who wrote the preface of Fjord Songs?", "Who wrote Fjord Songs?",
                                 on_only="Not checked: the preface of Fjord Songs"),
+    "owned_thing": Contract("read", "Who wrote Fjord Songs's preface?", "Who was Fjord Songs's writer?",
+                            on_only="Not checked: the preface of Fjord Songs"),
     "misspelt_named_not_answer": Contract("misspelt", "Who was married to Isaac Romero and was the mother of Noel Nicola?",
                                           "Who was the mother of Noel Nicola?"),
     "value_kind": Contract("plain", "In which year were both Quiet Harbour and Loud Harbour released?",

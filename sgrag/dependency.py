@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v46"
+    VERSION = "spacy-v47"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -2153,6 +2153,13 @@ class _Reader:
                         name_side[1][0].lower_ in ("in", "at", "on", "near") and lca.lemma_ == "be":
                     noun = own_side[1][0]  # "Its headquarters are in Stockholm": its headquarters in Stockholm
                     return own, f"{noun.lower_} {name_side[1][0].lower_}", name, "possessive", span
+                if len(own_side) == 3 and own_side[0][1] == "poss" and own_side[1][1] == "nsubjpass" and \
+                        own_side[1][0].pos_ == "NOUN" and len(name_side) == 3 and name_side[1][1] == "agent" and \
+                        self.ents[name.entity].kind != "VALUE" and lca.pos_ == "VERB":
+                    noun = own_side[1][0]  # "Its score was composed by Andrew Prahlow": the agent composed its
+                    # score, a thing of its own the relation names (not "composed by" said of the owner itself)
+                    words = [c.lower_ for c in noun.children if c.dep_ == "compound" and c.is_lower] + [noun.lemma_.lower()]
+                    return own, f"{' '.join(words)} {_verb(lca)} by", name, "possessive", span
             if "poss" in (side_a[0][1], side_b[0][1]) and len(side_a) + len(side_b) > 4:
                 return None  # "used his concept for X": X is not his
             subj_a, subj_b = role_a in _SUBJ, role_b in _SUBJ

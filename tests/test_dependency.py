@@ -1100,6 +1100,16 @@ def test_a_possessed_subject_is_what_the_copula_names(ex):
     assert rel(found, "Oslo", "Norway") == {"capital of"}
 
 
+def test_a_possessed_passive_subject_names_the_thing_the_agent_made(ex):
+    """"Its score was composed by Andrew Prahlow": the agent composed the game's score, a relation that names the
+    score, not "composed by" said of the game; the same for a name's own noun ("Mobius Digital's first game")."""
+    found = ex.extract_text("Outer Wilds is an exploration game. Its score, built around banjo and folk "
+                            "instrumentation, was composed by Andrew Prahlow. Mobius Digital's first game was published "
+                            "by Annapurna Interactive in 2019.", title="Outer Wilds")
+    assert rel(found, "Outer Wilds", "Andrew Prahlow") == {"score composed by"}
+    assert rel(found, "Mobius Digital", "Annapurna Interactive") == {"game published by"}
+
+
 def test_a_superlative_class_is_a_class_and_the_noun_then_means_the_subject(ex):
     """"Chiang Mai is the largest city in northern Thailand" classes it a city (as "a city" would), so "The city was
     founded in 1296 by King Mangrai" is said of Chiang Mai."""

@@ -117,7 +117,7 @@ from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
 from .kinds import (EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, country_named,
-                    majority_kind, named_kind, noun_kind, stated_kind)
+                    majority_kind, name_head, named_kind, noun_kind, stated_kind)
 from .offline import IS_A, NAME_CLASSES, PERSON, OfflineExtractor, class_names
 from .textnorm import MAKING, fold, singular
 
@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v47"
+    VERSION = "spacy-v48"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1873,6 +1873,7 @@ class _Reader:
         related |= {frozenset((x.entity, y.entity)) for x in named for y in named if x.entity != y.entity}
         blocked = related | self.coordinated  # "performed, following Lordi with "Hard Rock Hallelujah"": the work is
         #                                         Lordi's; "Albemarle and Goochland counties": two of a kind, no relation
+        holders = self._role_holders(mentions)
         for i, a in enumerate(mentions):
             for b in mentions[i + 1:]:
                 if a.entity == b.entity or frozenset((a.entity, b.entity)) in blocked:
@@ -1882,9 +1883,12 @@ class _Reader:
                     continue
                 src, rel, dst, how, span = found
                 related.add(frozenset((a.entity, b.entity)))
-                for said in [rel] + _shared_by_coordination(rel, span):
-                    self._add(self.ents[src.entity].label, said, self.ents[dst.entity].label, how, span, sent,
-                              a.via or b.via)
+                ends = [(src, dst)] + [(holders.get(id(src), src), holders.get(id(dst), dst))] * \
+                    (id(src) in holders or id(dst) in holders)
+                for x, y in ends:
+                    for said in [rel] + _shared_by_coordination(rel, span):
+                        self._add(self.ents[x.entity].label, said, self.ents[y.entity].label, how, span, sent,
+                                  a.via or b.via)
         for a, b in zip(mentions, mentions[1:]):  # "Paradise Lost (1667)", ""Karma Police" (1997)"
             ka, kb = self.ents[a.entity].kind, self.ents[b.entity].kind
             if ka == "VALUE" or not re.fullmatch(r"[\"”’']?\s*\(\s*", self._between(a, b)):
@@ -2042,6 +2046,20 @@ class _Reader:
         if len(side) > 3 or len(preps) != 1 or preps[0].head.i != verb.i:
             return None
         return m, _name([verb], preps[0]), n, "svo"
+
+    def _role_holders(self, mentions: list[_Mention]) -> dict[int, _Mention]:
+        """A name of an office and the name set off after it by a comma ("the *Archbishop of Santiago*, *Mariano
+        Casanova*"): id of the office's mention -> the holder's, who did what the office did in that clause."""
+        out = {}
+        for m, n in zip(mentions, mentions[1:]):
+            head, _ = name_head(self.ents[m.entity].label)
+            root = self._root(n)
+            if head is not None and _person_class(head.lower()) and not m.via and not n.via and \
+                    self.ents[n.entity].kind in ("PERSON", "PROPN", "ORG") and \
+                    re.fullmatch(r"\s*,\s*", self._between(m, n)) and root.dep_ == "appos" and \
+                    m.start <= root.head.i < m.end:
+                out[id(m)] = n
+        return out
 
     def _path_relation(self, a: _Mention, b: _Mention):
         """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""

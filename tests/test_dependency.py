@@ -1110,6 +1110,17 @@ def test_a_possessed_passive_subject_names_the_thing_the_agent_made(ex):
     assert rel(found, "Mobius Digital", "Annapurna Interactive") == {"game published by"}
 
 
+def test_the_holder_named_after_an_office_did_what_the_office_did(ex):
+    """"founded by the Archbishop of Santiago, Mariano Casanova": the archbishop named after the office founded it
+    too (the parse hangs his name on "Santiago"); a name after a place ("Santiago, Chile") holds no office."""
+    found = ex.extract_text("The Catholic University of Chile is a university in Santiago, Chile. It was founded in "
+                            "1888 by the Archbishop of Santiago, Mariano Casanova.",
+                            title="Catholic University of Chile")
+    assert rel(found, "Mariano Casanova", "Catholic University of Chile") == {"founded"}
+    assert rel(found, "Archbishop of Santiago", "Catholic University of Chile") == {"founded"}
+    assert not rel(found, "Catholic University of Chile", "Chile") & {"founded"}
+
+
 def test_a_superlative_class_is_a_class_and_the_noun_then_means_the_subject(ex):
     """"Chiang Mai is the largest city in northern Thailand" classes it a city (as "a city" would), so "The city was
     founded in 1296 by King Mangrai" is said of Chiang Mai."""

@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v48"
+    VERSION = "spacy-v49"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -988,8 +988,9 @@ class _Reader:
         typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
-            if doc[i].pos_ != "PROPN":
-                i += 1
+            if doc[i].pos_ != "PROPN" or i == sent.start and not doc[i].ent_type_ and i + 1 < sent.end and \
+                    doc[i + 1].text == "," and doc[i].dep_ in ("advcl", "advmod", "npadvmod"):
+                i += 1  # "Downstream, the river passes ...": an adverb the small model tags as a name
                 continue
             j = i + 1
             while j < sent.end:
@@ -2083,7 +2084,11 @@ class _Reader:
         team = self._team_in_league(lca, side_a, side_b, a, b) if lca.pos_ == "VERB" else None
         if team is not None:
             return team + (doc[min(ta.i, tb.i):max(ta.i, tb.i) + 1],)
-        if len(content) > MAX_PATH and not _in_area_of(content):
+        standing = [side[1][0] for side, m in ((side_a, a), (side_b, b)) if len(side) == 3 and side[0][1] == "appos"
+                    and side[1][1] in _SUBJ and side[1][0].pos_ == "NOUN" and side[1][0].i not in self.token_mention
+                    and self._set_off(m, side[1][0])]  # "Her daughter, Cecile Richards, served as": the name is
+        #                                                the subject, its noun no step of the path
+        if len(content) - len(standing) > MAX_PATH and not _in_area_of(content):
             return None
         for t in inner:
             m = self.token_mention.get(t.i)
@@ -2217,7 +2222,16 @@ class _Reader:
                     return None
                 return src, _name([attr[-1]], preps[0]), dst, "copula", span
             if src_role == "nsubjpass" and any(t.dep_ == "agent" for t in toks):
+                if dst_side[0][1] == "amod" and self.ents[dst.entity].kind == "NORP":
+                    return None  # "founded by three *Russian* engineers": the engineers did it, not Russia
+                by = next(k for k, t in enumerate(toks) if t.dep_ == "agent")
+                if any(t.dep_ == "prep" and t.lower_ != "of" for t in toks[1:by]):
+                    return None  # "formed by two brothers ... in *Manchester*": where they were, not who formed it
                 return dst, _verb(verb), src, "passive", span
+            if src_role == "nsubjpass" and dst_side[-2][1] in ("npadvmod", "appos") and verb.i == lca.i and \
+                    self._names_the_agent(toks[-2]):
+                return dst, _verb(verb), src, "passive", span  # "by three engineers, Sergey Dmitriev, ...": the
+                #                                                names the parse hung on the verb are the agent's
             nouns = [t for t in nouns if toks.index(t) < toks.index(verb)]  # "a band formed in X": not "band"
             preps = [t for t in preps if toks.index(t) < toks.index(verb)] or preps
             if len(nouns) > 1:
@@ -2278,6 +2292,17 @@ class _Reader:
                     _verb(verb) in ("played", "play"):
                 return team, "played in", league, "team-in"
         return None
+
+    def _names_the_agent(self, name: Any) -> bool:
+        """Whether a name the parse hung on a passive verb comes right after its agent's noun and a comma ("founded by
+        three engineers, *Sergey Dmitriev*, ..."): it names that agent."""
+        doc = self.doc
+        while name.dep_ == "conj":  # "..., Valentin Kipiatkov and Eugene Belyaev": the list's first name
+            name = name.head
+        start = min(t.i for t in name.subtree)
+        agents = [g for c in name.head.children if c.dep_ == "agent" for g in c.children if g.dep_ == "pobj"]
+        return start > 1 and doc[start - 1].text == "," and any(
+            g.pos_ == "NOUN" and g.i not in self.token_mention and g.i == start - 2 for g in agents)
 
     def _set_off(self, m: _Mention, noun: Any) -> bool:
         """Whether a name in apposition to ``noun`` is set off as one: right after it ("his mother Eva Reyes") or

@@ -16,7 +16,7 @@ from .linking import STOPWORDS
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
 from .schema import asks_for_value
-from .stated import owned_thing, through_a_thing
+from .stated import in_a_clause_of_its_own, owned_thing, through_a_thing
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, SetApart
 
@@ -53,6 +53,11 @@ OWNED_THING = register("owned_thing", "narrowing", "On a graph read from documen
                        "relation (\"the brother of *Hammershøi's wife*\") that no relation joining the answers to the "
                        "name states is reported not checked, as a thing between (an imported graph's relation may "
                        "run through it: Freebase's award nominations, team rosters).")
+
+
+CLAUSE_OF_ITS_OWN = register("clause_of_its_own", "narrowing", "A name in a time clause with a subject of its own "
+                             "(\"after *the author* died in 1957\") is reported not checked: the clause says it of that "
+                             "subject, and the answers are only joined to the name.")
 
 
 def _states_doing(thing: str, relation: str) -> bool:
@@ -167,9 +172,10 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                  f"constraint {'holds' if mask.sum() == 1 else 'hold'} {label} rather than lying in it")
             gone |= mask
     nodes, sat = nodes[~gone], sat[~gone]
+    clauses = in_a_clause_of_its_own(qg) if nodes.size and ranker.rules.on(CLAUSE_OF_ITS_OWN) else {}
     if nodes.size and g.edge_sources and ranker.rules.on(UNFIT_EXTRACTED):
         for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
-            if mask is None and nodes.size and _all_extracted(
+            if mask is None and nodes.size and qg.constraints[j].qid not in clauses and _all_extracted(
                     g, ranker._edges_to_label(nodes, sat[:, j], qg.constraints[j].labels)[0]):
                 drop(nodes, f"no extracted relation fits '{phrase}'", f"No relation read from the documents fits "
                      f"'{phrase}' for {qg.constraints[j].label}, so nothing is proven to meet it")
@@ -178,6 +184,13 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     if nodes.size and g.edge_sources and ranker.rules.on(OWNED_THING):
         things = owned_thing(qg) | things
     for j, c in enumerate(qg.constraints):
+        if c.qid in clauses and (sat[:, j] >= 0).all():
+            said = clauses[c.qid]
+            notes.append(f"Not checked: {c.label} is said of {said} in a clause of its own, not of the answer; the "
+                         f"answers are joined to {c.label}, not shown to meet that clause.")
+            unchecked[c.qid] = (f"the question says {c.label} of {said}, in a clause of its own, so only a relation "
+                                f"of the answer to {c.label} counted")
+            continue
         thing = things.get(c.qid)
         if thing is not None and (sat[:, j] >= 0).all():
             eids, _ = ranker._edges_to_label(nodes, sat[:, j], c.labels)
@@ -205,6 +218,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
             stated.add(qg.constraints[j].qid)
 
     for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
+        if qg.constraints[j].qid in clauses:
+            continue  # the clause's own verb, not the answer's relation
         if mask is None:
             notes.append(f"No relation of the graph fits '{phrase}' for {qg.constraints[j].label}: any relation to "
                          "it counts.")

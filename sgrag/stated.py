@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .linking import STOPWORDS, answer_type_span
+from .linking import IRREGULAR_VERBS, STOPWORDS, answer_type_span
 from .rules import ALL_ON, RuleSwitches, register
 from .types import Mention, QueryGraph
 
@@ -112,6 +112,28 @@ _OWNED = re.compile(r"\.?['’]s?\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s*(
                     r"did|does|do|play|plays|played|live|lived|work|worked)\b))")
 """A possessive and up to three lowercase words after a name, ending the phrase ("X's *wife*", "X's *debut film* in"),
 not a designation before another name ("X's novel The Leopard")."""
+
+
+_OWN_CLAUSE = re.compile(r"\b(?:after|before|when|while|until|since|once)\s+((?:the|an?|his|her|its|their)\s+"
+                         r"(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+([a-z]+)\b[^,;?]*$")
+"""A time clause with a subject of its own before a name ("after *the author* died in 1957"): its subject, its verb."""
+
+
+def in_a_clause_of_its_own(qg: QueryGraph) -> dict[str, str]:
+    """Per constraint, the subject of the time clause it stands in when that clause has one of its own ("Which writer
+    brought the manuscript to a publisher *after the author died in* 1957?": the author died in 1957, not the writer):
+    qid -> that subject. The query graph joins the answer to the name directly, so the clause is not checked."""
+    out = {}
+    for n in qg.constraints:
+        if n.mention is None or n.mention.start <= 0:
+            continue
+        found = _OWN_CLAUSE.search(qg.question[:n.mention.start])
+        if found is None:
+            continue
+        verb = found.group(2)
+        if verb.endswith("ed") or verb in IRREGULAR_VERBS or verb.endswith("s") and verb not in STOPWORDS:
+            out[n.qid] = found.group(1)
+    return out
 
 
 def owned_thing(qg: QueryGraph) -> dict[str, str]:

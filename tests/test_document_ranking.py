@@ -547,6 +547,18 @@ def test_a_thing_a_name_owns_after_a_relation_is_reported_unchecked(engines):
         assert not any(n.startswith("Not checked") for n in trace.notes), question
 
 
+def test_a_name_in_a_time_clause_with_its_own_subject_is_reported_unchecked(engines):
+    """"Which song was written by Tom Waits when the series started on The Wire?": The Wire is said of the series, in a
+    clause of its own; the song joined to it is not shown to meet that clause, so the answer does not claim every
+    condition. Without the clause the same song meets both conditions."""
+    trace = engines["series"].ask("Which song was written by Tom Waits when the series started on The Wire?")
+    a = trace.answer
+    assert a.text == "Way Down in the Hole" and not a.meets_every_named
+    assert {c.label: c.status for c in a.conditions}["The Wire"] == "unchecked"
+    assert any("The Wire is said of the series in a clause of its own" in n for n in trace.notes)
+    assert engines["series"].ask("Which song was written by Tom Waits for The Wire?").answer.meets_every_named
+
+
 def test_a_relation_says_the_questions_verb_in_any_form(engines):
     """"Which company did Miyazaki *join* in 1963?": nothing meets both conditions, and of the partial matches the one
     he "joined" comes first; the relation names the question's verb in another form, which counts as naming it."""

@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v49"
+    VERSION = "spacy-v50"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1263,7 +1263,7 @@ class _Reader:
             elif low == "there" and t.dep_ == "advmod" and t.head.pos_ == "VERB":  # "died there": not "there are"
                 target, via = self._place_before(t), "pronoun"
             elif t.pos_ == "NOUN" and t.i > 0 and self.doc[t.i - 1].lower_ in ("the", "this") and \
-                    t.dep_ not in ("compound", "amod"):
+                    t.dep_ not in ("compound", "amod") and not self._titles_name(t):
                 nouns = {t.lemma_.lower(), t.lower_}
                 if title is not None and nouns & (set(self.ents[title].classes) | self._head_noun(title)):
                     target = title
@@ -1284,6 +1284,22 @@ class _Reader:
                 m = _Mention(t.i, t.i + 1, target, via)
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
+
+    def _titled_chain(self, m: _Mention, root: Any) -> list[tuple[Any, str]]:
+        """The mention's chain (``_chain``); a name right after "the" and a class noun that the parse hung elsewhere
+        ("the sister of the painter *Peter Ilsted*" read as a clause of the verb) stands in that noun's place."""
+        doc = self.doc
+        noun = doc[m.start - 1] if m.start >= 2 else None
+        if noun is not None and noun.pos_ == "NOUN" and doc[m.start - 2].lower_ in _DETS and \
+                noun.i not in self.token_mention and root.head.i != noun.i and root.dep_ in ("ccomp", "dep", "npadvmod"):
+            return [(root, noun.dep_)] + self._chain(noun)[1:]
+        return self._chain(root)
+
+    def _titles_name(self, noun: Any) -> bool:
+        """Whether a class noun stands right before a name it describes ("the sister of *the painter* Peter Ilsted"):
+        that noun is the name's title, no description of someone named before."""
+        after = self.token_mention.get(noun.i + 1)
+        return after is not None and not after.via and self.doc[noun.i + 1].pos_ == "PROPN"
 
     def _lead_title(self, sent: Any) -> None:
         """A title the lead's subject writes out ("Spotify" over "Spotify Technology S.A. is a Swedish ... provider")
@@ -1970,7 +1986,7 @@ class _Reader:
     def _clause_relation(self, verb: Any, b: _Mention):
         """How a clause's verb reaches a mention of it: (the verb's word and the mention's preposition, span),
         or None when the mention belongs to another clause with a subject of its own."""
-        chain = [t for t, _ in self._chain(self._root(b))]
+        chain = [t for t, _ in self._titled_chain(b, self._root(b))]
         if verb not in chain:
             return None
         toks = chain[:chain.index(verb) + 1]
@@ -2066,7 +2082,7 @@ class _Reader:
         """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""
         doc = self.doc
         ta, tb = self._root(a), self._root(b)
-        ca, cb = self._chain(ta), self._chain(tb)
+        ca, cb = self._titled_chain(a, ta), self._titled_chain(b, tb)
         ids_b = {t.i: k for k, (t, _) in enumerate(cb)}
         lca_k = next((k for k, (t, _) in enumerate(ca) if t.i in ids_b), None)
         if lca_k is None:
@@ -2204,6 +2220,8 @@ class _Reader:
                     return None
             naming = {t.i for t in toks[1:-1] if t.dep_ == "acl" and t.lower_ in _NAMING and t.head.pos_ == "NOUN"}
             naming |= {self.doc[i].head.i for i in naming}  # "formed a band called Arcadia": formed Arcadia
+            naming |= {t.i for t in toks[1:2] if t.i + 1 == dst.start and t.pos_ == "NOUN"}  # "the sister of the
+            #                                                   *painter* Peter Ilsted": the name's title, no step
             nouns = [t for t in toks[1:-1] if t.pos_ == "NOUN" and t.i not in naming]
             verb = next((t for t in toks[1:] if t.pos_ == "VERB" and t.i not in naming), None)
             attr = [t for t in toks[1:-1] if t.dep_ in ("attr", "acomp")]

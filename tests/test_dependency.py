@@ -1577,6 +1577,19 @@ def test_the_names_after_a_passive_agents_noun_are_the_agents(ex):
     assert rel(found, "Noel Gallagher", "Oasis") == {"formed"} and not rel(found, "Manchester", "Oasis")
 
 
+def test_a_class_noun_right_before_a_name_is_its_title(ex):
+    """"the sister of the painter Peter Ilsted": "the painter" is Peter Ilsted's title, no description of the painter
+    the article is about, and the name stands where the noun does (the small model hangs it on the verb), so Ida is
+    his sister, not Hammershøi's, and Hammershøi married her, not him."""
+    found = ex.extract_text("Vilhelm Hammershøi was a Danish painter. His wife Ida Ilsted was the sister of the painter "
+                            "Peter Ilsted. In 1891 he married Ida Ilsted, the sister of the painter Peter Ilsted.",
+                            title="Vilhelm Hammershøi")
+    assert rel(found, "Ida Ilsted", "Peter Ilsted") == {"sister of"}
+    assert not rel(found, "Ida Ilsted", "Vilhelm Hammershøi") & {"sister of"}
+    assert rel(found, "Vilhelm Hammershøi", "Ida Ilsted") == {"married"}
+    assert not rel(found, "Vilhelm Hammershøi", "Peter Ilsted")
+
+
 def test_a_sentence_opening_adverb_is_no_name(ex):
     """"Downstream, the river passes ...": the small model tags the capitalised adverb a proper noun; it names nothing
     (a name set off at the start, "Moscow, the capital, grew", still does)."""

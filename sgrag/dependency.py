@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v50"
+    VERSION = "spacy-v51"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1296,10 +1296,14 @@ class _Reader:
         return self._chain(root)
 
     def _titles_name(self, noun: Any) -> bool:
-        """Whether a class noun stands right before a name it describes ("the sister of *the painter* Peter Ilsted"):
-        that noun is the name's title, no description of someone named before."""
+        """Whether a class noun stands right before a name it describes ("the sister of *the painter* Peter Ilsted")
+        or in apposition after one ("Ida Ilsted, *the sister* of ..."): it says what that name is, no description of
+        someone named before."""
         after = self.token_mention.get(noun.i + 1)
-        return after is not None and not after.via and self.doc[noun.i + 1].pos_ == "PROPN"
+        if after is not None and not after.via and self.doc[noun.i + 1].pos_ == "PROPN":
+            return True
+        owner = self.token_mention.get(noun.head.i)
+        return noun.dep_ == "appos" and owner is not None and not owner.via
 
     def _lead_title(self, sent: Any) -> None:
         """A title the lead's subject writes out ("Spotify" over "Spotify Technology S.A. is a Swedish ... provider")

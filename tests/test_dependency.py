@@ -1588,6 +1588,10 @@ def test_a_class_noun_right_before_a_name_is_its_title(ex):
     assert not rel(found, "Ida Ilsted", "Vilhelm Hammershøi") & {"sister of"}
     assert rel(found, "Vilhelm Hammershøi", "Ida Ilsted") == {"married"}
     assert not rel(found, "Vilhelm Hammershøi", "Peter Ilsted") - {"mentioned with"}
+    found = ex.extract_text("Vilhelm Hammershøi was a Danish painter. His portrait depicted his sister Anna. In 1891 he "
+                            "married Ida Ilsted, the sister of a painter.", title="Vilhelm Hammershøi")
+    assert rel(found, "Vilhelm Hammershøi", "Ida Ilsted") == {"married"}  # "the sister" there is Ida, not Anna
+    assert not rel(found, "Vilhelm Hammershøi", "Anna") & {"married"}
 
 
 def test_a_sentence_opening_adverb_is_no_name(ex):

@@ -297,6 +297,17 @@ DEMONYM_EQUIVALENCE = register("demonym_equivalence", "linking", 'On relations n
 YEAR_COVERS_DATES = register("year_covers_dates", "linking", 'On relations named in plain words, a condition naming '
                              'a year is also met, edge by edge, through a date in that year ("released in 1969" '
                              'through an edge to "26 September 1969"); the answer says so.')
+THE_CLASS_INSTANCES = register("the_class_instances", "linking", 'On a graph read from documents, a class word the '
+                              'question makes definite ("composed *the game\'s* score", "granted *the university* '
+                              'status") is met, edge by edge, through the things of that class, not only through the '
+                              'class node (at most 20 of them; they are never the answer).')
+MAX_INSTANCES = 20
+"""Most things of a class a definite class word stands for; a class with more names no thing in particular."""
+_DEFINITE_BEFORE = re.compile(r"\b(?<!is )(?<!was )(?<!are )(?<!were )(?<!be )(?<!been )(?<!became )(?<!becomes )"
+                              r"(?<!become )(?<!remains )(?<!remained )(?<!as )"
+                              r"(?:the|its|his|her|their|this|that)\s+$", re.IGNORECASE)
+"""A definite determiner before a class word, not after a copula or "as", where the word says what the answer is
+("was *his home*", "was *the sequel* to", "served as *the president*")."""
 TITLE_AND = register("title_and", "linking", 'Two categories sharing an award\'s head ("Academy Award for Best '
                      'Director and Best Actor") link both whole titles.')
 SHARED_MODIFIER = register("shared_modifier", "linking", 'A modifier shared by coordinated nouns ("television '
@@ -653,6 +664,27 @@ class Linker:
         if len(automaton):
             automaton.make_automaton()
         return automaton
+
+    def instances(self, question: str, m: Mention) -> tuple[str, ...]:
+        """The labels of the things of the class a definite class word names ("the game" -> Outer Wilds), outside
+        the answer type, on a graph read from documents (``THE_CLASS_INSTANCES``); () otherwise."""
+        g = self.graph
+        v = g.index_of.get(m.chosen.node_id) if m.chosen.node_id is not None else None
+        if v is None or v not in self._instances or not g.edge_sources or not self.rules.on(THE_CLASS_INSTANCES) or \
+                not question[m.start:m.end].islower() or m.role == "type" or \
+                _DEFINITE_BEFORE.search(question[:m.start]) is None or m.start < answer_type_span(question)[2]:
+            return ()
+        members = self._instances.get(v, ())
+        return tuple(dict.fromkeys(g.labels[u] for u in members)) if 0 < len(members) <= MAX_INSTANCES else ()
+
+    @cached_property
+    def _instances(self) -> dict[int, tuple[int, ...]]:
+        """Class node -> the nodes an ``is a`` edge (a type relation) files under it."""
+        g, out = self.graph, {}
+        rels = [i for i, r in enumerate(g.relations) if relation_word(r) in self.lexicon.type_relations]
+        for e in np.flatnonzero(np.isin(g.rel, rels)).tolist():
+            out.setdefault(int(g.dst[e]), []).append(int(g.src[e]))
+        return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
 
     def equivalents(self, label: str) -> tuple[str, ...]:
         """The labels of the nodes that meet a condition on ``label`` too: "Dutch" for Netherlands, "France" for

@@ -58,7 +58,7 @@ class Matcher:
         and signature bounds then assume none of its nodes) and sorted query neighbours, computed once per query
         graph instead of once per path position."""
         index_of = self.graph.index_of
-        node = {n.qid: None if n.is_unknown or n.also else index_of.get(n.node_id) for n in qg.nodes}
+        node = {n.qid: None if n.is_unknown or n.also or n.instances else index_of.get(n.node_id) for n in qg.nodes}
         nbrs: dict[str, set[str]] = {q: set() for q in node}
         for u, v in qg.edges:
             nbrs[u].add(v)
@@ -96,21 +96,22 @@ class Matcher:
         return PathQuery([label_sets.get(qid) for qid in path.qids], *keys)
 
     def known_label_sets(self, qg: QueryGraph, also: bool = True) -> dict[str, np.ndarray]:
-        """Per linked constraint, the label ids that meet it: its node's, and (``also``) those of the labels it
-        stands for too (``QueryNode.also``: a country's demonym)."""
+        """Per linked constraint, the label ids that meet it: its node's, the things a definite class word stands
+        for (``QueryNode.instances``, a few), and (``also``) those of the labels it stands for too (``QueryNode.also``:
+        a country's demonym, a hub that would flood partial matches)."""
         out = {}
         for n in qg.constraints:
             v = self.graph.index_of.get(n.node_id)
             if v is not None:
-                own = int(self.graph.label_id[v])
-                out[n.qid] = self._label_ids(n, own) if also else np.array([own], dtype=np.int32)
+                out[n.qid] = self._label_ids(n, int(self.graph.label_id[v]), also)
         return out
 
-    def _label_ids(self, n, own: int) -> np.ndarray:
+    def _label_ids(self, n, own: int, also: bool = True) -> np.ndarray:
         """The sorted label ids meeting constraint ``n`` whose own label id is ``own``."""
         g = self.graph
-        also = [int(g.label_id[g.nodes_by_label[x][0]]) for x in n.also if g.nodes_by_label.get(x)]
-        return np.unique(np.array([own] + also, dtype=np.int32)) if also else np.array([own], dtype=np.int32)
+        more = [int(g.label_id[g.nodes_by_label[x][0]]) for x in (n.also if also else ()) + n.instances
+                if g.nodes_by_label.get(x)]
+        return np.unique(np.array([own] + more, dtype=np.int32)) if more else np.array([own], dtype=np.int32)
 
     @staticmethod
     def _meets(labels: np.ndarray, ids: np.ndarray) -> np.ndarray:

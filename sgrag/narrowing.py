@@ -337,8 +337,9 @@ def met_through(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dic
         bound = candidates.get(graph.index_of.get(r.node_id, -1), {})
         for c in qg.constraints:
             v = bound.get(c.qid)
-            if v is not None and graph.labels[v] != c.label and graph.labels[v] in c.also:
+            if v is not None and graph.labels[v] != c.label and graph.labels[v] in c.labels:
                 why = ("a date in that year: rule year_covers_dates" if re.fullmatch(r"\d{4}", c.label)
+                       else f"a {c.label} the question names: rule the_class_instances" if graph.labels[v] in c.instances
                        else "the same nationality: rule demonym_equivalence")
                 out.append(f"'{c.label}' is met through '{graph.labels[v]}' ({why}) for {r.label}.")
     return out

@@ -16,17 +16,18 @@ from .types import UNK, Mention, QueryGraph, QueryNode, QueryPath
 
 def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline",
                       unlinked: tuple[str, ...] = (), rules: RuleSwitches = ALL_ON,
-                      equivalents: Callable[[str], tuple[str, ...]] = lambda label: ()) -> QueryGraph:
+                      equivalents: Callable[[str], tuple[str, ...]] = lambda label: (),
+                      instances: Callable[[str, Mention], tuple[str, ...]] = lambda question, m: ()) -> QueryGraph:
     """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint; ``unlinked``: the names no node
     stands for, kept so the answer reports them; ``equivalents``: label -> the labels that meet it too
-    (``Linker.equivalents``)."""
+    (``Linker.equivalents``); ``instances``: the things a definite class word stands for (``Linker.instances``)."""
     a_end = answer_type_span(question)[2]
     phrases = relation_phrases(question, mentions, a_end, rules)
     nodes = [QueryNode("q0", UNK, None, 1.0, None)]
     edges = []
     for i, m in enumerate(sorted(mentions, key=lambda m: m.start), start=1):
         nodes.append(QueryNode(f"q{i}", m.chosen.label, m.chosen.node_id, m.chosen.score, m,
-                               equivalents(m.chosen.label)))
+                               equivalents(m.chosen.label), instances(question, m)))
         edges.append(("q0", f"q{i}"))
     return QueryGraph(question, tuple(nodes), tuple(edges), answer_type, tuple(phrases), source, tuple(unlinked))
 

@@ -45,14 +45,18 @@ class QueryNode:
     """Labels of other nodes that meet this condition too, edge by edge as its own: a country's demonym ("Dutch"
     for Netherlands, rule ``demonym_equivalence``)."""
 
+    instances: tuple[str, ...] = ()
+    """Labels of the things of the class a definite class word names ("the game": Outer Wilds), which meet it edge by
+    edge as its own (rule ``the_class_instances``); never an answer to it."""
+
     @property
     def is_unknown(self) -> bool:
         return self.label == UNK
 
     @property
     def labels(self) -> tuple[str, ...]:
-        """Every label that meets this condition: its own, then ``also``."""
-        return (self.label, *self.also)
+        """Every label that meets this condition: its own, then ``also``, then ``instances``."""
+        return (self.label, *self.also, *self.instances)
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ def firm_graph():
 def series_graph():
     """The Wire was written by David Simon, and Ed Burns wrote an episode of it; its theme song, "Way Down in the
     Hole", was written by Tom Waits."""
-    return _read([("The Wire", "David Simon", "written by", "svo|0.85"),
+    return _read([("The Wire", "David Simon", "written by", "svo|0.85"), ("The Wire", "series", "is a", "class|0.9"),
                   ("Ed Burns", "The Wire", "wrote episode of", "svo|0.85"),
                   ("Way Down in the Hole", "The Wire", "theme song of", "appositive|0.85"),
                   ("Way Down in the Hole", "Tom Waits", "written by", "passive|0.85")])
@@ -557,6 +557,18 @@ def test_a_name_in_a_time_clause_with_its_own_subject_is_reported_unchecked(engi
     assert {c.label: c.status for c in a.conditions}["The Wire"] == "unchecked"
     assert any("The Wire is said of the series in a clause of its own" in n for n in trace.notes)
     assert engines["series"].ask("Which song was written by Tom Waits for The Wire?").answer.meets_every_named
+
+
+def test_a_definite_class_word_stands_for_the_things_of_that_class(engines):
+    """"Who wrote the series' theme song?" in a workspace where The Wire is the one series: "the series" is The Wire,
+    met edge by edge through it (and said so), and The Wire itself is no answer; after a copula the class word says
+    what the answer is ("Which show was the series?"), no thing it is joined to."""
+    trace = engines["series"].ask("Which song was written by Tom Waits for the series?")
+    assert trace.answer.text == "Way Down in the Hole" and trace.answer.exact
+    assert trace.query_graph.constraints[-1].instances == ("The Wire",)
+    assert any("'series' is met through 'The Wire'" in n for n in trace.notes)
+    assert "The Wire" not in {r.label for r in trace.answer.exact_set}
+    assert engines["series"].ask("Which show was the series?").query_graph.constraints[-1].instances == ()
 
 
 def test_a_relation_says_the_questions_verb_in_any_form(engines):

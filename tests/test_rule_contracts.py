@@ -214,6 +214,8 @@ CONTRACTS = {
                                          "Who visited Oslo and wrote Fjord Songs?", on_only="no extracted relation fits"),
     "through_a_thing": Contract("read", "Who wrote the preface of Fjord Songs?", "Who wrote Fjord Songs?",
                                 on_only="Not checked: the preface of Fjord Songs"),
+    "the_class_instances": Contract("coarse", "Which label released the album?", "Which label released Night Songs?",
+                                    on_only="rule the_class_instances"),
     "clause_of_its_own": Contract("read", "Who wrote Fjord Songs after the poet visited Oslo?",
                                   "Who wrote Fjord Songs and visited Oslo?", on_only="Not checked: Oslo is said of the poet"),
     "owned_thing": Contract("read", "Who wrote Fjord Songs's preface?", "Who was Fjord Songs's writer?",

@@ -171,7 +171,7 @@ _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lie
                "Cardinal", "Rabbi", "Sheikh", "Chief", "Commander", "Brigadier", "Ambassador", "Secretary", "Vice",
                "Inspector", "Detective", "Drummer", "Guitarist", "Bassist", "Singer", "Vocalist", "Producer",
                "Director", "Representative", "Congressman", "Congresswoman", "Councillor", "Councilman",
-               "Co-Producer", "Chairman", "Chairwoman", "Commissioner", "Deputy"}
+               "Co-Producer", "Chairman", "Chairwoman", "Commissioner", "Deputy", "Rear"}
 """Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v51"
+    VERSION = "spacy-v52"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1136,6 +1136,7 @@ class _Reader:
                     break
                 k = word + 1
             if start < k <= end - 2 and all(t.text[:1].isupper() and t.pos_ == "PROPN" and noun_kind(t.text) is None
+                                            or t.is_lower and t.lower_ in _NAME_INNER and k < t.i < end - 1
                                             for t in doc[k:end]) and name_kind(doc[k:end].text) is not False:
                 start, kind = k, "PERSON"  # not "King Edward College", "Major League Baseball"
         if kind in ("PERSON", "PROPN"):  # "General Nikolai Yudenich", "Confederate General J. Johnston Pettigrew",

@@ -1594,6 +1594,17 @@ def test_a_class_noun_right_before_a_name_is_its_title(ex):
     assert not rel(found, "Vilhelm Hammershøi", "Anna") & {"married"}
 
 
+def test_a_rank_before_a_name_with_a_particle_is_no_part_of_it(ex):
+    """"commanded by Admiral Carlo Pellion di Persano", "under Rear Admiral Wilhelm von Tegetthoff": NER calls both an
+    organisation; each is a person after a rank, and the surname alone later is that person."""
+    found = ex.extract_text("The Battle of Lissa was a naval battle. The Italian fleet, commanded by Admiral Carlo "
+                            "Pellion di Persano, was attacked by a squadron under Rear Admiral Wilhelm von Tegetthoff. "
+                            "Persano was tried by the Senate. Tegetthoff was promoted.", title="Battle of Lissa")
+    labels = {e.label: e for e in found.entities}
+    assert {"Carlo Pellion di Persano", "Wilhelm von Tegetthoff"} <= set(labels)
+    assert "Persano" in labels["Carlo Pellion di Persano"].aliases and "Persano" not in labels
+
+
 def test_a_sentence_opening_adverb_is_no_name(ex):
     """"Downstream, the river passes ...": the small model tags the capitalised adverb a proper noun; it names nothing
     (a name set off at the start, "Moscow, the capital, grew", still does)."""

@@ -41,7 +41,7 @@ nominated associated located born died directed produced written released connec
 played plays known includes include included shares share has have had also""".split())
 
 _WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under)\s+)?(which|what)\s+"  # "On what date"
-                    r"(?:is\s+the\s+|was\s+the\s+|are\s+the\s+)?(.*)$", re.I)
+                    r"(?:is\s+(?-i:the)\s+|was\s+(?-i:the)\s+|are\s+(?-i:the)\s+)?(.*)$", re.I)  # not "The Wire"
 _ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)
 _ZH_WHICH = re.compile(r"^\s*(?:哪一?[种个位家类部本项]|什么|何种)(\w{1,4}?)(?=会|是|能|可|被|与|和|在|的|由|有|同时|出生|导致|引起|获得|位于|属于|包括|来自|曾|，|,|？|\?)")
@@ -220,6 +220,8 @@ def answer_type(question: str) -> AnswerType:
             end = head[-1].end()
             second = re.search(r"\s+", rest).end()  # the first word is the question's own (as without names)
             return AnswerType(rest[:end], offset, offset + end, (offset + second, offset + named.end()))
+        if named and re.search(r"\b(?:is|was|are)\s+the\s+$", question[:offset], re.I):
+            return AnswerType("", offset, offset)  # "What was the Syr Darya called ...": the name is the subject
         if named:  # "Which National Memorial stands ...": the name is what the answer is
             return AnswerType(rest[:named.end()], offset, offset + named.end(), named=True)
         picked = _type_words(rest, 0, False)

@@ -619,9 +619,9 @@ class Ranker:
                 content = {w for w in said if w not in STOPWORDS}  # ("the largest in": a comparison, reported apart)
                 after = [w for w in tokens(near[c.qid][1]) if w not in FILLER]
                 after_content = {w for w in after if w not in STOPWORDS}
-                if not content and set(said) & _AUXILIARY and after_content:
-                    said, content = after, after_content  # "Where did X *die*?": X heads the relation, and the
-                    inverted.add(j)                       # answer is its tail
+                if not content and (set(said) & _AUXILIARY or not said and c.mention.start == a_end) and after_content:
+                    said, content = after, after_content  # "Where did X *die*?", "What was the X *called* ...": X
+                    inverted.add(j)                       # heads the relation, and the answer is its tail
                 elif not content and set(said) <= _AUXILIARY and after and set(after) <= LOCATIVE:
                     said = after  # "Which city is Celtic Park *in*?", "*In* which city is Celtic Park?": X is in it
                     inverted.add(j)

@@ -559,6 +559,16 @@ def test_a_name_in_a_time_clause_with_its_own_subject_is_reported_unchecked(engi
     assert engines["series"].ask("Which song was written by Tom Waits for The Wire?").answer.meets_every_named
 
 
+def test_a_verb_after_the_subject_of_what_was_the_x_is_its_stated_relation(engines):
+    """"What was the Lake Titicaca called in antiquity?": the lake is the subject, "called in antiquity" its relation,
+    which no relation of the graph states: the answers are only joined to the lake (not of the answer type "Lake
+    Titicaca", which made every entity joined to it an exact answer)."""
+    trace = engines["rivers"].ask("What was the Lake Titicaca called in antiquity?")
+    a = trace.answer
+    assert trace.query_graph.answer_type == "" and not a.meets_every_named
+    assert [c.status for c in a.conditions] == ["unchecked"] and "called in antiquity" in a.conditions[0].reason
+
+
 def test_a_definite_class_word_stands_for_the_things_of_that_class(engines):
     """"Who wrote the series' theme song?" in a workspace where The Wire is the one series: "the series" is The Wire,
     met edge by edge through it (and said so), and The Wire itself is no answer; after a copula the class word says

@@ -39,6 +39,7 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     # a name without a lowercase head is the whole phrase
     ("Which Olympic Games were held in Athens?", "Olympic Games"),
     ("Which National Memorial stands on Merritt Island?", "National Memorial"),
+    ("What was the Syr Darya called in classical antiquity?", ""),  # after "was the", the name is the subject
     ("Which U.S. state borders Washington?", "U.S. state"),
     # a verb right after "What"/"Which" leaves no answer type; a plural noun asking for the answer stays one, and
     # the word after a plural kind noun is its verb ("countries *border*"), not more of the type

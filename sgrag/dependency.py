@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v52"
+    VERSION = "spacy-v53"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -2955,8 +2955,9 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
     for t in sent:
         if t.lower_ == "known" and t.i + 1 < sent.end and doc[t.i + 1].lower_ == "as":
             start = t.i + 2
-        elif t.lower_ in _ALSO_NAMED:
-            start = t.i + 1
+        elif t.lower_ in _ALSO_NAMED or t.lower_ in ("commonly", "abbreviated") and t.i > sent.start and \
+                doc[t.i - 1].text == "," and t.i + 1 < sent.end and doc[t.i + 1].text[:1].isupper():
+            start = t.i + 1  # "(Spanish: ..., *commonly* PUC or UC)"
         else:
             continue
         k = t.i - 1
@@ -2971,6 +2972,16 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
                 a += 1 if a < b and doc[a].lower_ in ("simply", "just") else 0
                 if a < b and doc[a].text[:1].isupper():
                     out[a, b] = k - 1
+    for t in sent:  # "The Leopard (Italian: Il Gattopardo)": its name in another language
+        if t.text != "(" or t.i - 1 < sent.start or not doc[t.i - 1].text[:1].isupper():
+            continue
+        colon = next((j for j in range(t.i + 1, min(t.i + 4, sent.end)) if doc[j].text == ":"), None)
+        if colon is None or colon == t.i + 1 or not all(w.text[:1].isupper() and w.is_alpha for w in doc[t.i + 1:colon]):
+            continue
+        start = colon + 1
+        end = next((w.i for w in doc[start:sent.end] if w.text in (",", "(", ")", ";", ".", ":")), sent.end)
+        if start < end <= start + 10 and doc[start].text[:1].isupper():
+            out[start, end] = t.i - 1
     return out
 
 

@@ -1605,6 +1605,21 @@ def test_a_rank_before_a_name_with_a_particle_is_no_part_of_it(ex):
     assert "Persano" in labels["Carlo Pellion di Persano"].aliases and "Persano" not in labels
 
 
+def test_a_name_in_another_language_in_brackets_is_an_alias(ex):
+    """"The Leopard (Italian: Il Gattopardo)", "(Spanish: Pontificia Universidad Católica de Chile, commonly PUC or
+    UC)": each is the subject's other name, and a later sentence naming it says something of the subject."""
+    found = ex.extract_text("The Leopard (Italian: Il Gattopardo) is a novel by Giuseppe Tomasi di Lampedusa. "
+                            "Il Gattopardo won the Strega Prize.", title="The Leopard")
+    labels = {e.label: e for e in found.entities}
+    assert "Il Gattopardo" in labels["The Leopard"].aliases and "Il Gattopardo" not in labels
+    assert rel(found, "The Leopard", "Strega Prize") == {"won"}
+    found = ex.extract_text("The Pontifical Catholic University of Chile (Spanish: Pontificia Universidad Católica de "
+                            "Chile, commonly PUC or UC) is a university in Santiago.",
+                            title="Pontifical Catholic University of Chile")
+    aliases = {e.label: e for e in found.entities}["Pontifical Catholic University of Chile"].aliases
+    assert {"Pontificia Universidad Católica de Chile", "PUC", "UC"} <= set(aliases)
+
+
 def test_a_sentence_opening_adverb_is_no_name(ex):
     """"Downstream, the river passes ...": the small model tags the capitalised adverb a proper noun; it names nothing
     (a name set off at the start, "Moscow, the capital, grew", still does)."""

@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v53"
+    VERSION = "spacy-v54"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1036,6 +1036,8 @@ class _Reader:
                     if b - 1 - a >= 2 and len({k for x, y, k in typed if x < b - 1 and y > a}) == 1:
                         spans.append((a, b - 1, "PROPN"))
             i = j
+        spans = [(a, b, k) for a, b, k in spans if not (  # "(Italian: Il Gattopardo)": the language of the name
+            a > sent.start and doc[a - 1].text == "(" and b < sent.end and doc[b].text == ":" and b - a <= 2)]  # after it
         merged: list[tuple[int, int, str]] = list(quoted)  # a quoted title is whole, whatever NER cut in it
         for s, e, kind in sorted(spans, key=lambda x: (x[0], -(x[1] - x[0]))):
             over = [m for m in merged if s < m[1] and e > m[0]]

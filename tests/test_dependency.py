@@ -1612,6 +1612,7 @@ def test_a_name_in_another_language_in_brackets_is_an_alias(ex):
                             "Il Gattopardo won the Strega Prize.", title="The Leopard")
     labels = {e.label: e for e in found.entities}
     assert "Il Gattopardo" in labels["The Leopard"].aliases and "Il Gattopardo" not in labels
+    assert "Italian" not in labels  # the language of that name, no thing the novel is from
     assert rel(found, "The Leopard", "Strega Prize") == {"won"}
     found = ex.extract_text("The Pontifical Catholic University of Chile (Spanish: Pontificia Universidad Católica de "
                             "Chile, commonly PUC or UC) is a university in Santiago.",

@@ -50,9 +50,10 @@ THROUGH_A_THING = register("through_a_thing", "narrowing", 'A thing the question
 
 
 OWNED_THING = register("owned_thing", "narrowing", "On a graph read from documents, a thing a name owns after a "
-                       "relation (\"the brother of *Hammershøi's wife*\") that no relation joining the answers to the "
-                       "name states is reported not checked, as a thing between (an imported graph's relation may "
-                       "run through it: Freebase's award nominations, team rosters).")
+                       "relation (\"the brother of *Hammershøi's wife*\") or qualifies (\"did *the Italian admiral* "
+                       "transfer\") that no relation joining the answers to the name states is reported not checked, "
+                       "as a thing between (an imported graph's relation may run through it: Freebase's award "
+                       "nominations, team rosters).")
 
 
 CLAUSE_OF_ITS_OWN = register("clause_of_its_own", "narrowing", "A name in a time clause with a subject of its own "

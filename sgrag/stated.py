@@ -6,6 +6,7 @@ the app), the ranker's relation evidence and the exact-set narrowing rules.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .linking import IRREGULAR_VERBS, STOPWORDS, answer_type_span
 from .rules import ALL_ON, RuleSwitches, register
@@ -136,14 +137,45 @@ def in_a_clause_of_its_own(qg: QueryGraph) -> dict[str, str]:
     return out
 
 
+_QUALIFIED = re.compile(r"\s+([a-z][\w-]*[a-z])(?=\s*([,;?!]|$|\b(?:and|or|who|which|that|in|at|on|of|from|for|with|"
+                        r"by|to|during|before|after|when|where|is|was|are|were|has|had|have)\b)|\s+[a-z])")
+"""One lowercase noun after a name ("the Italian *admiral* transfer", "the Pixar *film*?"); group 2 when the phrase
+ends there, else a word follows (the clause's verb, after an auxiliary)."""
+_AUX_BEFORE = re.compile(r"\b(?:did|does|do|will|would|can|could|has|had|have)\s+(?:the|an?|his|her|its|their)\s+$",
+                         re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> frozenset[str]:
+    from .lexicon import Lexicon
+    return frozenset(d.lower() for d in Lexicon.load(preset="base").demonyms)
+
+
+def _demonym(word: str) -> bool:
+    """Whether a word is a nationality adjective ("Italian"), which qualifies the noun after it."""
+    return word.lower() in _demonyms()
+
+
 def owned_thing(qg: QueryGraph) -> dict[str, str]:
     """Per constraint, the thing it owns that the question names after a relation ("the brother of *Hammershøi's
     wife*", "Who directed *Kuyt's debut film*?"; not "Who was Kuyt's coach?" nor "served as Kuyt's deputy", where
-    the answer is that noun): qid -> its words. The query graph joins the answer to the owner directly, so that
-    thing is not checked."""
+    the answer is that noun), or that it qualifies after "the" ("did *the Italian admiral* transfer": the admiral is
+    Italian, not the answer): qid -> its words. The query graph joins the answer to the name directly, so that thing
+    is not checked."""
     out = {}
+    a_end = answer_type_span(qg.question)[2]
     for n in qg.constraints:
         if n.mention is None or n.mention.start <= 0:
+            continue
+        qualified = _QUALIFIED.match(qg.question, n.mention.end)
+        before = qg.question[:n.mention.start]
+        aux = _AUX_BEFORE.search(before) is not None  # "did the Italian admiral *transfer*": the verb comes after
+        if aux and not _demonym(qg.question[n.mention.start:n.mention.end]):
+            qualified = None  # "does the Mekong *flow*": after a name, the word is the verb
+        if qualified is not None and n.mention.start >= a_end and not qualified.group(1).endswith(("ed", "ing")) \
+                and qualified.group(1) not in STOPWORDS and (qualified.group(2) is None) == aux and \
+                re.search(r"\b(?:the|an?|his|her|its|their)\s+$", before, re.IGNORECASE):
+            out[n.qid] = qualified.group(1)
             continue
         owned = _OWNED.match(qg.question, n.mention.end)
         if owned is None or owned.group(1).endswith("ed"):  # "When was X's album *released*?": a verb

@@ -269,3 +269,16 @@ def test_a_person_by_a_pronoun_that_ner_calls_a_place_is_contested():
     kinds = NodeKinds.of_graph(g)
     assert not kinds.sure_person[g.index_of["Orioles"]] and kinds.kind[g.index_of["Orioles"]] == -1
     assert kinds.sure_person[g.index_of["Ann Vik"]] and COARSE_KINDS[kinds.kind[g.index_of["Ann Vik"]]] == "person"
+
+
+def test_a_nationality_qualifying_another_noun_is_that_things_not_the_answers(engine):
+    """"Which battle involved *the German general*?": German says what the general is, not the battle; the battle
+    joined to the German node is not shown to meet the question, and says so. After "did", the word after a
+    nationality is still its noun ("did the German general fight"); after a name it is the verb ("did the Huskies
+    play")."""
+    from sgrag.stated import owned_thing
+    for question in ("Which battle involved the German general?", "Which battle did the German general fight in?"):
+        trace = engine.ask(question)
+        assert list(owned_thing(trace.query_graph).values()) == ["general"], question
+        assert not trace.answer.meets_every_named, question
+    assert owned_thing(engine.ask("Which league did the Toronto Huskies play in?").query_graph) == {}

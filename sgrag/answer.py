@@ -32,7 +32,8 @@ relation of the graph states, so the relation to that condition was not checked)
 
 def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_confidence: float,
                    tie_confidence: float = 0.99, weights: dict[str, float] = WEIGHTS,
-                   partial_share: bool = False, soft_below: float = 0.0, members: str = MEETING) -> Answer:
+                   partial_share: bool = False, soft_below: float = 0.0, members: str = MEETING,
+                   within: dict[str, str] | None = None) -> Answer:
     """Commit to the top candidate (and any exact tie), or say it cannot be determined.
 
     When ``exact``, every item of ``ranked`` satisfies every firm constraint: they are the exact
@@ -43,7 +44,8 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     share is calibrated, and even a share under 0.2 was right a quarter of the time on the Re-DocRED questions);
     otherwise it is the conditions met, discounted by a narrow lead, and under ``min_confidence`` the answer is
     "Unable to determine". ``soft_below``: the linking confidence of a firm condition, the ones the ``document``
-    feature counts. ``members``: what the exact set's members are, for the tie-break (``MEETING`` or ``JOINED``).
+    feature counts. ``members``: what the exact set's members are, for the tie-break (``MEETING`` or ``JOINED``);
+    ``within``: the first member's label -> the member it lies in, when that put it first.
     """
     if not ranked:
         return Answer(UNABLE, None, False, 0.0, (), (), (), "No candidate is connected to the question's entities.")
@@ -58,7 +60,7 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
         why = (f"{top.label} is the only entity connected to {sat}." if n == 1 else
                f"{n:,} entities are connected to {sat}; {top.label} is ranked first.")
         return Answer(top.label, top.node_id, True, confidence, tuple(ranked), final, (), why,
-                      exact_set=tuple(ranked), tie_break=tie_break(ranked, weights, members))
+                      exact_set=tuple(ranked), tie_break=tie_break(ranked, weights, members, within))
     relaxed = tuple(labels[q] for q in top.missing)
     if partial_share:
         confidence = round(1.0 / sum(math.exp(r.score - top.score) for r in ranked), 4)
@@ -80,11 +82,16 @@ def offline_answer(qg: QueryGraph, ranked: list[RankedAnswer], exact: bool, min_
     return Answer(top.label, top.node_id, False, confidence, tuple(ranked), final, relaxed, why)
 
 
-def tie_break(exact_set: list[RankedAnswer], weights: dict[str, float] = WEIGHTS, members: str = MEETING) -> str:
-    """In plain words, what put the first member of a tie ahead of the second."""
+def tie_break(exact_set: list[RankedAnswer], weights: dict[str, float] = WEIGHTS, members: str = MEETING,
+              within: dict[str, str] | None = None) -> str:
+    """In plain words, what put the first member of a tie ahead of the second (``within``: the first member's label
+    -> a member it lies in, which put it first: rule ``within_first``)."""
     if len(exact_set) < 2:
         return ""
     first, second = exact_set[0], exact_set[1]
+    if within and first.label in within:
+        return (f"Tie-break among {len(exact_set):,} entities {members}: {first.label} is ahead of "
+                f"{within[first.label]} because it lies in it (the more precise place).")
     gains = sorted(((weights.get(f, 0.0) * (v - second.features.get(f, 0.0)), f) for f, v in first.features.items()),
                    reverse=True)
     reasons = [FEATURE_WORDS.get(f, f) for gain, f in gains if gain > 1e-6][:2]

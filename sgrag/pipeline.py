@@ -297,6 +297,7 @@ class Engine:
                 self.matcher.add_soft_support(candidates, soft)
             # rank() returns the whole top tier: with exact matches, the whole exact set
             ranked = self.ranker.rank(qg, candidates, max(cfg.answer.max_answers, 1) * 5, partial=not exact)
+            ranked, within = self.ranker.within_first(qg, ranked) if exact else (ranked, {})
             if exact:  # evidence only for the matches the trace keeps
                 matches = exact.matches([r.node_id for r in ranked], cfg.match.max_matches)
             order = {r.node_id: i for i, r in enumerate(ranked)}
@@ -304,7 +305,7 @@ class Engine:
             by_evidence = self.ranker.partial_by_evidence
             answer = offline_answer(qg, ranked, bool(trace.exact_count), cfg.answer.min_confidence,
                                     cfg.ranking.tie_confidence, self.ranker.weights, by_evidence,
-                                    cfg.query.soft_below, JOINED if unchecked else MEETING)
+                                    cfg.query.soft_below, JOINED if unchecked else MEETING, within)
             trace.notes.extend(met_through(self.graph, qg, candidates, ranked[:1]))
             answer = _read_from_documents(answer, trace, target,
                                           cfg.answer.partial_fact_weight if by_evidence and not exact else None)

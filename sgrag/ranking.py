@@ -81,6 +81,9 @@ PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph rea
 CUT_NAMES_YIELD = register("cut_names_yield", "ranking", 'Among partial matches ranked by their evidence, a name '
                            'inside a longer candidate\'s name ("Dep" in "Le Dep") whose firm conditions met are a strict '
                            'subset of the longer one\'s ranks just below it: the same thing cut short by the extractor.')
+WITHIN_FIRST = register("within_first", "ranking", 'Among entities that satisfy every condition of a "Where" question, '
+                        'one the graph locates inside another member ranks just before it ("Where was Kofi Annan '
+                        'born?": Kumasi, in the Gold Coast, before the Gold Coast): the more precise answer.')
 NAME_SAYS_TYPE = register("name_says_type", "ranking", 'On a graph read from documents, a candidate whose name\'s '
                           'head noun is the answer type\'s ("Which *university*": *University* of Michigan) fits the '
                           'type as one of that stated class does (the type feature), and, in the document naming the '
@@ -897,6 +900,26 @@ class Ranker:
         kind = self.node_kinds.kind[nodes]
         return np.where(kind < 0, 0.5, (kind == COARSE_KINDS.index(asked)).astype(np.float64))
 
+    def within_first(self, qg: QueryGraph, ranked: list[RankedAnswer]) -> tuple[list[RankedAnswer], dict[str, str]]:
+        """The exact set ``ranked`` with a member the graph puts inside another member just before it, when the
+        question asks where or for a place (``WITHIN_FIRST``), and the first member's label -> the member it lies in."""
+        if len(ranked) < 2 or not self.rules.on(WITHIN_FIRST) or not self.plain_relation_names or \
+                not qg.question.lstrip().lower().startswith("where"):
+            return ranked, {}  # ("Which *county* is X in?": a municipality inside the county is no county)
+        g = self.graph
+        ids = {r.node_id for r in ranked[:50]}
+        inside: dict[str, set[str]] = {}
+        for r in ranked[:50]:
+            v = g.index_of[r.node_id]
+            for e in g.incident_edges(v).tolist():
+                s, d = int(g.src[e]), int(g.dst[e])
+                if s == v and g.node_ids[d] in ids and d != v and _puts_inside(g.relations[int(g.rel[e])]):
+                    inside.setdefault(r.node_id, set()).add(g.node_ids[d])
+        if not inside:
+            return ranked, {}
+        head, within = _within_first(ranked[:50], inside)
+        return head + ranked[50:], within
+
     def wrong_kind(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per node: clearly of another coarse kind than the answer type asks for (``COARSE_KIND``). Person against
         the rest is what is sure: for "Which singer" a node NER and its name type an organisation, place, work,
@@ -1136,6 +1159,31 @@ def documents_naming(graph: KnowledgeGraph, qg: QueryGraph, soft_below: float) -
         for d in frozenset().union(*(docs[v] for x in c.labels for v in by_label.get(x, ()))):
             out[d] = out.get(d, 0) + 1
     return out
+
+
+def _within_first(ranked: list, inside: dict[str, set[str]]) -> tuple[list, dict[str, str]]:
+    """``ranked`` with each member moved just before the first earlier member it lies in (``inside``: node id -> the
+    node ids it lies in); and first member's label -> the member it lies in, for the tie-break."""
+    out = list(ranked)
+    for r in ranked:
+        at = out.index(r)
+        before = [k for k, x in enumerate(out[:at]) if x.node_id in inside.get(r.node_id, ())]
+        if before:
+            out.insert(before[0], out.pop(at))
+    first = out[0] if out else None
+    container = next((x.label for x in out[1:] if first is not None and x.node_id in inside.get(first.node_id, ())),
+                     None)
+    return out, ({first.label: container} if container else {})
+
+
+@lru_cache(maxsize=4096)
+def _puts_inside(relation: str) -> bool:
+    """Whether a relation named in plain words says where its head lies: "located in", "situated in", "lies within"
+    ("located in the administrative territorial entity"), or a place noun's "in" ("town in", "village in"); not "won
+    in" or "performed in"."""
+    words = tokens(relation)
+    return bool(words) and (words[0] in LOCATED and bool(set(words) & INSIDE) or
+                            len(words) == 2 and words[1] in INSIDE and noun_kind(words[0]) == PLACE)
 
 
 @lru_cache(maxsize=4096)

@@ -214,6 +214,8 @@ CONTRACTS = {
                                          "Who visited Oslo and wrote Fjord Songs?", on_only="no extracted relation fits"),
     "through_a_thing": Contract("read", "Who wrote the preface of Fjord Songs?", "Who wrote Fjord Songs?",
                                 on_only="Not checked: the preface of Fjord Songs"),
+    "within_first": Contract("birthplaces", "Where was Kofi Annan born?", "Where was Ada Berg born?",
+                             on_only="Kumasi is ahead of Gold Coast because it lies in it"),
     "the_class_instances": Contract("coarse", "Which label released the album?", "Which label released Night Songs?",
                                     on_only="rule the_class_instances"),
     "clause_of_its_own": Contract("read", "Who wrote Fjord Songs after the poet visited Oslo?",
@@ -388,6 +390,22 @@ def cut_graph():
          ("tb", "x", "lives in", "Tina Burr lives in Montreal.", "svo|0.85")])
 
 
+def birthplaces_graph():
+    """Read from documents: Kofi Annan was born in Kumasi, in the Gold Coast (both facts read), and Kumasi, a city
+    much written about, lies in the Gold Coast; Ada Berg was born in Accra and in Lagos (no place holds the other)."""
+    return _read_facts(
+        [("ka", "Kofi Annan"), ("ku", "Kumasi"), ("gc", "Gold Coast"), ("as", "Ashanti"), ("mk", "Manhyia Palace"),
+         ("kf", "Kejetia Market"), ("ab", "Ada Berg"), ("ac", "Accra"), ("lg", "Lagos")],
+        [("ka", "ku", "born in", "Born in Kumasi, in the Gold Coast, he studied economics.", "svo|0.85"),
+         ("ka", "gc", "born in", "Born in Kumasi, in the Gold Coast, he studied economics.", "svo|0.85"),
+         ("ku", "gc", "located in", "Born in Kumasi, in the Gold Coast, he studied economics.", "place-chain|0.85"),
+         ("ku", "as", "capital of", "Kumasi is the capital of Ashanti.", "copula|0.9"),
+         ("mk", "ku", "located in", "Manhyia Palace stands in Kumasi.", "svo|0.85"),
+         ("kf", "ku", "located in", "Kejetia Market is in Kumasi.", "svo|0.85"),
+         ("ab", "ac", "born in", "Ada Berg was born in Accra.", "svo|0.85"),
+         ("ab", "lg", "born in", "Ada Berg was born in Lagos.", "svo|0.85")])
+
+
 def places_read_graph():
     """Read from documents: Praszka lies in Olesno County, which lies in Opole Voivodeship, which lies in Poland (so
     Opole Voivodeship *holds* Olesno County); Dobrodzien is only mentioned with Olesno County. The Oder flows through
@@ -439,7 +457,7 @@ WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_gra
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
           "misspelt": misspelt_graph, "one_document": one_document_graph, "cut": cut_graph, "coarse": coarse_graph,
-          "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph}
+          "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph, "birthplaces": birthplaces_graph}
 
 
 @pytest.fixture(scope="module")

@@ -269,7 +269,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v55"
+    VERSION = "spacy-v56"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -402,10 +402,10 @@ class ParseExtractor:
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
                 pronouns.append((r.start, r.end, {r.source, r.target}))
         people = {r.source for r in found.relations if r.relation == IS_A and r.target == PERSON}
-        doers: dict[tuple[int, str], set[str]] = {}  # (sentence start, verb) -> who the parse says did it there
-        for r in found.relations:
-            if r.relation != IS_A and r.how.split("+")[0] in ("svo", "passive") and r.target not in values:
-                doers.setdefault((r.start, r.relation.split()[0]), set()).add(r.source)
+        doers: dict[tuple[int, str], set[str]] = {}  # (sentence start, verb) -> the names the parse joins by that
+        for r in found.relations:                       # verb there, either way
+            if r.relation != IS_A and r.how.split("+")[0] in ("svo", "passive") and fold(r.target) not in values:
+                doers.setdefault((r.start, r.relation.split()[0]), set()).update((r.source, r.target))
         known_people = getattr(self, "_people", frozenset())
         parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
         labels_found = set(parse_names)
@@ -445,11 +445,12 @@ class ParseExtractor:
                     any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])):
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
                 #           parse's "she", not the rule reader's latest woman)
-            verb = r.relation.split()[-1] if r.relation.startswith("year ") else r.relation.split()[0]
+            verb = r.relation.split()[-1] if fold(dst) in values else r.relation.split()[0]
             others = doers.get((r.start, verb), set())
-            if others and src not in others and dst not in others:
-                continue  # "Bassani brought it to Feltrinelli ...; it ... won the Strega Prize": the parse says the
-                #           novel won, the rule reader its latest name
+            if others and not any(set(x.split()) <= set(src.split()) for x in others):
+                continue  # "it is one of the most successful team in Europe, having won two EuroLeague
+                #           Championships": the parse says the club won them, the rule reader its latest name (a
+                #           name the parse kept apart, "Rivera", is the rule reader's "Tomas Rivera")
             said = chunk.text[r.start:r.end]
             read_as = set().union(*(x for a, b, x in pronouns if a < r.end and r.start < b))
             if any(_misread_pronoun(x, said, x in people, x in known_people, read_as) for x in (src, dst)):

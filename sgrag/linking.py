@@ -305,11 +305,13 @@ THE_CLASS_INSTANCES = register("the_class_instances", "linking", 'On a graph rea
                               'class node (at most 20 of them; they are never the answer).')
 MAX_INSTANCES = 20
 """Most things of a class a definite class word stands for; a class with more names no thing in particular."""
-_DEFINITE_BEFORE = re.compile(r"\b(?<!is )(?<!was )(?<!are )(?<!were )(?<!be )(?<!been )(?<!became )(?<!becomes )"
-                              r"(?<!become )(?<!remains )(?<!remained )(?<!as )"
-                              r"(?:the|its|his|her|their|this|that)\s+$", re.IGNORECASE)
-"""A definite determiner before a class word, not after a copula or "as", where the word says what the answer is
-("was *his home*", "was *the sequel* to", "served as *the president*")."""
+_DEFINITE_BEFORE = re.compile(r"(?<![,;:])(?<![,;:] )\b(?<!is )(?<!was )(?<!are )(?<!were )(?<!be )(?<!been )"
+                              r"(?<!became )(?<!becomes )(?<!become )(?<!remains )(?<!remained )(?<!as )"
+                              r"(?:the|this|that)\s+$", re.IGNORECASE)
+"""A definite article before a class word, not after a copula or "as", where the word says what the answer is
+("was *the sequel* to", "served as *the president*"), nor after a comma, where it says what the name before it is
+("Manuel, *the bumbling waiter*"); not a possessive ("together with *his wife*": the answer's own, whom a misread
+class edge may have made the answer itself)."""
 TITLE_AND = register("title_and", "linking", 'Two categories sharing an award\'s head ("Academy Award for Best '
                      'Director and Best Actor") link both whole titles.')
 SHARED_MODIFIER = register("shared_modifier", "linking", 'A modifier shared by coordinated nouns ("television '

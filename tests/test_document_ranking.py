@@ -579,6 +579,9 @@ def test_a_definite_class_word_stands_for_the_things_of_that_class(engines):
     assert any("'series' is met through 'The Wire'" in n for n in trace.notes)
     assert "The Wire" not in {r.label for r in trace.answer.exact_set}
     assert engines["series"].ask("Which show was the series?").query_graph.constraints[-1].instances == ()
+    for question in ("Which song was written by Tom Waits for The Wire, the series?",  # what The Wire is
+                     "Which song did Tom Waits write for his series?"):  # the answer's own, not a named thing
+        assert all(c.instances == () for c in engines["series"].ask(question).query_graph.constraints), question
 
 
 def test_a_relation_says_the_questions_verb_in_any_form(engines):

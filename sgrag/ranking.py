@@ -84,6 +84,8 @@ CUT_NAMES_YIELD = register("cut_names_yield", "ranking", 'Among partial matches 
 WITHIN_FIRST = register("within_first", "ranking", 'Among entities that satisfy every condition of a "Where" question, '
                         'one the graph locates inside another member ranks just before it ("Where was Kofi Annan '
                         'born?": Kumasi, in the Gold Coast, before the Gold Coast): the more precise answer.')
+WITHIN_SHOWN = 50
+"""Members of an exact set ``within_first`` reorders (the answer shows fewer)."""
 NAME_SAYS_TYPE = register("name_says_type", "ranking", 'On a graph read from documents, a candidate whose name\'s '
                           'head noun is the answer type\'s ("Which *university*": *University* of Michigan) fits the '
                           'type as one of that stated class does (the type feature), and, in the document naming the '
@@ -901,15 +903,16 @@ class Ranker:
         return np.where(kind < 0, 0.5, (kind == COARSE_KINDS.index(asked)).astype(np.float64))
 
     def within_first(self, qg: QueryGraph, ranked: list[RankedAnswer]) -> tuple[list[RankedAnswer], dict[str, str]]:
-        """The exact set ``ranked`` with a member the graph puts inside another member just before it, when the
-        question asks where or for a place (``WITHIN_FIRST``), and the first member's label -> the member it lies in."""
+        """The exact set ``ranked`` with a member the graph locates inside another member just before it, when the
+        question asks where (``WITHIN_FIRST``; "Which *county* is X in?": a municipality inside the county is no
+        county), and the first member's label -> the member it lies in. Only the first ``WITHIN_SHOWN`` are read."""
         if len(ranked) < 2 or not self.rules.on(WITHIN_FIRST) or not self.plain_relation_names or \
                 not qg.question.lstrip().lower().startswith("where"):
-            return ranked, {}  # ("Which *county* is X in?": a municipality inside the county is no county)
-        g = self.graph
-        ids = {r.node_id for r in ranked[:50]}
+            return ranked, {}
+        g, head = self.graph, ranked[:WITHIN_SHOWN]
+        ids = {r.node_id for r in head}
         inside: dict[str, set[str]] = {}
-        for r in ranked[:50]:
+        for r in head:
             v = g.index_of[r.node_id]
             for e in g.incident_edges(v).tolist():
                 s, d = int(g.src[e]), int(g.dst[e])
@@ -917,8 +920,8 @@ class Ranker:
                     inside.setdefault(r.node_id, set()).add(g.node_ids[d])
         if not inside:
             return ranked, {}
-        head, within = _within_first(ranked[:50], inside)
-        return head + ranked[50:], within
+        head, within = _within_first(head, inside)
+        return head + ranked[WITHIN_SHOWN:], within
 
     def wrong_kind(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per node: clearly of another coarse kind than the answer type asks for (``COARSE_KIND``). Person against

@@ -180,8 +180,8 @@ def owned_thing(qg: QueryGraph) -> dict[str, str]:
         owned = _OWNED.match(qg.question, n.mention.end)
         if owned is None or owned.group(1).endswith("ed"):  # "When was X's album *released*?": a verb
             continue
-        before = re.sub(r"\b(?:the|an?)\s*$", "", qg.question[:n.mention.start].rstrip()).split()
-        if before and before[-1].lower() not in _SAYS_WHAT_IT_IS | _WH | {"as"}:
+        words = re.sub(r"\b(?:the|an?)\s*$", "", before.rstrip()).split()
+        if words and words[-1].lower() not in _SAYS_WHAT_IT_IS | _WH | {"as"}:
             out[n.qid] = owned.group(1)
     return out
 

@@ -557,6 +557,7 @@ def candidate_constraint_table(trace: QueryTrace, rows: Sequence[RankedAnswer] |
     members = {r.node_id for r in a.exact_set}
     out = []
     status = {c.qid: condition_of(a, c).status for c in cons}
+    stated = _stated_words(qg)
     for r in (a.ranked if rows is None else rows):
         row: dict[str, Any] = {"answer": r.label, "every condition": "✓" if r.node_id in members else "✗",
                                "id": r.node_id, "score": round(float(r.score), 4)}
@@ -564,10 +565,10 @@ def candidate_constraint_table(trace: QueryTrace, rows: Sequence[RankedAnswer] |
             col = f"{c.label} [{c.qid}]" + (f" ({CONDITION_STATUS[status[c.qid]]})" if status[c.qid] != "used" else "")
             cell = ""
             for m in by_node.get(r.node_id, []):
-                for me in m.edges:
-                    if c.qid in me.query_edge and target in me.query_edge:
-                        cell = f"✓ {me.src_label} —{viz._short_relation(me.relation)}→ {me.dst_label}"
-                        break
+                for me in _said_first([e for e in m.edges if c.qid in e.query_edge and target in e.query_edge],
+                                      stated.get(c.qid, set())):
+                    cell = f"✓ {me.src_label} —{viz._short_relation(me.relation)}→ {me.dst_label}"
+                    break
                 if cell:
                     break
             if not cell:
@@ -582,23 +583,37 @@ SHOW_SET = 200  # exact-set members listed beside the answer (all are in the JSO
 SHOW_NEAR = 10  # near misses listed under the exact set's first members
 
 
+def _stated_words(qg) -> dict[str, set[str]]:
+    """Per condition, the words the question states its relation with ("Where was X *born*": born)."""
+    return {c.qid: set(re.findall(r"[a-z]+", phrase.lower())) - {"the", "a", "an", "of", "in", "was", "is", "did"}
+            for c, phrase in zip(qg.constraints, qg.relation_phrases)}
+
+
+def _said_first(edges, stated: set[str]) -> list:
+    """``edges`` with those whose relation says more of the question's words first ("born in" before "studied in"
+    for "Where was X born?"), else in their order."""
+    return sorted(edges, key=lambda e: -len(stated & set(re.findall(r"[a-z]+", e.relation.lower()))))
+
+
 def exact_set_frame(trace: QueryTrace) -> pd.DataFrame:
     """The exact set's members (at most SHOW_SET, best-ranked first), one row per member and condition naming the
-    relation that joins them: three short columns that fit beside the answer, however many conditions."""
+    relation that joins them (the one saying the question's words, where several do): three short columns that fit
+    beside the answer, however many conditions."""
     a, qg = trace.answer, trace.query_graph
     labels = {c.qid: c.label for c in qg.constraints}
+    stated = _stated_words(qg)
     evidence: dict[str, dict[str, str]] = {}
     for m in trace.matches:
         nid = m.binding.get(qg.target)
         if nid is None or nid in evidence or not m.exact:
             continue
         cells: dict[str, str] = {}
-        for e in m.edges:
-            rel = viz._short_relation(e.relation)
-            for q in e.query_edge:
-                if q in labels and q not in cells:
-                    touches = nid in (e.src_id, e.dst_id)
-                    cells[q] = rel if touches else f"{rel} ({e.src_label} → {e.dst_label})"
+        for q in labels:
+            for e in _said_first([e for e in m.edges if q in e.query_edge], stated.get(q, set())):
+                rel = viz._short_relation(e.relation)
+                touches = nid in (e.src_id, e.dst_id)
+                cells[q] = rel if touches else f"{rel} ({e.src_label} → {e.dst_label})"
+                break
         evidence[nid] = cells
     rows = []
     for r in a.exact_set[:SHOW_SET]:

@@ -651,3 +651,19 @@ def test_an_answer_type_no_node_names_is_said_to_be_unchecked_for_a_single_answe
     trace = engines["career"].ask("Which pope joined Toei Animation?")
     assert [r.label for r in trace.answer.exact_set] == ["Hayao Miyazaki"]
     assert any(n.startswith("Nothing in the graph") and "'pope'" in n for n in trace.notes), trace.notes
+
+
+def test_the_exact_set_table_shows_the_relation_that_says_the_questions_words(tmp_path):
+    """Kofi Annan is joined to the Gold Coast twice, "studied in" (read first) and "born in": for "Where was Kofi Annan
+    born?" the app's exact-set table names "born in", the relation the question states, not the first one read."""
+    from sgrag_app.render import candidate_constraint_table, exact_set_frame
+    cfg = fast_config()
+    graph = _read([("Kofi Annan", "Gold Coast", "studied in", "svo|0.85"),
+                   ("Kofi Annan", "Gold Coast", "born in", "svo|0.85"),
+                   ("Kofi Annan", "Geneva", "studied in", "svo|0.85")])
+    build_workspace(tmp_path / "ws", graph, cfg)
+    trace = Engine.open(tmp_path / "ws").ask("Where was Kofi Annan born?")
+    frame = exact_set_frame(trace)
+    assert dict(zip(frame["entity"], frame["via"]))["Gold Coast"] == "born in"
+    table = candidate_constraint_table(trace)  # the candidates table says the same
+    assert "born in" in table.set_index("answer").loc["Gold Coast"].iloc[-2]

@@ -397,15 +397,14 @@ class ParseExtractor:
         resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
         # the ends of the parse's readings with an end from a pronoun (spans in the chunk, as the rule reader's)
         pronouns: list[tuple[int, int, set[str]]] = []
-        for r in found.relations:
+        doers: dict[tuple[int, str], set[str]] = {}  # (sentence start, verb) -> the names the parse joins by that
+        for r in found.relations:                       # verb there, either way
             if r.how.endswith("+pronoun"):
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
                 pronouns.append((r.start, r.end, {r.source, r.target}))
-        people = {r.source for r in found.relations if r.relation == IS_A and r.target == PERSON}
-        doers: dict[tuple[int, str], set[str]] = {}  # (sentence start, verb) -> the names the parse joins by that
-        for r in found.relations:                       # verb there, either way
             if r.relation != IS_A and r.how.split("+")[0] in ("svo", "passive") and fold(r.target) not in values:
                 doers.setdefault((r.start, r.relation.split()[0]), set()).update((r.source, r.target))
+        people = {r.source for r in found.relations if r.relation == IS_A and r.target == PERSON}
         known_people = getattr(self, "_people", frozenset())
         parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
         labels_found = set(parse_names)
@@ -1917,8 +1916,9 @@ class _Reader:
                     continue
                 src, rel, dst, how, span = found
                 related.add(frozenset((a.entity, b.entity)))
-                ends = [(src, dst)] + [(holders.get(id(src), src), holders.get(id(dst), dst))] * \
-                    (id(src) in holders or id(dst) in holders)
+                ends = [(src, dst)]
+                if id(src) in holders or id(dst) in holders:  # the office's holder did it too
+                    ends.append((holders.get(id(src), src), holders.get(id(dst), dst)))
                 for x, y in ends:
                     for said in [rel] + _shared_by_coordination(rel, span):
                         self._add(self.ents[x.entity].label, said, self.ents[y.entity].label, how, span, sent,

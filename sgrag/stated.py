@@ -6,11 +6,12 @@ the app), the ranker's relation evidence and the exact-set narrowing rules.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from .linking import IRREGULAR_VERBS, STOPWORDS, answer_type_span
 from .rules import ALL_ON, RuleSwitches, register
-from .types import Mention, QueryGraph
+from .types import Mention, QueryGraph, QueryNode
 
 WEAK_WORD_STATES = register("weak_word_states", "linking", 'A weakly linked common word, or a class word right before '
                             '"of" or "to", is part of the next constraint\'s stated relation ("features *music by* '
@@ -120,15 +121,20 @@ _OWN_CLAUSE = re.compile(r"\b(?:after|before|when|while|until|since|once)\s+((?:
 """A time clause with a subject of its own before a name ("after *the author* died in 1957"): its subject, its verb."""
 
 
+def _named_after_start(qg: QueryGraph) -> Iterator[tuple[QueryNode, str]]:
+    """The constraints a mention names after the question's start, each with the question's words before it."""
+    for n in qg.constraints:
+        if n.mention is not None and n.mention.start > 0:
+            yield n, qg.question[:n.mention.start]
+
+
 def in_a_clause_of_its_own(qg: QueryGraph) -> dict[str, str]:
     """Per constraint, the subject of the time clause it stands in when that clause has one of its own ("Which writer
     brought the manuscript to a publisher *after the author died in* 1957?": the author died in 1957, not the writer):
     qid -> that subject. The query graph joins the answer to the name directly, so the clause is not checked."""
     out = {}
-    for n in qg.constraints:
-        if n.mention is None or n.mention.start <= 0:
-            continue
-        found = _OWN_CLAUSE.search(qg.question[:n.mention.start])
+    for n, before in _named_after_start(qg):
+        found = _OWN_CLAUSE.search(before)
         if found is None:
             continue
         verb = found.group(2)
@@ -164,11 +170,8 @@ def owned_thing(qg: QueryGraph) -> dict[str, str]:
     is not checked."""
     out = {}
     a_end = answer_type_span(qg.question)[2]
-    for n in qg.constraints:
-        if n.mention is None or n.mention.start <= 0:
-            continue
+    for n, before in _named_after_start(qg):
         qualified = _QUALIFIED.match(qg.question, n.mention.end)
-        before = qg.question[:n.mention.start]
         aux = _AUX_BEFORE.search(before) is not None  # "did the Italian admiral *transfer*": the verb comes after
         if aux and not _demonym(qg.question[n.mention.start:n.mention.end]):
             qualified = None  # "does the Mekong *flow*": after a name, the word is the verb
@@ -191,10 +194,8 @@ def through_a_thing(qg: QueryGraph) -> dict[str, str]:
     theme song* of The Wire?": the answer wrote a song, and the song is of The Wire): qid -> its words. The query
     graph joins the answer to the constraint directly, so that thing is not checked."""
     out = {}
-    for n in qg.constraints:
-        if n.mention is None or n.mention.start <= 0:
-            continue
-        found = _THROUGH.search(qg.question[:n.mention.start])
+    for n, before in _named_after_start(qg):
+        found = _THROUGH.search(before)
         if found is None:
             continue
         verb, thing = found.group(1), found.group(2)

@@ -175,6 +175,12 @@ _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lie
 """Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
+_GENDERED = {**dict.fromkeys("""mother wife daughter sister grandmother granddaughter aunt niece stepmother stepdaughter
+                              queen princess empress duchess countess baroness actress businesswoman sportswoman
+                              woman girl lady widow nun abbess heiress goddess""".split(), "f"),
+             **dict.fromkeys("""father husband son brother grandfather grandson uncle nephew stepfather stepson king
+                              prince emperor duke baron businessman sportsman man boy widower monk""".split(), "m")}
+"""Class nouns that say a person's gender ("His mother, Funmilayo, ...": no later "he" or "his" is hers)."""
 _GROUP_NOUNS = {"band", "group", "team", "family", "duo", "trio", "club", "company", "dynasty", "party", "people"}
 """Class nouns of things "they" may stand for (besides organisations and plural names)."""
 _AGENT_ENDINGS = ("er", "or", "ist", "ast", "ian", "ant", "ent", "man", "woman", "ess")
@@ -225,7 +231,9 @@ event the thing took part in ("appointed on 30 May 2016", "listed in 1985"): a t
 event, not a fact about the thing, so no edge to the date."""
 _BORN = re.compile(r"^\s*\((?:[^()]*?[;,]\s*)?born\s+([^()]*?)\)")
 """A life's bracket that gives only the birth: "X (; born 14 December 1964 in Kyiv)"."""
-_DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*[-–—]\s*([^()]*?)\)")
+_DATE_RANGE = re.compile(r"^\s*\(([^()]*?)\s*(?:[–—]|(?<![^\W\d_])-|-(?![^\W\d_]))\s*([^()]*?)\)")
+"""A life's bracket: born, dash, died; not a hyphen between two letters ("born Olufela Ransome-Kuti; 15 October 1938 –
+2 August 1997": the hyphen of a name)."""
 _ABBREV = re.compile(r"[^A-Za-z]")
 _WORDED = re.compile(r"[^\W\d_]{2}")
 """A relation name needs a word of two letters or more (any script)."""
@@ -269,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v56"
+    VERSION = "spacy-v57"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -405,6 +413,10 @@ class ParseExtractor:
             if r.relation != IS_A and r.how.split("+")[0] in ("svo", "passive") and fold(r.target) not in values:
                 doers.setdefault((r.start, r.relation.split()[0]), set()).update((r.source, r.target))
         people = {r.source for r in found.relations if r.relation == IS_A and r.target == PERSON}
+        lives: dict[str, list[tuple[str, str]]] = {}  # name -> (verb, date) of the parse's readings of its life's bracket
+        for r in found.relations:
+            if r.how == "dates" and fold(r.target) in values:
+                lives.setdefault(r.source, []).append((r.relation.split()[0], fold(r.target)))
         known_people = getattr(self, "_people", frozenset())
         parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
         labels_found = set(parse_names)
@@ -430,6 +442,14 @@ class ParseExtractor:
             held = set().union(*around)
             return held.pop() if at and all(around) and len(held) == 1 else None
 
+        @functools.cache
+        def language_label(label: str) -> bool:
+            """Whether the chunk names ``label`` only as the language of a name in brackets ("Kotor (Montenegrin
+            Cyrillic: Котор; Italian: Cattaro)"), which the parse reads as no name."""
+            at = list(re.finditer(rf"(?<!\w){re.escape(label)}(?!\w)", chunk.text))
+            return bool(at) and all(re.match(r"\s*:", chunk.text[m.end():]) and
+                                    re.search(r"[(;]\s*$", chunk.text[:m.start()]) for m in at)
+
         rels = list(found.relations)
         for r in rules.relations:
             src, dst = _rule_label(r.source, canon, inside, alone), _rule_label(r.target, canon, inside, alone)
@@ -440,6 +460,9 @@ class ParseExtractor:
                         for x in (src, dst) for v in dates):
                 continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February", "on Christmas
                 #           Day 1066": a part of a date
+            verbs = {v for v, d in lives.get(src, ()) if re.search(rf"(?<!\w){re.escape(fold(dst))}(?!\w)", d)}
+            if verbs and r.relation.split()[-1] in ("born", "died") and r.relation.split()[-1] not in verbs:
+                continue  # "(born Olufela Ransome-Kuti; 15 October 1938 – 2 August 1997)": the second is the death's
             if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and \
                     any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])):
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
@@ -455,7 +478,7 @@ class ParseExtractor:
             if any(_misread_pronoun(x, said, x in people, x in known_people, read_as) for x in (src, dst)):
                 continue  # "He married Kim Morgan": a he the rule reader gave a film, the parse a person; "It was
                 #           produced by Albert S. Ruddy": an "it" it gave the film's star, the parse the film
-            if joins_names(src) or joins_names(dst):
+            if joins_names(src) or joins_names(dst) or language_label(src) or language_label(dst):
                 continue  # "made with Mark Gustafson for Netflix": two names the parse read apart, not one
             if src[:1].islower() or dst[:1].islower() and r.relation != IS_A:
                 continue  # "the society" left as a word: a class node, not the thing the sentence is about
@@ -479,7 +502,7 @@ class ParseExtractor:
         for e in rules.entities:
             label = _rule_label(e.label, canon, inside, alone)
             if label is not None and label not in labels and label not in sentence_words | _MONTHS and \
-                    not joins_names(label):
+                    not joins_names(label) and not language_label(label):
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
@@ -973,6 +996,9 @@ class _Reader:
                 end = ent.end
                 while end - 1 > ent.start and doc[end - 1].is_lower and doc[end - 1].pos_ in ("ADP", "DET", "CCONJ"):
                     end -= 1  # "the Cabinet Office of Tony Blair": NER's ORG ends in "of" where the person begins
+                opened = [t.i for t in ent if t.text == "("]
+                if opened and opened[-1] > ent.start and not any(t.text == ")" for t in doc[opened[-1]:end]):
+                    end = opened[-1]  # "the Vasa Museum (Vasamuseet)": NER's ORG took the bracket, not its close
                 ent = doc[ent.start:end]
                 while end - 1 > ent.start and doc[end - 1].text == ",":
                     end -= 1  # "Born at Statfold, Staffordshire, Pipe-Wolferstan ...": NER's ORG took the comma
@@ -1045,8 +1071,8 @@ class _Reader:
                     if b - 1 - a >= 2 and len({k for x, y, k in typed if x < b - 1 and y > a}) == 1:
                         spans.append((a, b - 1, "PROPN"))
             i = j
-        spans = [(a, b, k) for a, b, k in spans if not (  # "(Italian: Il Gattopardo)": the language of the name
-            a > sent.start and doc[a - 1].text == "(" and b < sent.end and doc[b].text == ":" and b - a <= 2)]  # after it
+        spans = [(a, b, k) for a, b, k in spans if not (  # "(Italian: Il Gattopardo)", "(...; Italian: Cattaro)": the
+            a > sent.start and doc[a - 1].text in ("(", ";") and b < sent.end and doc[b].text == ":" and b - a <= 2)]
         merged: list[tuple[int, int, str]] = list(quoted)  # a quoted title is whole, whatever NER cut in it
         for s, e, kind in sorted(spans, key=lambda x: (x[0], -(x[1] - x[0]))):
             over = [m for m in merged if s < m[1] and e > m[0]]
@@ -1568,6 +1594,10 @@ class _Reader:
         e = self.ents[k]
         if k in self.people:
             return True
+        if e.kind == "PROPN" and e.classes and name_kind(e.label) is not False:  # "Fela Anikulapo Kuti ... was a
+            # Nigerian bandleader, composer and political activist": NER named no kind; not "a developer and publisher"
+            return any(_person_class(c) for c in e.classes) and all(
+                _person_class(c) or c.endswith(_AGENT_ENDINGS) and noun_kind(c) in (None, PERSON) for c in e.classes)
         if e.kind != "PERSON" or name_kind(e.label) is False:
             return False
         return not e.classes or any(_personal_class(c) for c in e.classes)
@@ -1577,7 +1607,8 @@ class _Reader:
         if e.kind == "VALUE":
             return False
         if agree in ("m", "f"):
-            return self._person(k) and self.gender.get(k, agree) == agree
+            said = {_GENDERED.get(c) for c in e.classes} - {None}
+            return self._person(k) and self.gender.get(k, next(iter(said)) if len(said) == 1 else agree) == agree
         if self._person(k) or e.kind == "NORP":  # "it" is never a person nor "American"
             return False
         if agree == "n":
@@ -2984,16 +3015,45 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
                 a += 1 if a < b and doc[a].lower_ in ("simply", "just") else 0
                 if a < b and doc[a].text[:1].isupper():
                     out[a, b] = k - 1
-    for t in sent:  # "The Leopard (Italian: Il Gattopardo)": its name in another language
+    for t in sent:  # "The Leopard (Italian: Il Gattopardo)", "Kotor (Montenegrin: Котор; Italian: Cattaro)": its
+        if t.text != "(" or t.i - 1 < sent.start or not doc[t.i - 1].text[:1].isupper():  # names in other languages
+            continue
+        at = t.i
+        while at is not None:
+            colon = next((j for j in range(at + 1, min(at + 4, sent.end)) if doc[j].text == ":"), None)
+            if colon is None or colon == at + 1 or not all(w.text[:1].isupper() and w.is_alpha
+                                                           for w in doc[at + 1:colon]):
+                break
+            start = colon + 1
+            end = next((w.i for w in doc[start:sent.end] if w.text in (",", "(", ")", ";", ".", ":")), sent.end)
+            if start < end <= start + 10 and doc[start].text[:1].isupper():
+                out[start, end] = t.i - 1
+            at = end if end < sent.end and doc[end].text == ";" else None
+    out.update(_native_names(sent))
+    return out
+
+
+def _native_names(sent: Any) -> dict[tuple[int, int], int]:
+    """A name in brackets right after a name that begins as one of its words does ("the Bay of Kotor (Boka
+    Kotorska)", "the Vasa Museum (Vasamuseet)"): the same thing in its own language -> the named thing's last token.
+    Not an acronym (read elsewhere), nor a bracket that names something else ("Geoff (Andrew Laing)", "Virtual
+    Console (Wii U)", "Zhoukoudian (China)"), which shares no word's beginning."""
+    doc, out = sent.doc, {}
+    for t in sent:
         if t.text != "(" or t.i - 1 < sent.start or not doc[t.i - 1].text[:1].isupper():
             continue
-        colon = next((j for j in range(t.i + 1, min(t.i + 4, sent.end)) if doc[j].text == ":"), None)
-        if colon is None or colon == t.i + 1 or not all(w.text[:1].isupper() and w.is_alpha for w in doc[t.i + 1:colon]):
+        close = next((j for j in range(t.i + 1, min(t.i + 6, sent.end)) if doc[j].text == ")"), None)
+        inner = doc[t.i + 1:close] if close is not None else []
+        if not inner or inner.text.isupper() or not all(w.is_alpha and (w.text[:1].isupper() or w.lower_ in
+                                                                         _NAME_INNER) for w in inner):
             continue
-        start = colon + 1
-        end = next((w.i for w in doc[start:sent.end] if w.text in (",", "(", ")", ";", ".", ":")), sent.end)
-        if start < end <= start + 10 and doc[start].text[:1].isupper():
-            out[start, end] = t.i - 1
+        k = t.i - 1
+        while k - 1 >= sent.start and t.i - k < 6 and (doc[k - 1].text[:1].isupper() and doc[k - 1].is_alpha or
+                                                       doc[k - 1].lower_ in _NAME_INNER):
+            k -= 1
+        outer = {fold(w.text)[:4] for w in doc[k:t.i] if len(w) >= 4 and w.text[:1].isupper()}
+        if any(fold(w.text)[:4] in outer for w in inner if len(w) >= 4):
+            out[t.i + 1, close] = t.i - 1
     return out
 
 

@@ -366,7 +366,8 @@ class OfflineExtractor:
             if skip_first and n == 0:
                 continue
             span = (offset, offset + len(sentence))
-            if _RECORD.match(sentence) and ";" in sentence:
+            if _RECORD.match(sentence) and ";" in sentence and \
+                    all(c.count("(") == c.count(")") for c in sentence.split(";")):  # not "X (Latin: Y; Greek: Z) is"
                 cells = [c.split(":", 1) for c in sentence.rstrip(".").split(";")]
                 row_relations(found, [h.strip() for h, _ in cells], [v.strip() for _, v in cells],
                               sentence, span)

@@ -276,6 +276,16 @@ def test_records_become_header_edges():
     assert ("Halvard Group", IS_A, "person") not in t
 
 
+def test_a_sentence_with_names_in_other_languages_is_no_record():
+    """"Kotor (Montenegrin Cyrillic: Котор; Italian: Cattaro) is a coastal town in Montenegro, ...": its bracket reads
+    like "key: value; key: value", and the rest of the sentence became one node ("Cattaro) is a coastal town ...");
+    a record's cells hold no half of a bracket."""
+    t = triples("Kotor (Montenegrin Cyrillic: Котор; Italian: Cattaro) is a coastal town in Montenegro, situated on "
+                "the Bay of Kotor.")
+    assert not [x for s, _, o in t for x in (s, o) if x.count("(") != x.count(")")]
+    assert ("Acme (UK)", "year founded", "1990") in triples("name: Acme (UK); founded: 1990.")
+
+
 TABLE = [["Company", "Founder", "Founded", "Headquarters"], ["Lumen Materials", "Helena Marsh", "2004", "Edinburgh"],
          ["Tidewell Energy", "Helena Marsh", "2012", "Aberdeen"]]
 

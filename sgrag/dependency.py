@@ -277,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v57"
+    VERSION = "spacy-v58"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -2137,6 +2137,11 @@ class _Reader:
             return None
         lca = ca[lca_k][0]
         side_a, side_b = ca[:lca_k + 1], cb[:ids_b[lca.i] + 1]
+        for end, other in ((ta, side_b), (tb, side_a)):
+            if end.dep_ == "conj" and end.head.dep_ == "appos" and end.head.head.i == lca.i and lca.tag_ == "NN" \
+                    and len(other) == 2 and other[0][1] in ("amod", "compound"):
+                return None  # "the German geographer Hans Meyer and (the Austrian mountaineer) Ludwig Purtscheller":
+                #              one geographer, German; the name listed after him is not what the noun's words say
         for tx, cy, swap in ((ta, cb, False), (tb, ca, True)):
             clause = _qualifying_clause(tx, cy)
             if clause is not None and tx.head.i not in self.token_mention:  # a name standing for its noun, which
@@ -3028,6 +3033,12 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
             end = next((w.i for w in doc[start:sent.end] if w.text in (",", "(", ")", ";", ".", ":")), sent.end)
             if start < end <= start + 10 and doc[start].text[:1].isupper():
                 out[start, end] = t.i - 1
+                after = next((w.i for w in doc[end + 1:min(end + 8, sent.end)] if w.text in (",", "(", ")", ";", ":")),
+                             None)  # "(Russian: Транссибирская магистраль, Transsibirskaya magistral)": romanised
+                if doc[end].text == "," and after is not None and doc[after].text in (")", ";") and \
+                        doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha:
+                    out[end + 1, after] = t.i - 1
+                    end = after
             at = end if end < sent.end and doc[end].text == ";" else None
     out.update(_native_names(sent))
     return out

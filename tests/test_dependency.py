@@ -1831,6 +1831,11 @@ def test_each_name_in_other_languages_in_one_bracket_is_an_alias(ex):
     named = set(labels) | {x for r in found.relations for x in (r.source, r.target)}
     assert not {"Italian", "Montenegrin Cyrillic"} & named
     assert not [r for r in found.relations if ")" in r.target or ")" in r.source]
+    found = ex.extract_text("The Trans-Siberian Railway (Russian: Транссибирская магистраль, Transsibirskaya "
+                            "magistral) is a network of railways.", title="Trans-Siberian Railway")
+    labels = {e.label: e for e in found.entities}  # the name romanised after the comma is one more
+    assert {"Транссибирская магистраль", "Transsibirskaya magistral"} <= set(labels["Trans-Siberian Railway"].aliases)
+    assert not [x for x in labels if x.startswith("Transsibirskaya")]
 
 
 def test_a_he_is_never_a_person_the_text_calls_a_mother(ex, tmp_path):
@@ -1864,3 +1869,14 @@ def test_a_life_bracket_after_a_hyphenated_birth_name_gives_birth_and_death(ex, 
     assert not of("1997") & {"year born", "born"} and not of("2 August") & {"born"}
     kretsinger = {(r.relation, r.target) for r in rels if r.source == "George Kretsinger"}
     assert {("born on", "June 20, 1844"), ("died on", "April 20, 1906")} <= kretsinger
+
+
+def test_a_name_listed_after_a_described_name_does_not_take_its_description(ex):
+    """"by the German geographer Hans Meyer and the Austrian mountaineer Ludwig Purtscheller": the second name stood in
+    the first's place, the geographer's apposition, and so was German too; one geographer is described. A plural
+    noun describes each name listed ("American musicians John Smith and Bob Jones")."""
+    found = ex.extract_text("Kibo was reached by the German geographer Hans Meyer and the Austrian mountaineer Ludwig "
+                            "Purtscheller. The band was formed by American musicians John Smith and Bob Jones.")
+    assert rel(found, "Hans Meyer", "German") == {"from"} and rel(found, "Ludwig Purtscheller", "Austrian") == {"from"}
+    assert "from" not in rel(found, "Ludwig Purtscheller", "German")
+    assert rel(found, "Bob Jones", "American") == {"from"} and rel(found, "John Smith", "American") == {"from"}

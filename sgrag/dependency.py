@@ -277,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v58"
+    VERSION = "spacy-v59"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -2457,6 +2457,10 @@ class _Reader:
                 chain.pop()  # a chain ends in a place (by NER or its name's head noun: "Kroonstad, Free State"), or
                 #              in a name that ends the sentence after one ("based in Bologna, Emilia-Romagna.",
                 #              which NER calls a person)
+            if len(chain) >= 2 and not self._place(chain[0].entity) and re.search(
+                    r",\s*(?:the\s+)?$", self.text[sent.start_char:self.doc[chain[0].start].idx]):
+                listed = True  # "The European Union, the United States Department of State, Canada, human rights
+                #                organizations ...": an organisation after a comma is one more item of a list
             if len(chain) >= 2 and not listed:
                 for x, y in zip(chain, chain[1:]):
                     self._add(self.ents[x.entity].label, LOCATED_IN, self.ents[y.entity].label, "place-chain",

@@ -1880,3 +1880,16 @@ def test_a_name_listed_after_a_described_name_does_not_take_its_description(ex):
     assert rel(found, "Hans Meyer", "German") == {"from"} and rel(found, "Ludwig Purtscheller", "Austrian") == {"from"}
     assert "from" not in rel(found, "Ludwig Purtscheller", "German")
     assert rel(found, "Bob Jones", "American") == {"from"} and rel(found, "John Smith", "American") == {"from"}
+
+
+def test_an_organisation_listed_after_a_comma_is_no_place_chain(ex):
+    """"The European Union, the United States Department of State, Canada, human rights organizations ... protested":
+    a list, not "the Department of State, (in) Canada"; read as a chain, Canada became the document's outermost place
+    and every unplaced name of the article was put in it. A chain after no comma stays one."""
+    found = ex.extract_text("The European Union, the United States Department of State, Canada, human rights "
+                            "organizations, and other international organizations protested against the sentence. He "
+                            "joined the Construction Safety Association of Ontario, Canada in 1990. It was founded "
+                            "in Athens, Georgia, United States.")
+    assert "located in" not in rel(found, "United States Department of State", "Canada")
+    assert "located in" in rel(found, "Construction Safety Association of Ontario", "Canada")
+    assert "located in" in rel(found, "Athens", "Georgia") and "located in" in rel(found, "Georgia", "United States")

@@ -277,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v59"
+    VERSION = "spacy-v60"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -3045,6 +3045,17 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
                     end = after
             at = end if end < sent.end and doc[end].text == ";" else None
     out.update(_native_names(sent))
+    for t in sent:  # "The Neue Bachgesellschaft, or New Bach Society, is ...": the sentence's first name, named again
+        if t.lower_ != "or" or t.i - 2 < sent.start or doc[t.i - 1].text != "," or t.i + 1 >= sent.end or \
+                not doc[t.i - 2].text[:1].isupper():
+            continue
+        first = sent.start + (1 if doc[sent.start].lower_ == "the" else 0)
+        if not all(w.text[:1].isupper() or w.lower_ in _NAME_INNER for w in doc[first:t.i - 1]):
+            continue
+        end = next((w.i for w in doc[t.i + 1:min(t.i + 10, sent.end)] if w.text == ","), None)
+        if end is not None and end > t.i + 1 and doc[t.i + 1].text[:1].isupper() and \
+                all(w.text[:1].isupper() or w.lower_ in _NAME_INNER for w in doc[t.i + 1:end]):
+            out[t.i + 1, end] = t.i - 2
     return out
 
 

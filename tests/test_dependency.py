@@ -1893,3 +1893,13 @@ def test_an_organisation_listed_after_a_comma_is_no_place_chain(ex):
     assert "located in" not in rel(found, "United States Department of State", "Canada")
     assert "located in" in rel(found, "Construction Safety Association of Ontario", "Canada")
     assert "located in" in rel(found, "Athens", "Georgia") and "located in" in rel(found, "Georgia", "United States")
+
+
+def test_a_name_given_again_after_or_is_an_alias(ex):
+    """"The Neue Bachgesellschaft, or New Bach Society, is ...": one organisation, two names (a question may use
+    either); a list ending in "or" is no such naming."""
+    found = ex.extract_text("The Neue Bachgesellschaft, or New Bach Society, is an organisation based in Leipzig. "
+                            "Paris, Lyon, or Marseille, would host the final.")
+    labels = {e.label: e for e in found.entities}
+    assert "New Bach Society" in labels["Neue Bachgesellschaft"].aliases and "New Bach Society" not in labels
+    assert {"Paris", "Lyon", "Marseille"} <= set(labels) and not labels["Lyon"].aliases - {"Lyon"}

@@ -277,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v60"
+    VERSION = "spacy-v61"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1625,6 +1625,8 @@ class _Reader:
                 self._series_title_in(sent)
             glosses = _glosses(sent)
             for s, e, kind in self._spans(sent, glosses):
+                if _named_class(self.doc, s, e, kind):
+                    continue  # read by ``_classes``
                 if (s, e) in glosses and glosses[s, e] in self.token_mention:
                     self._gloss(s, e, self.token_mention[glosses[s, e]])
                 elif not any(t in self.token_mention for t in range(s, e)):
@@ -1735,6 +1737,16 @@ class _Reader:
         """"X is a Russian military leader", "X, an American singer,", "X, which is a city": X is a (military) leader;
         "X is Y's eighth studio album": X is a (studio) album (a class noun the lexicon knows, after a possessor)."""
         for t in sent:
+            if t.pos_ == "PROPN" and t.dep_ == "attr" and t.i not in self.token_mention and \
+                    self.doc[t.left_edge.i].lower_ in ("a", "an"):  # "Lake Tanganyika is an African Great Lake"
+                subject = next((c for c in t.head.children if c.dep_ in _SUBJ), None)
+                m = self.token_mention.get(subject.i) if subject is not None else None
+                if m is not None and self.ents[m.entity].kind != "VALUE":
+                    phrase = " ".join(w.lower_ for w in self.doc[t.left_edge.i + 1:t.i + 1])
+                    for cls in class_names(phrase):
+                        self.ents[m.entity].classes.append(cls.split()[-1])
+                        self._add(self.ents[m.entity].label, IS_A, cls, "class", self.doc[t.i:t.i + 1], sent, m.via)
+                continue
             if t.pos_ != "NOUN" or t.dep_ not in ("attr", "appos") or t.i in self.token_mention:
                 continue
             if not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children) and not (
@@ -3057,6 +3069,16 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
                 all(w.text[:1].isupper() or w.lower_ in _NAME_INNER for w in doc[t.i + 1:end]):
             out[t.i + 1, end] = t.i - 2
     return out
+
+
+def _named_class(doc: Any, start: int, end: int, kind: str) -> bool:
+    """Whether a capitalised span is a class the sentence says its subject is ("Lake Tanganyika is *an African Great
+    Lake*", "X is *a National Memorial*"): after "a"/"an", the copula's attribute, ending the span; no name. A place
+    NER names in it stays a name."""
+    root = doc[start:end].root
+    return kind not in ("VALUE", "WORK_OF_ART") and start > 0 and doc[start - 1].lower_ in ("a", "an") and \
+        root.i == end - 1 and root.dep_ == "attr" and root.head.lemma_ == "be" and \
+        not any(e.start >= start and e.end < end for e in doc[start:end].ents)  # "a *North Carolina* State Park"
 
 
 def _native_names(sent: Any) -> dict[tuple[int, int], int]:

@@ -1903,3 +1903,19 @@ def test_a_name_given_again_after_or_is_an_alias(ex):
     labels = {e.label: e for e in found.entities}
     assert "New Bach Society" in labels["Neue Bachgesellschaft"].aliases and "New Bach Society" not in labels
     assert {"Paris", "Lyon", "Marseille"} <= set(labels) and not set(labels["Lyon"].aliases) - {"Lyon"}
+
+
+def test_a_capitalised_class_after_a_is_no_name(ex):
+    """"Lake Tanganyika is an African Great Lake": a class the lake is, not a second lake; as a name, it took "the
+    lake" of every later sentence and answered "Which lake ...?" in the subject's place. A place NER names inside
+    such a phrase stays a name ("a North Carolina State Park")."""
+    found = ex.extract_text("Lake Tanganyika is an African Great Lake. The lake is fed by the Malagarasi River. The "
+                            "Space Mirror Memorial is a National Memorial. Pettigrew State Park is a North Carolina "
+                            "State Park in Tyrrell County.", title="Lake Tanganyika")
+    labels = {e.label for e in found.entities if e.description != "class"}
+    assert not {"African Great Lake", "National Memorial"} & labels
+    assert {"african great lake", "lake"} <= {r.target for r in found.relations if r.source == "Lake Tanganyika"
+                                              and r.relation == "is a"}
+    assert rel(found, "Space Mirror Memorial", "national memorial") == {"is a"}
+    assert rel(found, "Malagarasi River", "Lake Tanganyika") == {"fed"}
+    assert [x for x in labels if "North Carolina" in x]

@@ -277,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v61"
+    VERSION = "spacy-v62"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -499,8 +499,11 @@ class ParseExtractor:
                                                 fact_end=r.end))
         labels = {e.label for e in found.entities}
         ents = list(found.entities)
+        classes = {r.target for r in rels if r.relation == IS_A}
         for e in rules.entities:
             label = _rule_label(e.label, canon, inside, alone)
+            if e.description == "class" and label not in classes:
+                continue  # "founded", "called": a class whose every reading was dropped names nothing the text says
             if label is not None and label not in labels and label not in sentence_words | _MONTHS and \
                     not joins_names(label) and not language_label(label):
                 labels.add(label)
@@ -992,6 +995,9 @@ class _Reader:
                         not _event_word(ent[-1].text):
                     spans.append((ent.start, ent.start + 1, "VALUE"))  # "the NFL champion 1957 Lions": a team's
                     ent = doc[ent.start + 1:ent.end]                   # season, not an edition; "a 2001 French film"
+                if kind in ("ORG", "EVENT", "FAC") and ent.start > sent.start and \
+                        re.fullmatch(r"\d+(?:st|nd|rd|th)", doc[ent.start - 1].text):
+                    ent = doc[ent.start - 1:ent.end]  # "the 2nd SS Panzer Division": NER's ORDINAL is the name's
                 seps = _PLACE_SEP if kind in ("GPE", "LOC", "FAC") else {":", ";"} if kind == "ORG" else set()
                 end = ent.end
                 while end - 1 > ent.start and doc[end - 1].is_lower and doc[end - 1].pos_ in ("ADP", "DET", "CCONJ"):

@@ -1919,3 +1919,20 @@ def test_a_capitalised_class_after_a_is_no_name(ex):
     assert rel(found, "Space Mirror Memorial", "national memorial") == {"is a"}
     assert rel(found, "Malagarasi River", "Lake Tanganyika") == {"fed"}
     assert [x for x in labels if "North Carolina" in x]
+
+
+def test_no_class_is_left_of_a_rule_readers_dropped_reading(ex):
+    """"to lead the newly founded NDP": the rule reader read a class "founded", whose reading the merge drops (no noun
+    there); the class itself stayed, an edgeless node that a question's "co-founded by" then linked to as a condition."""
+    text = ("Douglas left provincial politics to lead the newly founded NDP, created by the merger of the CCF with the "
+            "Canadian Labour Congress, and was succeeded as leader by David Lewis in 1971.")
+    found = ex.extract(_chunk(text))
+    assert "founded" not in {e.label.lower() for e in found.entities}
+    assert {"NDP", "David Lewis"} <= {e.label for e in found.entities}
+
+
+def test_an_ordinal_before_an_organisations_name_is_part_of_it(ex):
+    """"a company of the 2nd SS Panzer Division Das Reich": NER types "2nd" an ordinal apart from its ORG; the
+    division's name holds its number (Re-DocRED's "7th Military District", "15th Chunsa Film Art Awards")."""
+    found = ex.extract_text("A company of the 2nd SS Panzer Division Das Reich surrounded the village.")
+    assert "2nd SS Panzer Division Das Reich" in {e.label for e in found.entities}

@@ -277,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v62"
+    VERSION = "spacy-v63"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -351,7 +351,7 @@ class ParseExtractor:
         # "Notable alumni include"): no name, whatever the rule reader, which reads capitals, makes of it
         mid_capitals = {t.text for t in doc if not t.is_sent_start and t.text[:1].isupper()}
         self._sentence_words = {t.text for t in doc if t.is_sent_start and t.is_alpha and t.text[:1].isupper()
-                                and t.pos_ != "PROPN" and not t.ent_type_} - mid_capitals
+                                and t.pos_ != "PROPN" and t.ent_type_ in ("", "ORDINAL")} - mid_capitals  # "First"
         self._named_at = [(doc[m.start].idx, doc[m.end - 1].idx + len(doc[m.end - 1]), reader.ents[m.entity].label)
                           for m in reader.mentions if m.via in ("", "alias", "nested")
                           and reader.ents[m.entity].kind != "VALUE"]
@@ -1042,6 +1042,9 @@ class _Reader:
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and" and j not in cut:
                     j += 1
+                elif t.text == "/" and j + 1 < sent.end and len(doc[j - 1]) == len(doc[j + 1]) == 1 and \
+                        doc[j - 1].is_upper and doc[j + 1].is_upper:  # "Novo Nordisk A/S"
+                    j += 2
                 elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].ent_type_ not in _VALUE_NER and j not in cut:  # not "Ohio–December 3, 1912"
                     j += 1
@@ -3080,9 +3083,10 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
 def _named_class(doc: Any, start: int, end: int, kind: str) -> bool:
     """Whether a capitalised span is a class the sentence says its subject is ("Lake Tanganyika is *an African Great
     Lake*", "X is *a National Memorial*"): after "a"/"an", the copula's attribute, ending the span; no name. A place
-    NER names in it stays a name."""
+    NER names in it stays a name, as does a nationality ("a Soviet, Ukrainian, and Russian mathematician")."""
     root = doc[start:end].root
-    return kind not in ("VALUE", "WORK_OF_ART") and start > 0 and doc[start - 1].lower_ in ("a", "an") and \
+    return kind not in ("VALUE", "WORK_OF_ART", "NORP") and end - start > 1 and start > 0 and \
+        doc[start - 1].lower_ in ("a", "an") and \
         root.i == end - 1 and root.dep_ == "attr" and root.head.lemma_ == "be" and \
         not any(e.start >= start and e.end < end for e in doc[start:end].ents)  # "a *North Carolina* State Park"
 

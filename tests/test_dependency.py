@@ -1936,3 +1936,23 @@ def test_an_ordinal_before_an_organisations_name_is_part_of_it(ex):
     division's name holds its number (Re-DocRED's "7th Military District", "15th Chunsa Film Art Awards")."""
     found = ex.extract_text("A company of the 2nd SS Panzer Division Das Reich surrounded the village.")
     assert "2nd SS Panzer Division Das Reich" in {e.label for e in found.entities}
+
+
+def test_a_sentence_opening_ordinal_is_no_name_to_the_rule_reader(ex, tmp_path):
+    """"First published in 1862 in The Russian Messenger, ..., it was dedicated to the memory of the critic Vissarion
+    Belinsky": the rule reader took the capitalised "First" for the sentence's subject, a node that then answered
+    "Which 1862 Russian novel ... dedicated to the memory of Vissarion Belinsky?"."""
+    rels = document_relations(ex, tmp_path / "Fathers_and_Sons.txt", "Fathers and Sons\n\nFathers and Sons is an 1862 "
+                              "novel by Ivan Turgenev. First published in 1862 in The Russian Messenger, a Moscow "
+                              "journal edited by Mikhail Katkov, it was dedicated to the memory of the critic Vissarion "
+                              "Belinsky.\n")
+    assert not [r for r in rels if "First" in (r.source, r.target)]
+    assert [r for r in rels if r.source == "Fathers and Sons" and r.target == "Ivan Turgenev"]
+
+
+def test_a_legal_form_with_a_slash_is_part_of_the_name(ex):
+    """"Novo Nordisk A/S": the tokenizer splits the Danish legal form at its slash, and the name was cut into "Novo
+    Nordisk A" and a node "S" (which then answered "Which Danish pharmaceutical company ...?")."""
+    found = ex.extract_text("Novo Nordisk A/S is a Danish pharmaceutical company headquartered in Bagsværd.")
+    labels = {e.label for e in found.entities}
+    assert "Novo Nordisk A/S" in labels and "S" not in labels

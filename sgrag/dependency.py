@@ -277,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v63"
+    VERSION = "spacy-v64"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1952,8 +1952,12 @@ class _Reader:
         performers = self._performed_with(sent, mentions)
         related = {frozenset((m.entity, work.entity)) for work in mentions if id(work) in performers
                    for m in mentions if m.entity not in (work.entity, performers[id(work)].entity)}
-        cast, roles = self._cast_as(sent, mentions)
+        cast, roles, played = self._cast_as(sent, mentions)
         related |= {frozenset((m.entity, r.entity)) for r in roles for m in mentions if m.entity != r.entity}
+        for who, role in played:  # "it stars Toshiro Mifune as the bandit Tajōmaru": he played the bandit
+            related.add(frozenset((who.entity, role.entity)))
+            self._add(self.ents[who.entity].label, "played", self.ents[role.entity].label, "cast-as",
+                      self.doc[who.start:role.end], sent, who.via or role.via)
         named = [c[0] for c in cast[:1]] + [c[2] for c in cast]  # the work and its cast: read by the list alone
         related |= {frozenset((x.entity, y.entity)) for x in named for y in named if x.entity != y.entity}
         blocked = related | self.coordinated  # "performed, following Lordi with "Hard Rock Hallelujah"": the work is
@@ -2623,10 +2627,12 @@ class _Reader:
         return done
 
     def _cast_as(self, sent: Any, mentions: list[_Mention]) -> tuple[list[tuple[_Mention, Any, _Mention]],
-                                                                      list[_Mention]]:
+                                                                      list[_Mention], list[tuple[_Mention, _Mention]]]:
         """"The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as the Palestinian cashier, and Joey Naber
         as his rival": each name of the list is starred (work, verb, name); the names inside an "as" phrase (IDF) are
-        roles, related to nobody. Read from the words: the parser hangs each next name on the role before it."""
+        roles, related to nobody. Read from the words: the parser hangs each next name on the role before it. And,
+        list or not, each (name, character) where the "as" phrase is only the character's name and its nouns ("as the
+        bandit Tajōmaru"): who played whom."""
         doc, text = self.doc, self.text
         verb = next((t for t in sent if t.lemma_.lower() in ("star", "feature") and t.i + 1 < sent.end and
                      t.i + 1 in self.token_mention), None)
@@ -2634,10 +2640,10 @@ class _Reader:
         if verb is not None:
             subj = next((c for c in verb.children if c.dep_ in _SUBJ), None)
             work = self.token_mention.get(subj.i) if subj is not None else None
-        if work is None or self.ents[work.entity].kind == "VALUE":
-            return [], []
+        if verb is None or work is not None and self.ents[work.entity].kind == "VALUE":
+            return [], [], []
         starts = {doc[m.start].idx: m for m in mentions}
-        cast, roles, pos, with_as = [], [], verb.idx + len(verb.text), False
+        cast, roles, played, pos, with_as = [], [], [], verb.idx + len(verb.text), False
         while True:
             gap = re.match(r"\s*(?:and\s+)?", text[pos:sent.end_char])
             who = starts.get(pos + gap.end())
@@ -2648,13 +2654,21 @@ class _Reader:
             role = re.match(r"\s+as\s+[^,;()]*", text[pos:sent.end_char])
             if role is not None:
                 with_as = True
-                roles += [m for m in mentions if pos <= doc[m.start].idx < pos + role.end()]
-                pos += role.end()
+                next_one = re.search(r"\s+and\s+(?=[A-Z][^,;()]*?\s+as\s)", role.group())  # "as Basil Fawlty and
+                end = next_one.start() if next_one is not None else role.end()   # Prunella Scales as his wife Sybil"
+                inside = [m for m in mentions if pos <= doc[m.start].idx < pos + end]
+                roles += inside
+                named = [m for m in inside if self.ents[m.entity].kind not in ("NORP", "VALUE") and m.via != "pronoun"]
+                if len(named) == 1 and self._end_char(named[0]) == pos + len(role.group()[:end].rstrip(" .")) and \
+                        re.fullmatch(r"\s+as\s+(?:(?:the|a|an|his|her|its)\s+)?(?:[A-Za-z-]+\s+){0,3}",
+                                     text[pos:doc[named[0].start].idx]):
+                    played.append((who, named[0]))
+                pos += end
             sep = re.match(r"\s*,\s*(?:and\s+)?|\s+and\s+", text[pos:sent.end_char])
             if sep is None:
                 break
             pos += sep.end()
-        return (cast, roles) if with_as and len(cast) > 1 else ([], [])
+        return (cast, roles, played) if work is not None and with_as and len(cast) > 1 else ([], [], played)
 
     def _members_from(self, sent: Any, mentions: list[_Mention]) -> set[frozenset[int]]:
         """"guest musicians Jerry Garcia and Bill Kreutzmann from the Grateful Dead", "Le Bon, Rhodes and Taylor of

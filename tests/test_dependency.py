@@ -1956,3 +1956,15 @@ def test_a_legal_form_with_a_slash_is_part_of_the_name(ex):
     found = ex.extract_text("Novo Nordisk A/S is a Danish pharmaceutical company headquartered in Bagsværd.")
     labels = {e.label for e in found.entities}
     assert "Novo Nordisk A/S" in labels and "S" not in labels
+
+
+def test_a_name_starred_as_a_character_played_it(ex):
+    """"it stars Toshiro Mifune as the bandit Tajōmaru", "stars John Cleese as Basil Fawlty and Prunella Scales as his
+    wife Sybil": who played whom (Wikidata's performer of a character); a name inside a role that goes on past it is
+    none ("as the IDF soldier")."""
+    found = ex.extract_text("Set in Heian-period Japan, it stars Toshiro Mifune as the bandit Tajōmaru, alongside "
+                            "Machiko Kyō. Fawlty Towers stars John Cleese as Basil Fawlty and Prunella Scales as his "
+                            "wife Sybil. The film stars Ben Newmark as the IDF soldier and Joey Naber as his rival.")
+    played = {(r.source, r.target) for r in found.relations if r.relation == "played"}
+    assert {("Toshiro Mifune", "Tajōmaru"), ("John Cleese", "Basil Fawlty"), ("Prunella Scales", "Sybil")} <= played
+    assert not [p for p in played if p[1] == "IDF"]

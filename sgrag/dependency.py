@@ -277,7 +277,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v64"
+    VERSION = "spacy-v65"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -474,6 +474,8 @@ class ParseExtractor:
                 #           Championships": the parse says the club won them, the rule reader its latest name (a
                 #           name the parse kept apart, "Rivera", is the rule reader's "Tomas Rivera")
             said = chunk.text[r.start:r.end]
+            if _denied(said, src, dst):
+                continue  # "it is not considered part of the Cascade Range": the text says it is not so
             read_as = set().union(*(x for a, b, x in pronouns if a < r.end and r.start < b))
             if any(_misread_pronoun(x, said, x in people, x in known_people, read_as) for x in (src, dst)):
                 continue  # "He married Kim Morgan": a he the rule reader gave a film, the parse a person; "It was
@@ -509,6 +511,17 @@ class ParseExtractor:
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
+
+
+_NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n['’]t\b", re.I)
+
+
+def _denied(said: str, src: str, dst: str) -> bool:
+    """Whether a negation stands between where ``said`` names ``src`` (its start, if it does not: a pronoun) and
+    ``dst``: the rule reader's reading of a denied statement."""
+    at = [m.start() for x in (src, dst) if (m := re.search(rf"(?<!\w){re.escape(x)}(?!\w)", said)) is not None]
+    lo, hi = (min(at), max(at)) if len(at) == 2 else (0, at[0] if at else len(said))
+    return _NEGATION.search(said[lo:hi]) is not None
 
 
 _PERSONAL = re.compile(r"\b(?:he|she|him|his|her)\b", re.I)
@@ -2020,8 +2033,8 @@ class _Reader:
         for subj in mentions:  # the sentence's subject relates to what the rest of its clause names
             root = self._root(subj)
             if root.dep_ not in ("nsubj", "nsubjpass") or root.head.dep_ not in ("ROOT", "conj") or \
-                    self.ents[subj.entity].kind == "VALUE":
-                continue
+                    self.ents[subj.entity].kind == "VALUE" or any(c.dep_ == "neg" for c in root.head.children):
+                continue  # (nor of a clause the text denies: "X is not considered part of Y")
             for b in mentions:
                 if b.entity == subj.entity or frozenset((subj.entity, b.entity)) in related:
                     continue
@@ -2174,6 +2187,8 @@ class _Reader:
                 side_a, side_b = (clause, side_x) if swap else (side_x, clause)  # "Waterloo", performed by ABBA")
                 break
         inner = [t for t, _ in side_a[1:-1] + side_b[1:-1]] + ([lca] if lca.i not in (ta.i, tb.i) else [])
+        if any(c.dep_ == "neg" for t in inner if t.pos_ in ("VERB", "AUX") for c in t.children):
+            return None  # "it is not considered part of the Cascade Range", "never won the cup": the text denies it
         content = [t for t in inner if t.pos_ not in ("PUNCT", "DET", "CCONJ", "PART", "SPACE")]
         team = self._team_in_league(lca, side_a, side_b, a, b) if lca.pos_ == "VERB" else None
         if team is not None:

@@ -1968,3 +1968,16 @@ def test_a_name_starred_as_a_character_played_it(ex):
     played = {(r.source, r.target) for r in found.relations if r.relation == "played"}
     assert {("Toshiro Mifune", "Tajōmaru"), ("John Cleese", "Basil Fawlty"), ("Prunella Scales", "Sybil")} <= played
     assert not [p for p in played if p[1] == "IDF"]
+
+
+def test_a_denied_statement_gives_no_relation(ex):
+    """"it is not considered part of the Cascade Range", "never won", "did not join": the text says the relation does
+    not hold; neither the parse nor the rule reader reads it (a question asking it was answered "exactly")."""
+    for text, src, dst in (("Although part of the Garibaldi Volcanic Belt, Mount Garibaldi is not considered part of "
+                            "the Cascade Range.", "Mount Garibaldi", "Cascade Range"),
+                           ("Smith never won the Masters Tournament.", "Smith", "Masters Tournament"),
+                           ("Smith did not join Arsenal, but he signed for Chelsea.", "Smith", "Arsenal")):
+        found = ex.extract(_chunk(text))
+        assert not rel(found, src, dst) - {"mentioned with"}, text
+    found = ex.extract(_chunk("Smith won the Masters Tournament."))
+    assert rel(found, "Smith", "Masters Tournament") & {"won"}

@@ -173,6 +173,11 @@ _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lie
                "Director", "Representative", "Congressman", "Congresswoman", "Councillor", "Councilman",
                "Co-Producer", "Chairman", "Chairwoman", "Commissioner", "Deputy", "Rear"}
 """Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
+_DEMONYM_NOUNS = frozenset("""Frenchman Frenchwoman Englishman Englishwoman Irishman Irishwoman Scotsman Scotswoman
+                             Welshman Welshwoman Dutchman Dutchwoman Finn Swede Dane Pole Briton Scot Turk Serb Croat
+                             Spaniard Icelander Norseman""".split())
+"""Nouns for a person of a nation, which the parse takes into the name that follows ("beaten by Frenchman Joseph
+Guillemot")."""
 _MALE, _FEMALE = {"he", "him", "his", "himself"}, {"she", "her", "hers", "herself"}
 _NEUTER, _PLURAL = {"it", "its", "itself"}, {"they", "them", "their", "theirs"}
 _GENDERED = {**dict.fromkeys("""mother wife daughter sister grandmother granddaughter aunt niece stepmother stepdaughter
@@ -277,7 +282,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v65"
+    VERSION = "spacy-v66"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1008,6 +1013,8 @@ class _Reader:
                         not _event_word(ent[-1].text):
                     spans.append((ent.start, ent.start + 1, "VALUE"))  # "the NFL champion 1957 Lions": a team's
                     ent = doc[ent.start + 1:ent.end]                   # season, not an edition; "a 2001 French film"
+                if kind == "PERSON" and len(ent) > 2 and ent[0].text in _DEMONYM_NOUNS:
+                    ent = doc[ent.start + 1:ent.end]  # "his fellow Finn Ville Ritola": a Finn, named Ville Ritola
                 if kind in ("ORG", "EVENT", "FAC") and ent.start > sent.start and \
                         re.fullmatch(r"\d+(?:st|nd|rd|th)", doc[ent.start - 1].text):
                     ent = doc[ent.start - 1:ent.end]  # "the 2nd SS Panzer Division": NER's ORDINAL is the name's
@@ -1042,7 +1049,9 @@ class _Reader:
         typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
-            if doc[i].pos_ != "PROPN" or i == sent.start and not doc[i].ent_type_ and i + 1 < sent.end and \
+            if doc[i].pos_ != "PROPN" or doc[i].text in _DEMONYM_NOUNS and i + 1 < sent.end and \
+                    doc[i + 1].ent_type_ == "PERSON" or \
+                    i == sent.start and not doc[i].ent_type_ and i + 1 < sent.end and \
                     doc[i + 1].text == "," and doc[i].dep_ in ("advcl", "advmod", "npadvmod"):
                 i += 1  # "Downstream, the river passes ...": an adverb the small model tags as a name
                 continue
@@ -1738,6 +1747,14 @@ class _Reader:
         key = fold(self.title)
         n = len(self.title.split())
         for t in sent:
+            if self.title_entity is None and t.is_lower and t.pos_ == "NOUN" and t.dep_ in _SUBJ and \
+                    t.i == self.doc[t.i].sent.start + 1 and self.doc[t.i - 1].lower_ == "the" and \
+                    fold(t.text) == key and t.i not in self.token_mention:  # "The quokka (Setonix brachyurus)
+                self.title_entity = self._entity(self.title, "PROPN")    # is a small marsupial", under "Quokka"
+                m = _Mention(t.i, t.i + 1, self.title_entity)
+                self.mentions.append(m)
+                self.token_mention[t.i] = m
+                continue
             if not t.text[:1].isupper() or t.i in self.token_mention or \
                     t.ent_iob_ == "I" and self.doc[t.i - 1].lower_ not in _DETS:
                 continue  # (nor inside a longer name NER read: "the University of *Tromsø*")

@@ -186,6 +186,9 @@ _GENDERED = {**dict.fromkeys("""mother wife daughter sister grandmother granddau
              **dict.fromkeys("""father husband son brother grandfather grandson uncle nephew stepfather stepson king
                               prince emperor duke baron businessman sportsman man boy widower monk""".split(), "m")}
 """Class nouns that say a person's gender ("His mother, Funmilayo, ...": no later "he" or "his" is hers)."""
+_VESSELS = frozenset("""ship warship vessel boat liner frigate submarine yacht carrier battleship cruiser destroyer
+                       galleon schooner steamship steamer icebreaker tanker freighter corvette sloop clipper""".split())
+"""Class nouns of ships, which English calls "she"."""
 _GROUP_NOUNS = {"band", "group", "team", "family", "duo", "trio", "club", "company", "dynasty", "party", "people"}
 """Class nouns of things "they" may stand for (besides organisations and plural names)."""
 _AGENT_ENDINGS = ("er", "or", "ist", "ast", "ian", "ant", "ent", "man", "woman", "ess")
@@ -282,7 +285,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v66"
+    VERSION = "spacy-v67"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -948,6 +951,8 @@ class _Reader:
                     not any(noun_kind(c) not in (None, PERSON) for c in self.ents[t].classes):
                 # not "Holmenkollen" of "... Ski Museum", nor "Bambi" of the film "Bambi II"
                 return t  # "Riedel", "Joh" in the article on Georg Riedel, Joh Keun-shik; "Jones" of "Alan Jones AO"
+        if t is not None and len(words) == 1 and name_head(self.ents[t].label) == (label, True):
+            return t  # "The Peace extended ..." in the article on the Peace of Westphalia
         if t is not None and len(words) >= 2 and kind not in _PLACE | {"NORP", "PERSON"} and \
                 self.ents[t].kind != "PERSON" and self.ents[t].label.split()[-len(words):] == words:
             return t  # "the Ski Museum" in the article on the Holmenkollen Ski Museum
@@ -1629,14 +1634,16 @@ class _Reader:
             # Nigerian bandleader, composer and political activist": NER named no kind; not "a developer and publisher"
             return any(_person_class(c) for c in e.classes) and all(
                 _person_class(c) or c.endswith(_AGENT_ENDINGS) and noun_kind(c) in (None, PERSON) for c in e.classes)
-        if e.kind != "PERSON" or name_kind(e.label) is False:
-            return False
+        if e.kind != "PERSON" or name_kind(e.label) is False or named_kind(e.label, None) not in (None, PERSON):
+            return False  # (nor a name whose head noun says a treaty, a battle: NER's PERSON "Peace of Münster")
         return not e.classes or any(_personal_class(c) for c in e.classes)
 
     def _agrees(self, k: int, agree: str) -> bool:
         e = self.ents[k]
         if e.kind == "VALUE":
             return False
+        if agree == "f" and set(e.classes) & _VESSELS:
+            return True  # "Vasa is a Swedish warship ... She was ordered by King Gustavus Adolphus"
         if agree in ("m", "f"):
             said = {_GENDERED.get(c) for c in e.classes} - {None}
             return self._person(k) and self.gender.get(k, next(iter(said)) if len(said) == 1 else agree) == agree
@@ -3147,6 +3154,10 @@ def _native_names(sent: Any) -> dict[tuple[int, int], int]:
         if t.text != "(" or t.i - 1 < sent.start or not doc[t.i - 1].text[:1].isupper():
             continue
         close = next((j for j in range(t.i + 1, min(t.i + 6, sent.end)) if doc[j].text == ")"), None)
+        if close is not None and close > t.i + 2 and doc[t.i + 1].lower_ == "or" and \
+                all(w.text[:1].isupper() for w in doc[t.i + 2:close]):
+            out[t.i + 2, close] = t.i - 1  # "Vasa (or Wasa) is a Swedish warship": another spelling
+            continue
         inner = doc[t.i + 1:close] if close is not None else []
         if not inner or inner.text.isupper() or not all(w.is_alpha and (w.text[:1].isupper() or w.lower_ in
                                                                          _NAME_INNER) for w in inner):

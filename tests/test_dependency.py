@@ -1999,3 +1999,27 @@ def test_a_lowercase_subject_the_title_names_is_the_article_subject(ex, tmp_path
     rels = document_relations(ex, tmp_path / "Quokka.txt", "Quokka\n\nThe quokka (Setonix brachyurus) is a small "
                               "marsupial of the macropod family. It lives on Rottnest Island.\n")
     assert ("Quokka", "is a", "marsupial") in {(r.source, r.relation, r.target) for r in rels}
+
+
+def test_a_ship_is_she(ex):
+    """"Vasa (or Wasa) is a Swedish warship ... She was ordered by King Gustavus Adolphus": English calls a ship
+    "she"; the pronoun went to the latest person instead (who then "was moved to the Vasa Museum"). "(or Wasa)" is
+    another spelling of the ship's name."""
+    found = ex.extract_text("Vasa (or Wasa) is a Swedish warship built between 1626 and 1628. She was ordered by "
+                            "King Gustavus Adolphus. In 1990 she was moved to the Vasa Museum.", title="Vasa")
+    labels = {e.label: e for e in found.entities}
+    assert "Wasa" in labels["Vasa"].aliases and "Wasa" not in labels
+    assert rel(found, "Gustavus Adolphus", "Vasa") == {"ordered"}
+    assert rel(found, "Vasa", "Vasa Museum") & {"moved to"}
+
+
+def test_the_titles_head_noun_alone_is_the_article_subject(ex):
+    """"The Peace extended the religious terms of the Peace of Augsburg to Calvinism" in the article on the Peace of
+    Westphalia: the short name is the article's subject, not the latest "Peace of" named (the Peace of Münster, which
+    NER calls a person and so took "Peace" as its first name)."""
+    found = ex.extract_text("The Peace of Westphalia is the collective name for the peace treaties signed in 1648. "
+                            "Earlier that year Spain and the Dutch Republic had signed the separate Peace of Münster. "
+                            "The Peace extended the religious terms of the Peace of Augsburg to Calvinism.",
+                            title="Peace of Westphalia")
+    assert rel(found, "Peace of Westphalia", "Calvinism") - {"mentioned with"}
+    assert not rel(found, "Peace of Münster", "Calvinism") - {"mentioned with"}

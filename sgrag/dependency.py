@@ -1330,8 +1330,8 @@ class _Reader:
                 agree = "m" if low in _MALE else "f" if low in _FEMALE else "n" if low in _NEUTER else \
                     "p" if low in _PLURAL else ""
                 target = self._antecedent(t, agree) if agree else None
-                if target is not None and agree in ("m", "f"):
-                    self.people.add(target)
+                if target is not None and agree in ("m", "f") and not set(self.ents[target].classes) & _VESSELS:
+                    self.people.add(target)  # (a ship is "she" and stays a thing)
                     self.gender.setdefault(target, agree)
                 via = "pronoun"
             elif low == "there" and t.dep_ == "advmod" and t.head.pos_ == "VERB":  # "died there": not "there are"

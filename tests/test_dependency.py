@@ -2006,9 +2006,11 @@ def test_a_ship_is_she(ex):
     "she"; the pronoun went to the latest person instead (who then "was moved to the Vasa Museum"). "(or Wasa)" is
     another spelling of the ship's name."""
     found = ex.extract_text("Vasa (or Wasa) is a Swedish warship built between 1626 and 1628. She was ordered by "
-                            "King Gustavus Adolphus. In 1990 she was moved to the Vasa Museum.", title="Vasa")
+                            "King Gustavus Adolphus. In 1990 she was moved to the Vasa Museum. The wreck was "
+                            "forgotten until it was located in 1956 by the archaeologist Anders Franzén.", title="Vasa")
     labels = {e.label: e for e in found.entities}
     assert "Wasa" in labels["Vasa"].aliases and "Wasa" not in labels
+    assert rel(found, "Anders Franzén", "Vasa") == {"located"}  # "it": the ship she is stays a thing
     assert rel(found, "Gustavus Adolphus", "Vasa") == {"ordered"}
     assert rel(found, "Vasa", "Vasa Museum") & {"moved to"}
 

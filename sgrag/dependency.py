@@ -20,7 +20,9 @@ reach the entity first named in another sentence or chunk:
   after an event's name ends it ("the Eurovision Song Contest 1977"), and a quoted title's translation in a
   parenthesis after it is a name of it ("Portugal no coração" ("Portugal in my heart")), and so is a name after
   "also known as", "also spelled" ("Bambi II, also known as Bambi and the Great Prince of the Forest,"; "Zarir (also
-  spelled Zarih)"); the series a title "Series, Words: Subtitle" continues is one name across its comma where the
+  spelled Zarih)"), after "or" ("Vasa (or Wasa)", "The Neue Bachgesellschaft, or New Bach Society,"), each name in
+  another language in brackets ("Kotor (Montenegrin Cyrillic: Котор; Italian: Cattaro)", with its romanisation after a
+  comma) and a bracketed name a word of the name begins ("the Bay of Kotor (Boka Kotorska)"); the series a title "Series, Words: Subtitle" continues is one name across its comma where the
   text writes it ("Crouching Tiger, Hidden Dragon"); a work's title before
   its year or translation in brackets keeps its small words ("Pretty on the Inside (1991)"). A
   description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
@@ -40,7 +42,8 @@ reach the entity first named in another sentence or chunk:
   list the parse took for one name, "Juárez" of "Juárez and Susupuato"); a name ending in a possessive that the
   parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
-  (or none known yet), it/its never a person or a nationality, they/their only a group (an
+  (or none known yet; a class noun may say it: "his mother"), and she a ship too; it/its never a person or a
+  nationality, they/their only a group (an
   organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
   before it, then the article's subject (the title entity, or a longer form of the title as the
   first subject), then (a possessive) the latest agreeing name of its own sentence ("by The Sisters of Mercy,
@@ -49,8 +52,8 @@ reach the entity first named in another sentence or chunk:
   clause's subject means that subject ("In addition to *its* headquarters in Hamburg, Bigpoint ..."). "the <class noun>" -> the entity
   of that class (the title entity first, whose name's head noun is a class too: "the county" of
   "Olesno County").
-* **Relations** follow the shortest dependency path between two mentions of a sentence, one
-  shape per construction (``how``): ``svo`` subject-verb-object and prepositional objects of
+* **Relations** follow the shortest dependency path between two mentions of a sentence (none through a
+  denied verb: "is not considered part of", "never won"), one shape per construction (``how``): ``svo`` subject-verb-object and prepositional objects of
   the verb ("born in"), ``passive`` with its agent reversed ("X was founded by Y" is "Y founded
   X"), ``copula`` ("X is the capital of Y"), ``apposition`` ("X, the capital of Y"),
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
@@ -64,7 +67,8 @@ reach the entity first named in another sentence or chunk:
   verb's object holds the role its "as" names, of that role's possessor: "replaced Garcia as the New Riders'
   guitar player" gives ``Garcia -[player of]-> New Riders``), ``cast-as`` (a list after "stars"/"features" whose
   names take roles: "The film stars Ben Newmark as the IDF soldier, Noureen DeWulf as ...": each is starred, the
-  names inside a role relate to nobody; read from the words), ``event-date`` (an event's name and a date after
+  names inside a role relate to nobody; read from the words; and, list or not, a name starred as a named character
+  played it: "stars Toshiro Mifune as the bandit Tajōmaru"), ``event-date`` (an event's name and a date after
   prepositions of one verb: "wounded at the Battle of Cold Harbor in June 1864": the battle took place in June
   1864), ``team-in`` (the organisation one plays for is in
   the one one plays in: "played in the National Basketball Association as a member of the Toronto Huskies, ..."),
@@ -91,7 +95,8 @@ reach the entity first named in another sentence or chunk:
   musical Carousel", "the Sasanian shah Yazdegerd II") and a definite one the name is in
   apposition to ("their debut album, Get Your Mood On,"), a clause's subject a name is in apposition to ("A
   sequel, Änglagård–andra sommaren, was produced"), "X, which is a city", and a noun and the names it is called
-  ("a band called Arcadia", "brothers named Balash and Peroz I"); NER persons ``is a -> person``.
+  ("a band called Arcadia", "brothers named Balash and Peroz I"), and a capitalised class after "a"/"an" ("Lake
+  Tanganyika is an African Great Lake": ``is a -> african great lake``, no name); NER persons ``is a -> person``.
 * **Examples**: names given as examples of a plural noun take what the sentence says of it ("club teams in Brazil
   such as Flamengo": Flamengo ``located in`` Brazil, and the subject "played team for" it; ``example``).
 * **Coarse kinds**: every name ``is a`` person, organization, place, work, event, product or law

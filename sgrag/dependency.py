@@ -22,9 +22,10 @@ reach the entity first named in another sentence or chunk:
   "also known as", "also spelled" ("Bambi II, also known as Bambi and the Great Prince of the Forest,"; "Zarir (also
   spelled Zarih)"), after "or" ("Vasa (or Wasa)", "The Neue Bachgesellschaft, or New Bach Society,"), each name in
   another language in brackets ("Kotor (Montenegrin Cyrillic: Котор; Italian: Cattaro)", with its romanisation after a
-  comma) and a bracketed name a word of the name begins ("the Bay of Kotor (Boka Kotorska)"); the series a title "Series, Words: Subtitle" continues is one name across its comma where the
-  text writes it ("Crouching Tiger, Hidden Dragon"); a work's title before
-  its year or translation in brackets keeps its small words ("Pretty on the Inside (1991)"). A
+  comma) and a bracketed name a word of the name begins ("the Bay of Kotor (Boka Kotorska)"); the series a title
+  "Series, Words: Subtitle" continues is one name across its comma where the text writes it ("Crouching Tiger, Hidden
+  Dragon"); a work's title before its year or translation in brackets keeps its small words ("Pretty on the Inside
+  (1991)"). A
   description NER's span holds before a name is no part of it ("the eleventh ministry of the Government
   of ..."), nor is a title "of" a known place before a person's name ("Prosecutor General of Ukraine
   Viktor Pshonka"), nor a title NER types apart ("Bishop Abel Muzorewa": Abel Muzorewa); a colon parts
@@ -43,19 +44,18 @@ reach the entity first named in another sentence or chunk:
   parse does not know names nothing.
 * **Coreference** by agreement, then salience: he/she only ever reaches a person of that gender
   (or none known yet; a class noun may say it: "his mother"), and she a ship too; it/its never a person or a
-  nationality, they/their only a group (an
-  organisation, a band, a plural name); among those, the subject of the pronoun's own sentence
-  before it, then the article's subject (the title entity, or a longer form of the title as the
-  first subject), then (a possessive) the latest agreeing name of its own sentence ("by The Sisters of Mercy,
+  nationality, they/their only a group (an organisation, a band, a plural name); among those, the
+  subject of the pronoun's own sentence before it, then the article's subject (the title entity, or a longer
+  form of the title as the first subject), then (a possessive) the latest agreeing name of its own sentence ("by The Sisters of Mercy,
   from *their* album"), then the latest subject of the two sentences before; two subjects of that
   sentence, or none that agrees, leave the pronoun unresolved. A possessive in a phrase fronted before its
   clause's subject means that subject ("In addition to *its* headquarters in Hamburg, Bigpoint ..."). "the <class noun>" -> the entity
   of that class (the title entity first, whose name's head noun is a class too: "the county" of
   "Olesno County").
 * **Relations** follow the shortest dependency path between two mentions of a sentence (none through a
-  denied verb: "is not considered part of", "never won"), one shape per construction (``how``): ``svo`` subject-verb-object and prepositional objects of
-  the verb ("born in"), ``passive`` with its agent reversed ("X was founded by Y" is "Y founded
-  X"), ``copula`` ("X is the capital of Y"), ``apposition`` ("X, the capital of Y"),
+  denied verb: "is not considered part of", "never won"), one shape per construction (``how``): ``svo``
+  subject-verb-object and prepositional objects of the verb ("born in"), ``passive`` with its agent reversed ("X was
+  founded by Y" is "Y founded X"), ``copula`` ("X is the capital of Y"), ``apposition`` ("X, the capital of Y"),
   ``clause`` (relative and participial clauses: "a band formed in Leeds"), ``possessive``
   ("Y, X's son"; a possessor's noun and its preposition: "*its* headquarters in Hamburg", "*his* role in Titanic";
   a class noun before the possessed name names the relation: "*their* album Vision Thing" is an "album of" them), ``modifier`` (a name in a prepositional phrase of another: "Kherson in
@@ -3081,7 +3081,9 @@ def _names_given(participle: Any) -> list[Any]:
 def _known_as(sent: Any) -> dict[tuple[int, int], int]:
     """Another name given with "also known as" / "also called" / "also spelled" after a name and a comma or bracket
     ("Bambi II, also known as Bambi and the Great Prince of the Forest, is ..."): the words up to the next comma,
-    bracket or stop, from a capitalised one, at most 10 -> the named thing's last token."""
+    bracket or stop, from a capitalised one, at most 10 -> the named thing's last token. So are the names in other
+    languages of a bracket ("(Italian: Il Gattopardo)"), those of ``_native_names``, and a name after ", or" that
+    names the sentence's first name again ("The Neue Bachgesellschaft, or New Bach Society, is ...")."""
     doc, out = sent.doc, {}
     for t in sent:
         if t.lower_ == "known" and t.i + 1 < sent.end and doc[t.i + 1].lower_ == "as":
@@ -3153,7 +3155,8 @@ def _native_names(sent: Any) -> dict[tuple[int, int], int]:
     """A name in brackets right after a name that begins as one of its words does ("the Bay of Kotor (Boka
     Kotorska)", "the Vasa Museum (Vasamuseet)"): the same thing in its own language -> the named thing's last token.
     Not an acronym (read elsewhere), nor a bracket that names something else ("Geoff (Andrew Laing)", "Virtual
-    Console (Wii U)", "Zhoukoudian (China)"), which shares no word's beginning."""
+    Console (Wii U)", "Zhoukoudian (China)"), which shares no word's beginning. And a bracket's name after "or"
+    ("Vasa (or Wasa)")."""
     doc, out = sent.doc, {}
     for t in sent:
         if t.text != "(" or t.i - 1 < sent.start or not doc[t.i - 1].text[:1].isupper():

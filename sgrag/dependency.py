@@ -290,7 +290,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v67"
+    VERSION = "spacy-v68"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1059,8 +1059,7 @@ class _Reader:
         typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
-            if doc[i].pos_ != "PROPN" or doc[i].text in _DEMONYM_NOUNS and i + 1 < sent.end and \
-                    doc[i + 1].ent_type_ == "PERSON" or \
+            if doc[i].pos_ != "PROPN" or self._describes_name(i, sent.end) or \
                     i == sent.start and not doc[i].ent_type_ and i + 1 < sent.end and \
                     doc[i + 1].text == "," and doc[i].dep_ in ("advcl", "advmod", "npadvmod"):
                 i += 1  # "Downstream, the river passes ...": an adverb the small model tags as a name
@@ -1126,6 +1125,21 @@ class _Reader:
             if "PROPN" in (kind, m[2]):  # a name NER cut short, or a run NER typed: the whole, NER's type
                 merged[merged.index(m)] = (min(s, m[0]), max(e, m[1]), kind if m[2] == "PROPN" else m[2])
         return self._event_names(self._band_names(self._year_names(sorted(merged))), sent.end)
+
+    def _describes_name(self, i: int, end: int) -> bool:
+        """Whether token ``i`` only describes the name after it, which the parse runs into one proper noun: a nation's
+        noun or a person noun before a name NER reads as a person ("Frenchman Joseph Guillemot", "the Swiss
+        *Esperantist* Hector Hodler"), a nationality NER reads apart before two or more capitalised words ("the
+        *Algerian* Noureddine Morceli"; not "Swiss Re")."""
+        doc = self.doc
+        if i + 1 >= end or doc[i + 1].pos_ != "PROPN":
+            return False
+        if doc[i + 1].ent_type_ == "PERSON" and (doc[i].text in _DEMONYM_NOUNS or is_person_noun(doc[i].lower_)
+                                                  and doc[i].text not in _HONORIFICS | _PEERAGE):
+            return True  # (a title stays: "Emperor Xuanzong" is read as the emperor's name elsewhere)
+        nationality = doc[i].ent_type_ == "NORP" and doc[i].ent_iob_ == "B" and doc[i + 1].ent_type_ != "NORP" or \
+            not doc[i].ent_type_ and country_named(doc[i].text) is not None
+        return nationality and i + 2 < end and doc[i + 2].pos_ == "PROPN" and doc[i + 2].text[:1].isupper()
 
     def _event_names(self, spans: list[tuple[int, int, str]], end: int) -> list[tuple[int, int, str]]:
         """"the Beslan school massacre", "the Challenger disaster", "Iranian election protests", "the Comstock laws": a

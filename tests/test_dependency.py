@@ -2025,3 +2025,14 @@ def test_the_titles_head_noun_alone_is_the_article_subject(ex):
                             title="Peace of Westphalia")
     assert rel(found, "Peace of Westphalia", "Calvinism") - {"mentioned with"}
     assert not rel(found, "Peace of Münster", "Calvinism") - {"mentioned with"}
+
+
+def test_a_nationality_or_person_noun_run_into_a_name_is_no_part_of_it(ex):
+    """"won by the Algerian Noureddine Morceli", "founded by the Swiss Esperantist Hector Hodler": the proper-noun run
+    took the nationality and the person noun into the name; neither a company named by a nationality ("Swiss Re") nor
+    a title ("Emperor Xuanzong") is cut."""
+    found = ex.extract_text("The race was won by the Algerian Noureddine Morceli. The association was founded by a "
+                            "group including the Swiss Esperantist Hector Hodler. Swiss Re is a reinsurance company.")
+    labels = {e.label for e in found.entities}
+    assert {"Noureddine Morceli", "Hector Hodler"} <= labels
+    assert not [x for x in labels if x.startswith(("Algerian ", "Swiss E"))]

@@ -1130,7 +1130,7 @@ class _Reader:
         """Whether token ``i`` only describes the name after it, which the parse runs into one proper noun: a nation's
         noun or a person noun before a name NER reads as a person ("Frenchman Joseph Guillemot", "the Swiss
         *Esperantist* Hector Hodler"), a nationality NER reads apart before two or more capitalised words ("the
-        *Algerian* Noureddine Morceli"; not "Swiss Re")."""
+        *Algerian* Noureddine Morceli"; not "Swiss Re", "the Scottish Premier League")."""
         doc = self.doc
         if i + 1 >= end or doc[i + 1].pos_ != "PROPN":
             return False
@@ -1139,7 +1139,11 @@ class _Reader:
             return True  # (a title stays: "Emperor Xuanzong" is read as the emperor's name elsewhere)
         nationality = doc[i].ent_type_ == "NORP" and doc[i].ent_iob_ == "B" and doc[i + 1].ent_type_ != "NORP" or \
             not doc[i].ent_type_ and country_named(doc[i].text) is not None
-        return nationality and i + 2 < end and doc[i + 2].pos_ == "PROPN" and doc[i + 2].text[:1].isupper()
+        last = i + 1
+        while last + 1 < end and doc[last + 1].pos_ == "PROPN" and doc[last + 1].text[:1].isupper():
+            last += 1
+        return nationality and last > i + 1 and doc[i + 1].ent_type_ in ("", "PERSON") and \
+            noun_kind(doc[last].lower_) is None  # a person's name, not "the Scottish Premier League"
 
     def _event_names(self, spans: list[tuple[int, int, str]], end: int) -> list[tuple[int, int, str]]:
         """"the Beslan school massacre", "the Challenger disaster", "Iranian election protests", "the Comstock laws": a

@@ -418,18 +418,17 @@ class ParseExtractor:
         resolved: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (relation, object) -> where the parse read
         # the ends of the parse's readings with an end from a pronoun (spans in the chunk, as the rule reader's)
         pronouns: list[tuple[int, int, set[str]]] = []
+        lives: dict[str, list[tuple[str, str]]] = {}  # name -> (verb, date) of the parse's readings of its life's bracket
         doers: dict[tuple[int, str], set[str]] = {}  # (sentence start, verb) -> the names the parse joins by that
         for r in found.relations:                       # verb there, either way
+            if r.how == "dates" and fold(r.target) in values:
+                lives.setdefault(r.source, []).append((r.relation.split()[0], fold(r.target)))
             if r.how.endswith("+pronoun"):
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
                 pronouns.append((r.start, r.end, {r.source, r.target}))
             if r.relation != IS_A and r.how.split("+")[0] in ("svo", "passive") and fold(r.target) not in values:
                 doers.setdefault((r.start, r.relation.split()[0]), set()).update((r.source, r.target))
         people = {r.source for r in found.relations if r.relation == IS_A and r.target == PERSON}
-        lives: dict[str, list[tuple[str, str]]] = {}  # name -> (verb, date) of the parse's readings of its life's bracket
-        for r in found.relations:
-            if r.how == "dates" and fold(r.target) in values:
-                lives.setdefault(r.source, []).append((r.relation.split()[0], fold(r.target)))
         known_people = getattr(self, "_people", frozenset())
         parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
         labels_found = set(parse_names)
@@ -473,9 +472,12 @@ class ParseExtractor:
                         for x in (src, dst) for v in dates):
                 continue  # "Italy's", "CNN's Los Angeles": no name the parse knows; "on 2 February", "on Christmas
                 #           Day 1066": a part of a date
-            verbs = {v for v, d in lives.get(src, ()) if re.search(rf"(?<!\w){re.escape(fold(dst))}(?!\w)", d)}
-            if verbs and r.relation.split()[-1] in ("born", "died") and r.relation.split()[-1] not in verbs:
-                continue  # "(born Olufela Ransome-Kuti; 15 October 1938 – 2 August 1997)": the second is the death's
+            life = r.relation.split()[-1]
+            if life in ("born", "died") and lives.get(src):
+                verbs = {v for v, d in lives[src] if re.search(rf"(?<!\w){re.escape(fold(dst))}(?!\w)", d)}
+                if verbs and life not in verbs:
+                    continue  # "(born Olufela Ransome-Kuti; 15 October 1938 – 2 August 1997)": the second date is
+                    #           the death's
             if (src, r.relation, dst) not in have and fold(src) not in fold(chunk.text[r.start:r.end]) and \
                     any(a < r.end and r.start < b for a, b in resolved.get((r.relation, dst), [])):
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the

@@ -290,7 +290,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v68"
+    VERSION = "spacy-v69"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -427,7 +427,7 @@ class ParseExtractor:
                 resolved.setdefault((r.relation, r.target), []).append((r.start, r.end))
                 pronouns.append((r.start, r.end, {r.source, r.target}))
             if r.relation != IS_A and r.how.split("+")[0] in ("svo", "passive") and fold(r.target) not in values:
-                doers.setdefault((r.start, r.relation.split()[0]), set()).update((r.source, r.target))
+                doers.setdefault((r.start, _verb_stem(r.relation.split()[0])), set()).update((r.source, r.target))
         people = {r.source for r in found.relations if r.relation == IS_A and r.target == PERSON}
         known_people = getattr(self, "_people", frozenset())
         parse_names = [e.label for e in found.entities if e.description not in ("value", "class")]
@@ -483,7 +483,7 @@ class ParseExtractor:
                 continue  # the parse read the pronoun doing it as another ("In 1835 she married William King": the
                 #           parse's "she", not the rule reader's latest woman)
             verb = r.relation.split()[-1] if fold(dst) in values else r.relation.split()[0]
-            others = doers.get((r.start, verb), set())
+            others = doers.get((r.start, _verb_stem(verb)), set())
             if others and not any(set(x.split()) <= set(src.split()) for x in others):
                 continue  # "it is one of the most successful team in Europe, having won two EuroLeague
                 #           Championships": the parse says the club won them, the rule reader its latest name (a
@@ -491,6 +491,9 @@ class ParseExtractor:
             said = chunk.text[r.start:r.end]
             if _denied(said, src, dst):
                 continue  # "it is not considered part of the Cascade Range": the text says it is not so
+            if _another_relative(said, src, dst, parse_names):
+                continue  # "The Danube ends in the Danube Delta, most of which ... was designated a UNESCO World
+                #           Heritage Site": the clause is the delta's, not the Danube's
             read_as = set().union(*(x for a, b, x in pronouns if a < r.end and r.start < b))
             if any(_misread_pronoun(x, said, x in people, x in known_people, read_as) for x in (src, dst)):
                 continue  # "He married Kim Morgan": a he the rule reader gave a film, the parse a person; "It was
@@ -526,6 +529,43 @@ class ParseExtractor:
                 labels.add(label)
                 ents.append(dataclasses.replace(e, label=label))
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
+
+
+def _another_relative(said: str, src: str, dst: str, names: Sequence[str]) -> bool:
+    """Whether ``dst`` stands in a relative clause ("which", "who", "whom") that another name between ``src`` and it
+    heads: the rule reader's reading of a clause about that name as one about ``src``."""
+    a = re.search(rf"(?<!\w){re.escape(src)}(?!\w)", said)
+    b = re.search(rf"(?<!\w){re.escape(dst)}(?!\w)", said[a.end():]) if a is not None else None
+    if a is None or b is None:
+        return False
+    between = said[a.end():a.end() + b.start()]
+    rel = list(re.finditer(r"\b(?:which|who|whom)\b", between))
+    if not rel:
+        return False
+    before = between[:rel[-1].start()]
+    return any(x not in (src, dst) and re.search(rf"(?<!\w){re.escape(x)}(?!\w)", before) for x in names)
+
+
+def _foreign_words_go_on(doc: Any, j: int, end: int) -> bool:
+    """Whether doc[j] begins lowercase words no English text would use (no stop word, at most three) that end at a
+    bracket or at a name's particle before a capitalised word: the rest of a title in another language after its
+    article ("La Dame aux camélias (1852)", "La plaça del Diamant"), not English words after a name ("Das Boot
+    director Wolfgang Petersen")."""
+    k = j
+    while k < end and k - j < 3 and doc[k].is_lower and doc[k].is_alpha and not doc[k].is_stop:
+        k += 1
+    if k == j or k >= end:
+        return False
+    if doc[k].text == "(":
+        return True
+    inner = doc[k - 1].lower_ in _NAME_INNER and k - 1 > j
+    return inner and doc[k].is_title and doc[k].pos_ == "PROPN"
+
+
+def _verb_stem(word: str) -> str:
+    """A verb's letters without its ending, so that the parse's lemma and the rule reader's word meet ("lie"/"lies",
+    "designate"/"designated")."""
+    return re.sub(r"(?:e?s|e?d|ing)$", "", word).rstrip("e") or word
 
 
 _NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n['’]t\b", re.I)
@@ -715,8 +755,14 @@ _EXAMPLE_PREPS = frozenset({"as", "including", "like"})
 
 
 def _own_subject(verb: Any) -> bool:
-    """Whether a clause's verb has a subject of its own, not a relative pronoun ("where *he* studied English")."""
-    return any(c.dep_ in _SUBJ and c.tag_ not in ("WDT", "WP") for c in verb.children)
+    """Whether a clause's verb has a subject of its own, not a relative pronoun ("where *he* studied English") nor a
+    part of one ("the Danube Delta, *most of which* lies in Romania": the clause is of the delta)."""
+    return any(c.dep_ in _SUBJ and c.tag_ not in ("WDT", "WP") and not _part_of_relative(c) for c in verb.children)
+
+
+def _part_of_relative(tok: Any) -> bool:
+    return any(p.lower_ == "of" and any(o.dep_ == "pobj" and o.tag_ in ("WDT", "WP") for o in p.children)
+               for p in tok.children)
 
 
 def _object_relative(verb: Any) -> bool:
@@ -815,10 +861,15 @@ def _acronym(label: str) -> str:
 def _writes_out(title: list[str], name: list[str]) -> bool:
     """Whether the lead's subject ``name`` writes out the title (folded words): with more names around it ("Ferit
     Orhan Pamuk" under "Orhan Pamuk", "Guillermo del Toro Gómez", "Basílica de la Sagrada Família") or its
-    abbreviation in full ("Arsenal Women Football Club" under "Arsenal Women F.C.")."""
+    abbreviation in full ("Arsenal Women Football Club" under "Arsenal Women F.C.") or with middle names between its
+    first and last word ("Nadia Elena Comăneci" under "Nadia Comăneci")."""
     n = len(title)
     if any(name[j:j + n] == title for j in range(len(name) - n + 1)):
         return True
+    if 2 <= n < len(name) <= n + 2 and name[0] == title[0] and name[-1] == title[-1]:
+        rest = iter(name[1:-1])
+        if all(w in rest for w in title[1:-1]):  # the title's inner words in the name's order
+            return True
     k = next((i for i, w in enumerate(title) if len(w) == 1), n)
     return 0 < k < n and name[:k] == title[:k] and all(len(w) == 1 for w in title[k:]) and \
         [w[0] for w in name[k:]] == title[k:]
@@ -1067,9 +1118,16 @@ class _Reader:
                 i += 1  # "Downstream, the river passes ...": an adverb the small model tags as a name
                 continue
             j = i + 1
+            of_the = j + 2 < sent.end and doc[j].lower_ == "of" and doc[j + 1].lower_ == "the" and \
+                doc[j + 2].pos_ == "PROPN" and doc[j + 2].is_title and doc[i].is_title and \
+                noun_kind(doc[i].lower_) in (EVENT, "law")  # "the Treaty of the Pyrenees", "the Siege of the Alcázar"
+            j += 2 if of_the else 0
+            foreign = False  # a title in a language written in sentence case: "La Dame aux camélias (1852)"
             while j < sent.end:
                 t = doc[j]
-                if t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2) or \
+                if doc[i].text in _ARTICLES and j - i <= 5 and _foreign_words_go_on(doc, j, sent.end):
+                    j, foreign = j + 1, True
+                elif t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2) or \
                         re.fullmatch(r"[dl]['’][A-ZÀ-Þ]\w*", t.text):  # "Ballon d'Or": an elided particle and word
                     j += 1
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
@@ -1103,6 +1161,9 @@ class _Reader:
                 # "the Sistine chapel (chapel of Nativity)": a noun the parenthesis restates, as the noun of another
                 # name, heads the name ("the Chicago area (area code 312)" is no name); NER's
                 spans = [x for x in spans if not i <= x[0] < j] + [(first, j + 1, "PROPN")]  # type was the modifier's
+            elif of_the or foreign:  # one name, whatever kinds NER gave its head, the name after "of the" or a word
+                spans = [x for x in spans if not (x[0] < j and x[1] > i)] + \
+                    [(first, j, "WORK_OF_ART" if foreign else "PROPN")]  # (words in sentence case: a work's title)
             elif len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
                 spans.append((first, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
@@ -2845,9 +2906,10 @@ class _Reader:
         """Where most of a text's statements that a place is in another ("..., Andhra Pradesh, India", "a county in
         North Carolina") end in one outermost place, the other places it names without saying where are taken to be
         in it too (least sure: the text may name a place abroad); where no place ends most of them, nothing is
-        read, and a place said to hold another is never placed so. A country is in no place a text names: where the
-        text names one country only and the outermost place is none, that place is in the country ("Portland,
-        Oregon" under "in the northwest United States")."""
+        read, nor where that place is a country and the text names two more (a river's course). A place said to hold
+        another is never placed so. A country is in no place a text names: where the text names one country only
+        and the outermost place is none, that place is in the country ("Portland, Oregon" under "in the northwest
+        United States")."""
         located = [r for r in self.relations.values() if self._place_in(r)]
         parent: dict[str, str] = {}
         for r in located:
@@ -2856,6 +2918,10 @@ class _Reader:
         if not tops or 2 * tops.most_common(1)[0][1] <= len(located):
             return
         top = tops.most_common(1)[0][0]
+        abroad = {country_named(self.ents[m.entity].label) for m in self.mentions
+                  if not m.via and self.ents[m.entity].kind in _DOCUMENT_PLACED} - {None, country_named(top)}
+        if country_named(top) is not None and fold(top) not in _CONTINENTS and len(abroad) >= 2:
+            return  # a text naming several other countries (a river's course, a war) may place any place in any
         inner = set(parent) | {r.target for r in located}
         countries: dict[str, _Mention] = {}
         for m in self.mentions:
@@ -3061,15 +3127,19 @@ def _quoted_titles(sent: Any) -> list[tuple[int, int]]:
 
 
 def _glosses(sent: Any) -> dict[tuple[int, int], int]:
-    """Translations of quoted titles, in quotes in a parenthesis right after the title, perhaps after a language
-    ("Portugal no coração" ("Portugal in my heart"), "Paris la nuit" (English: "Paris at night")): each -> its
-    title's first token. A translation is written in sentence case, so it need not look like a title."""
+    """Translations of titles, in quotes in a parenthesis right after the title, perhaps after a language
+    ("Portugal no coração" ("Portugal in my heart"), "Paris la nuit" (English: "Paris at night"), La traviata ("The
+    Fallen Woman")): each -> its title's first token. A translation is written in sentence case, so it need not look
+    like a title."""
     doc, out = sent.doc, {}
-    for a, b in _quoted_titles(sent):
-        q = b + 2 if b + 1 < sent.end and doc[b].text in _QUOTES and doc[b + 1].text == "(" else None
-        if q is not None and q + 2 < sent.end and doc[q].text not in _QUOTES and doc[q + 1].text == ":":
+    opened = [(a, b + 2) for a, b in _quoted_titles(sent)
+              if b + 1 < sent.end and doc[b].text in _QUOTES and doc[b + 1].text == "("]
+    opened += [(t.i - 1, t.i + 1) for t in sent[1:]  # La traviata ("The Fallen Woman"): an unquoted name's too
+               if t.text == "(" and doc[t.i - 1].is_alpha]  # (its last token: whatever mention holds it)
+    for a, q in opened:
+        if q + 2 < sent.end and doc[q].text not in _QUOTES and doc[q + 1].text == ":":
             q += 2  # "(English: ..."
-        if q is None or q >= sent.end or doc[q].text not in _QUOTES:
+        if q >= sent.end or doc[q].text not in _QUOTES:
             continue
         r = next((t.i for t in doc[q + 1:min(q + 12, sent.end)] if t.text in _QUOTES), None)
         if r is not None and r > q + 1 and r + 1 < sent.end and doc[r + 1].text == ")":

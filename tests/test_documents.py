@@ -148,3 +148,13 @@ def test_chunks_cover_the_page(text, size, overlap):
         assert c.end - c.start <= size
         covered.update(range(c.start, c.end))
     assert all(i in covered for i, ch in enumerate(page) if not ch.isspace())
+
+
+def test_title_line_may_end_in_an_abbreviation(tmp_path):
+    """A Wikipedia-style title "Liverpool F.C." names the document; a first line of prose does not."""
+    (tmp_path / "02_Liverpool_FC.txt").write_text("Liverpool F.C.\n\nLiverpool Football Club is a club based in "
+                                                  "Liverpool, England.\n", encoding="utf-8")
+    (tmp_path / "007_notes.txt").write_text("The club was founded in 1892.\nIt plays at Anfield.\n", encoding="utf-8")
+    (tmp_path / "1984.txt").write_text("The novel was published in 1949.\n", encoding="utf-8")
+    titles = {Path(d.path).name: d.title for d in load_documents([tmp_path]).documents}
+    assert titles == {"02_Liverpool_FC.txt": "Liverpool F.C.", "007_notes.txt": "notes", "1984.txt": "1984"}

@@ -130,11 +130,23 @@ _MD_RULES = [
 ]
 
 
+_ABBREVIATED_END = re.compile(r"(?:\b[A-Za-z]\.){2,}$|\b(?:Co|Corp|Inc|Ltd|Jr|Sr|Bros|St|Mt)\.$")
+"""A title may end in an abbreviation's dot ("Liverpool F.C.", "Solvay S.A.", "Washington, D.C."); a first line
+ending in any other dot is prose."""
+
+
 def _read_txt(data: bytes, path: Path) -> tuple[str, list[str]]:
     text = decode_bytes(data, path)
     first = text.strip().split("\n", 1)[0].strip()
-    title = first if 0 < len(first) <= 80 and not first.endswith((".", ":", ";", ",")) else ""
+    ends_like_prose = first.endswith((":", ";", ",")) or first.endswith(".") and not _ABBREVIATED_END.search(first)
+    title = first if 0 < len(first) <= 80 and not ends_like_prose else ""
     return title, [text]
+
+
+def _title_from_file_name(path: Path) -> str:
+    """A file's name as its title, without a zero-padded sequence number ("02_Liverpool_FC.txt" -> Liverpool FC)."""
+    words = path.stem.replace("_", " ").strip()
+    return re.sub(r"^0\d*[\s.-]+(?=\S)", "", words) or words
 
 
 def _read_md(data: bytes, path: Path) -> tuple[str, list[str]]:
@@ -362,7 +374,7 @@ def load_document(path: str | os.PathLike, limits: LimitsConfig | None = None) -
         raise InputFormatError(str(p), None, "no text")
     check_text("\n\n".join(pages), p, limits)
     suffix = p.suffix.lower()
-    return Document(content_id(data), str(p), title or p.stem.replace("_", " "), tuple(pages),
+    return Document(content_id(data), str(p), title or _title_from_file_name(p), tuple(pages),
                     _KIND_ALIASES.get(suffix, suffix.lstrip(".")))
 
 

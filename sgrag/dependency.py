@@ -760,8 +760,13 @@ def _own_subject(verb: Any) -> bool:
     return any(c.dep_ in _SUBJ and c.tag_ not in ("WDT", "WP") and not _part_of_relative(c) for c in verb.children)
 
 
+_PORTIONS = frozenset({"most", "much", "all", "part", "parts", "half", "majority", "bulk", "portion", "some"})
+"""Words for a share of the whole a relative pronoun stands for ("most of which"), unlike a pick of one of a list
+("the Inn, the Drava and the Sava, *the last of which* joins it at Belgrade")."""
+
+
 def _part_of_relative(tok: Any) -> bool:
-    return any(p.lower_ == "of" and any(o.dep_ == "pobj" and o.tag_ in ("WDT", "WP") for o in p.children)
+    return tok.lower_ in _PORTIONS and any(p.lower_ == "of" and any(o.dep_ == "pobj" and o.tag_ in ("WDT", "WP") for o in p.children)
                for p in tok.children)
 
 

@@ -1854,8 +1854,9 @@ class _Reader:
                 self.token_mention[t.i] = m
                 continue
             if not t.text[:1].isupper() or t.i in self.token_mention or \
-                    t.ent_iob_ == "I" and self.doc[t.i - 1].lower_ not in _DETS:
-                continue  # (nor inside a longer name NER read: "the University of *Tromsø*")
+                    t.ent_iob_ == "I" and self.doc[t.i - 1].lower_ not in _DETS or self._named_after(t):
+                continue  # (nor inside a longer name NER read: "the University of *Tromsø*", nor "the Treaty of the
+                #          *Pyrenees*")
             span = self.doc[t.i:min(t.i + n + 3, sent.end)]
             for k in range(1, len(span) + 1):
                 longer = t.i + k < sent.end and self.doc[t.i + k].pos_ == "PROPN" and \
@@ -1869,6 +1870,13 @@ class _Reader:
                     for x in range(t.i, t.i + k):
                         self.token_mention[x] = m
                     break
+
+    def _named_after(self, tok: Any) -> bool:
+        """Whether ``tok`` ends an event's or a law's name after "of (the)": "the Treaty of the Pyrenees", "the Siege
+        of Leningrad" (the ``of_the`` names of ``_spans``), where NER read the two apart."""
+        k = tok.i - 1 - (self.doc[tok.i - 1].lower_ == "the")
+        return k >= 1 and self.doc[k].lower_ == "of" and self.doc[k - 1].is_title and \
+            noun_kind(self.doc[k - 1].lower_) in (EVENT, "law")
 
     def _classes(self, sent: Any) -> None:
         """"X is a Russian military leader", "X, an American singer,", "X, which is a city": X is a (military) leader;

@@ -748,6 +748,10 @@ def test_a_treaty_or_battle_of_the_named_place_is_one_name(ex):
     labels = {e.label for e in found.entities}
     assert {"Treaty of the Pyrenees", "Siege of the Alcázar"} <= labels and "Treaty" not in labels
     assert rel(found, "Treaty of the Pyrenees", "1659") == {"signed in"}
+    found = ex.extract_text("Pyrenees\n\nThe Pyrenees are a mountain range. The border was largely fixed by the Treaty "
+                            "of the Pyrenees, which was signed in 1659.", "Pyrenees")  # not the title's mountains
+    assert rel(found, "Treaty of the Pyrenees", "1659") == {"signed in"} and not rel(found, "Pyrenees", "1659") - \
+        {"mentioned with"}
 
 
 def test_a_title_in_another_language_is_whole_and_its_quoted_translation_an_alias(ex):

@@ -178,6 +178,11 @@ _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lie
                "Director", "Representative", "Congressman", "Congresswoman", "Councillor", "Councilman",
                "Co-Producer", "Chairman", "Chairwoman", "Commissioner", "Deputy", "Rear"}
 """Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
+_NO_CLASS_TITLES = frozenset({"Gen.", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.",
+                              "Reverend", "Saint", "Field", "Prime", "Crown", "Vice", "Chief", "Deputy", "Rear",
+                              "Generalfeldmarschall", "Generaloberst", "Co-Producer", "Secretary", "Justice"})
+"""Titles that say no class the person is of ("Sir", "Saint") or only part of one ("Field Marshal", "Vice President"):
+every other title right before a name does ("Marshal Michel Ney" is a marshal, "King Gustavus Adolphus" a king)."""
 _DEMONYM_NOUNS = frozenset("""Frenchman Frenchwoman Englishman Englishwoman Irishman Irishwoman Scotsman Scotswoman
                              Welshman Welshwoman Dutchman Dutchwoman Finn Swede Dane Pole Briton Scot Turk Serb Croat
                              Spaniard Icelander Norseman""".split())
@@ -1123,10 +1128,10 @@ class _Reader:
                 i += 1  # "Downstream, the river passes ...": an adverb the small model tags as a name
                 continue
             j = i + 1
-            of_the = j + 2 < sent.end and doc[j].lower_ == "of" and doc[j + 1].lower_ == "the" and \
-                doc[j + 2].pos_ == "PROPN" and doc[j + 2].is_title and doc[i].is_title and \
-                noun_kind(doc[i].lower_) in (EVENT, "law")  # "the Treaty of the Pyrenees", "the Siege of the Alcázar"
-            j += 2 if of_the else 0
+            article = int(j + 1 < sent.end and doc[j + 1].lower_ == "the")
+            of_the = j + 1 + article < sent.end and doc[j].lower_ == "of" and doc[j + 1 + article].pos_ == "PROPN" \
+                and doc[j + 1 + article].is_title and doc[i].is_title and noun_kind(doc[i].lower_) in (EVENT, "law")
+            j += 1 + article if of_the else 0  # "the Treaty of the Pyrenees", "the Battle of Quatre Bras"
             foreign = False  # a title in a language written in sentence case: "La Dame aux camélias (1852)"
             while j < sent.end:
                 t = doc[j]
@@ -1989,8 +1994,8 @@ class _Reader:
                     self._class_of(m, t.head, sent)
 
     def _classes_before_names(self, sent: Any) -> None:
-        """A class noun right before a name ("the musical Carousel", "Guest star Leland Orser", "the Sasanian
-        shah Yazdegerd II", "cavalry officer Count Alexei Vronsky") or a name in apposition to a definite one
+        """A class noun or a title right before a name ("the musical Carousel", "Guest star Leland Orser", "the Sasanian
+        shah Yazdegerd II", "cavalry officer Count Alexei Vronsky", "Marshal Michel Ney") or a name in apposition to a definite one
         ("their debut album, Get Your Mood On,"), or to a clause's subject ("A sequel, Änglagård–andra sommaren, was
         produced in 1994"): the name is one of that class. The apposition is read from the
         words, since the parse of a title made of common words ("Get Your Mood On") is no guide."""
@@ -1999,6 +2004,10 @@ class _Reader:
             if m.via or not sent.start <= m.start < sent.end or self.ents[m.entity].kind == "VALUE":
                 continue
             p = m.start - 1
+            if p >= sent.start and doc[p].text in _HONORIFICS and doc[p].text not in _NO_CLASS_TITLES and \
+                    self.ents[m.entity].kind in ("PERSON", "PROPN") and p not in self.token_mention:
+                self._class_of(m, doc[p], sent)  # "Marshal Michel Ney": a marshal, and a person
+                self.people.add(m.entity)
             while p >= sent.start and doc[p].text in _HONORIFICS:
                 p -= 1
             noun = doc[p] if p >= sent.start and p not in self.token_mention else None

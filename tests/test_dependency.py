@@ -748,6 +748,10 @@ def test_a_treaty_or_battle_of_the_named_place_is_one_name(ex):
     labels = {e.label for e in found.entities}
     assert {"Treaty of the Pyrenees", "Siege of the Alcázar"} <= labels and "Treaty" not in labels
     assert rel(found, "Treaty of the Pyrenees", "1659") == {"signed in"}
+    found = ex.extract_text("Two days earlier, on 16 June, Napoleon had defeated the Prussians at the Battle of Ligny, "
+                            "while Marshal Michel Ney fought Wellington's forces at the Battle of Quatre Bras. The "
+                            "Treaty of Nerchinsk was signed in 1689.")  # NER: "Battle" a place, "Quatre Bras" a person
+    assert rel(found, "Michel Ney", "Battle of Quatre Bras") and rel(found, "Treaty of Nerchinsk", "1689")
     found = ex.extract_text("Pyrenees\n\nThe Pyrenees are a mountain range. The border was largely fixed by the Treaty "
                             "of the Pyrenees, which was signed in 1659.", "Pyrenees")  # not the title's mountains
     assert rel(found, "Treaty of the Pyrenees", "1659") == {"signed in"} and not rel(found, "Pyrenees", "1659") - \
@@ -770,6 +774,16 @@ def test_a_title_in_another_language_is_whole_and_its_quoted_translation_an_alia
     assert "Fallen Woman" in named.get("La traviata", ()) and "The Fallen Woman" not in named
     assert {r.source for r in found.relations if r.target == "Francesco Maria Piave" and r.how == "rules"} == \
         {"La traviata"}
+
+
+def test_a_title_before_a_name_is_a_class_of_that_person(ex):
+    """"Marshal Michel Ney" is a marshal (a "Which marshal" question's answer), "King Gustavus Adolphus" a king; both
+    are people; "Sir" and "Field" say no class."""
+    found = ex.extract_text("Marshal Michel Ney led the charges. The ship was ordered by King Gustavus Adolphus in "
+                            "1625. Field Marshal Erwin Rommel and Sir Isaac Newton were not there.")
+    assert rel(found, "Michel Ney", "marshal") == rel(found, "Gustavus Adolphus", "king") == {"is a"}
+    assert rel(found, "Michel Ney", "person") == rel(found, "Erwin Rommel", "person") == {"is a"}
+    assert not rel(found, "Isaac Newton", "sir") and not rel(found, "Erwin Rommel", "field")
 
 
 def test_a_place_chain_may_end_in_a_name_ner_calls_a_person(ex):

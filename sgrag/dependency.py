@@ -567,6 +567,12 @@ def _foreign_words_go_on(doc: Any, j: int, end: int) -> bool:
     return inner and doc[k].is_title and doc[k].pos_ == "PROPN"
 
 
+def _with_compounds_children(noun: Any) -> list[Any]:
+    """A noun's children and its compounds' ("the *sixth* studio album": the parse hangs the ordinal on "studio")."""
+    kids = list(noun.children)
+    return kids + [g for c in kids if c.dep_ == "compound" for g in c.children]
+
+
 def _verb_stem(word: str) -> str:
     """A verb's letters without its ending, so that the parse's lemma and the rule reader's word meet ("lie"/"lies",
     "designate"/"designated")."""
@@ -1904,7 +1910,7 @@ class _Reader:
                         any(c.dep_ == "poss" for c in t.children) or any(
                             c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in _ORDINAL_WORDS or
                                                   c.tag_ == "JJS" or any(g.lower_ == "most" for g in c.children))
-                            for c in t.children))):
+                            for c in _with_compounds_children(t)))):
                 continue  # "X is Y's eighth studio album", "X is his second film", "X is the eleventh episode of
                 #           Y", "X is the largest city in Y": of a class, as "an album" (but "the capital of Y" is
                 #           no class)

@@ -1053,6 +1053,8 @@ def test_the_nth_noun_of_something_is_a_class_and_keeps_a_namesake_apart(ex):
     assert names(found)["Mr. Burns"] == {"Burns"}
     assert not names(found)["Burns Verkaufen der Kraftwerk"]
     assert ("Oslo", "is a", "capital") not in triples(found)
+    found = ex.extract_text("Thriller is the sixth studio album by Michael Jackson.")  # the ordinal on "studio"
+    assert ("Thriller", "is a", "album") in triples(found)
 
 
 def test_a_title_ner_types_apart_is_no_part_of_the_name_after_it(ex):

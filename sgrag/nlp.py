@@ -27,7 +27,8 @@ PARAGRAPHS = "sgrag_paragraphs"
 """A component that starts a sentence after a line break: a title or heading line is no part of
 the next sentence (the parser would otherwise glue "Title\n\nTitle was ..." into one); and none
 inside a short bracket ("Shneur Zalman of Liady (..., 1812 O.S. /18 Elul 5505), was ...": the
-abbreviation's stop ends no sentence there, or the bracket's last words become the subject)."""
+abbreviation's stop ends no sentence there, or the bracket's last words become the subject), nor after a colon
+between capitalised words, a title's ("The Legend of Zelda: Ocarina of Time is a 1998 game")."""
 BRACKET_TOKENS = 40
 """The longest bracket (in tokens) kept inside one sentence; a longer one may hold sentences of its own."""
 
@@ -73,6 +74,8 @@ def _paragraphs(doc: Any) -> Any:
         if "\n" in prev.text or "\n" in prev.whitespace_:
             tok.is_sent_start = True
             opened = None
+        elif prev.text == ":" and prev.whitespace_ and tok.i >= 2 and doc[tok.i - 2].is_title and tok.is_title:
+            tok.is_sent_start = False  # "The Legend of Zelda: Ocarina of Time is ...": a title's colon ends nothing
         elif prev.text == "(":
             opened = tok.i
         if tok.text == ")" and opened is not None:

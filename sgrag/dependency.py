@@ -573,6 +573,11 @@ def _with_compounds_children(noun: Any) -> list[Any]:
     return kids + [g for c in kids if c.dep_ == "compound" for g in c.children]
 
 
+def _model_number(word: str) -> bool:
+    """A number that goes on a name ("Falcon 9", "Nokia 3310"): up to three digits, or more if no year's."""
+    return bool(re.fullmatch(r"\d{1,3}", word) or re.fullmatch(r"\d{4,5}", word) and not 1000 <= int(word) <= 2099)
+
+
 def _verb_stem(word: str) -> str:
     """A verb's letters without its ending, so that the parse's lemma and the rule reader's word meet ("lie"/"lies",
     "designate"/"designated")."""
@@ -656,7 +661,7 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
     if fold(name) in canon:
         return canon[fold(name)]
     clean = clean_name(name, keep_article=True)
-    for form in (clean, clean_name(clean), _without_legal_form(clean), _untitled(clean)):
+    for form in (clean, clean_name(clean), _without_legal_form(clean), _untitled(clean), _OPENING_WORD.sub("", clean)):
         for key in (fold(form), "the " + fold(form)):
             if key in canon:
                 return canon[key]
@@ -681,6 +686,10 @@ def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | 
         _HONORIFIC.fullmatch(clean) else clean  # ("created by Dr", cut at the period of "Dr. Thomas Light")
 
 
+_OPENING_WORD = re.compile(r"^(?:Under|In|On|At|After|With|From|By|For|During|Since|Before|Following|Through|As|"
+                           r"When|While|Despite|Against|Among|Between|Without|Within|Upon|Unlike|Like) (?=\S)")
+"""A sentence's capitalised first word that the rule reader runs into the name after it ("Under Jorma Ollila, chief
+executive from 1992 to 2006, Nokia ...")."""
 _HONORIFIC = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mme|Prof|St|Sr|Jr|Gen|Col|Capt|Lt|Sgt|Rev|Hon|Gov|Sen|Rep|Pres|Adm|Maj)\.?")
 """A title's abbreviation alone: the rule reader cut a name at its period; no name by itself."""
 
@@ -1155,9 +1164,10 @@ class _Reader:
                 elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].ent_type_ not in _VALUE_NER and j not in cut:  # not "Ohio–December 3, 1912"
                     j += 1
-                elif re.fullmatch(r"\d{1,3}", t.text) and not (j + 1 < sent.end and doc[j + 1].lower_ in
-                                                                ("to", "-", "–", "—", ":", "and", "or")):
-                    # "Billboard Hot 100", "Falcon 9", "Xbox 360"; not a score ("Great Britain 11 to 1")
+                elif _model_number(t.text) and not (j + 1 < sent.end and doc[j + 1].lower_ in
+                                                     ("to", "-", "–", "—", ":", "and", "or")):
+                    # "Billboard Hot 100", "Falcon 9", "Xbox 360", "Nokia 3310"; not a score ("Great Britain 11 to
+                    # 1") nor a year ("Nokia 1998")
                     j += 1
                     break
                 else:
@@ -1870,8 +1880,10 @@ class _Reader:
                 #          *Pyrenees*")
             span = self.doc[t.i:min(t.i + n + 3, sent.end)]
             for k in range(1, len(span) + 1):
-                longer = t.i + k < sent.end and self.doc[t.i + k].pos_ == "PROPN" and \
-                    self.doc[t.i + k].text[:1].isupper()  # "Dollar General Corporation": a longer name
+                after = self.doc[t.i + k] if t.i + k < sent.end else None
+                longer = after is not None and (after.pos_ == "PROPN" and after.text[:1].isupper() or
+                                                _model_number(after.text))  # "Dollar General Corporation", "the
+                #                                                             Nokia 3310": a longer name
                 if fold(span[:k].text) == key and not longer and \
                         not any(x in self.token_mention for x in range(t.i, t.i + k)):
                     kind = "PERSON" if any(x.ent_type_ == "PERSON" for x in span[:k]) else "PROPN"

@@ -111,6 +111,24 @@ def test_the_rule_readers_name_after_a_known_possessor_is_the_owned_name(ex):
     assert "Traveller's Tales" in {e.label for e in found.entities}
 
 
+def test_the_rule_readers_name_run_on_from_a_sentences_first_word_is_the_parses(ex):
+    """"Under Jorma Ollila, chief executive from 1992 to 2006, Nokia ...": the rule reader's "Under Jorma Ollila" is
+    the parse's Jorma Ollila, not a node of its own."""
+    text = ("Nokia is a Finnish company. Under Jorma Ollila, chief executive from 1992 to 2006, Nokia became the "
+            "world's largest manufacturer of mobile phones in 1998.")
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    labels = {e.label for e in found.entities} | {x for r in found.relations for x in (r.source, r.target)}
+    assert "Jorma Ollila" in labels and "Under Jorma Ollila" not in labels
+
+
+def test_a_model_number_goes_on_the_name_even_the_articles_own(ex):
+    """"the Nokia 3310" in an article on Nokia is a phone, not the company; a year after a name is no model number."""
+    found = ex.extract_text("Nokia\n\nNokia is a company. Its best-known handsets include the Nokia 3310, released in "
+                            "2000. SpaceX built the Falcon 9 in 2010.", "Nokia")
+    labels = {e.label for e in found.entities}
+    assert {"Nokia", "Nokia 3310", "Falcon 9", "2010"} <= labels
+
+
 def test_a_day_and_month_are_no_name_nor_part_of_a_relation(ex):
     """NER leaves the day out of "21 March 2004" and the parser calls it a preposition: the rule reader read "on 21"
     to a name "March", the clause reader "born 5"; a date's parts name nothing and say no relation."""

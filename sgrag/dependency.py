@@ -178,6 +178,10 @@ _HONORIFICS = {"General", "Gen.", "Admiral", "Colonel", "Captain", "Major", "Lie
                "Director", "Representative", "Congressman", "Congresswoman", "Councillor", "Councilman",
                "Co-Producer", "Chairman", "Chairwoman", "Commissioner", "Deputy", "Rear"}
 """Titles before a person's name that are no part of it ("U.S. President Franklin D. Roosevelt")."""
+_SHARED_ROLES = frozenset({"member", "partner", "ally", "rival", "winner", "champion", "recipient", "owner",
+                           "shareholder", "sponsor", "affiliate"})
+"""Nouns for people that organisations and countries are too ("a member of the EPP"): no person where NER names
+another kind."""
 _NO_CLASS_TITLES = frozenset({"Gen.", "Sir", "Dame", "Lord", "Lady", "Dr.", "Dr", "Prof.", "Mr.", "Mrs.", "Ms.", "Rev.",
                               "Reverend", "Saint", "Field", "Prime", "Crown", "Vice", "Chief", "Deputy", "Rear",
                               "Generalfeldmarschall", "Generaloberst", "Co-Producer", "Secretary", "Justice"})
@@ -1813,7 +1817,7 @@ class _Reader:
             personal = any(_personal_class(c) for c in e.classes)
             if kind == PERSON and (name_kind(e.label) is False or e.classes and not personal or
                                    e.label.split()[0] in _AWARD_OPENERS) or \
-                    kind != PERSON and any(_person_class(c) for c in e.classes):
+                    kind != PERSON and any(_person_class(c) and c not in _SHARED_ROLES for c in e.classes):
                 continue
             m = first[i]
             self._add(e.label, IS_A, kind, NER_HOW, self.doc[m.start:m.end], self.doc[m.start].sent)
@@ -2061,7 +2065,9 @@ class _Reader:
                   and c.i == t.i - 1 and c.lemma_ in _CLASS_ADJ]
         phrase = " ".join([w.lower_ for w in sorted(words, key=lambda w: w.i)] +  # "brothers named A, B": a brother
                           [t.lemma_.lower() if t.tag_ == "NNS" else t.lower_])
-        if _person_class(t.lower_):
+        shared = t.lower_ in _SHARED_ROLES and majority_kind(self.ner_labels.get(m.entity, Counter())) not in \
+            (None, PERSON)  # "The CDU is a member of the European People's Party": an organisation, NER says
+        if _person_class(t.lower_) and not shared:
             self.people.add(m.entity)
         for cls in class_names(phrase):
             self.ents[m.entity].classes.append(cls.split()[-1])

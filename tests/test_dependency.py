@@ -815,6 +815,16 @@ def test_a_titles_colon_ends_no_sentence(ex):
     assert rel(found, title, "Nintendo") == {"developed by"}
 
 
+def test_an_organisation_that_is_a_member_is_no_person(ex):
+    """"The CDU is a member of the European People's Party": a member, but an organisation (NER), not a person, and
+    its kind stays organization (a "Which party" question's type check keeps it)."""
+    found = ex.extract_text("The Christian Democratic Union of Germany (German: Christlich Demokratische Union "
+                            "Deutschlands, CDU) is a political party in Germany. It was founded in Berlin. The CDU is a "
+                            "member of the European People's Party, and its headquarters is located in Berlin.")
+    cdu = "Christian Democratic Union of Germany"
+    assert rel(found, cdu, "organization") == {"is a"} and not rel(found, cdu, "person")
+
+
 def test_a_place_chain_may_end_in_a_name_ner_calls_a_person(ex):
     """"based in Bologna, Emilia-Romagna.": NER calls the region a person; a name after a place that ends the
     sentence is where that place lies ("Bologna, John Smith said" is no chain)."""

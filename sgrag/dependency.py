@@ -385,6 +385,9 @@ class ParseExtractor:
         self._people = frozenset(e.label for i, e in enumerate(reader.ents) if reader._person(i))
         # the words the parse read as common nouns: a rule-reader class must be one ("the up until Benedict XVI": no)
         self._nouns = {t.lower_ for t in doc if t.pos_ == "NOUN"}
+        # where each relative pronoun is, and the word the parse hangs its clause on
+        self._relatives = {t.idx: (v.head.idx, v.head.idx + len(v.head)) for t in doc
+                           if t.tag_ in ("WDT", "WP") and (v := t.head).dep_ == "relcl"}
         return reader.entities(), list(reader.relations.values())
 
     def _with_rules(self, found: ChunkExtraction, chunk: Chunk, offset: int) -> ChunkExtraction:
@@ -393,6 +396,7 @@ class ParseExtractor:
         A relation both find keeps the parse's reading. ``offset``: where the chunk's text starts in the parsed one."""
         canon = getattr(self, "_canonical", {})
         named_at = getattr(self, "_named_at", [])
+        relatives = getattr(self, "_relatives", {})
         sentence_words = getattr(self, "_sentence_words", set())
 
         def alone(label: str) -> bool:
@@ -500,9 +504,12 @@ class ParseExtractor:
             said = chunk.text[r.start:r.end]
             if _denied(said, src, dst):
                 continue  # "it is not considered part of the Cascade Range": the text says it is not so
-            if _another_relative(said, src, dst, parse_names):
+            if _another_relative(said, src, dst, parse_names) or \
+                    any(_relative_elsewhere(said, x, offset + r.start, relatives) for x in (src, dst)):
                 continue  # "The Danube ends in the Danube Delta, most of which ... was designated a UNESCO World
-                #           Heritage Site": the clause is the delta's, not the Danube's
+                #           Heritage Site": the clause is the delta's, not the Danube's; "the Medellín Metro in
+                #           1995, the first metro system in Colombia, which was followed in 2004 by ...": the
+                #           system's, which the parse sees, not the name right before "which"
             read_as = set().union(*(x for a, b, x in pronouns if a < r.end and r.start < b))
             if any(_misread_pronoun(x, said, x in people, x in known_people, read_as) for x in (src, dst)):
                 continue  # "He married Kim Morgan": a he the rule reader gave a film, the parse a person; "It was
@@ -580,6 +587,16 @@ def _with_compounds_children(noun: Any) -> list[Any]:
 def _model_number(word: str) -> bool:
     """A number that goes on a name ("Falcon 9", "Nokia 3310"): up to three digits, or more if no year's."""
     return bool(re.fullmatch(r"\d{1,3}", word) or re.fullmatch(r"\d{4,5}", word) and not 1000 <= int(word) <= 2099)
+
+
+def _relative_elsewhere(said: str, name: str, at: int, relatives: dict[int, tuple[int, int]]) -> bool:
+    """Whether ``said`` (starting at ``at`` in the parsed text) has ``name`` right before a relative pronoun whose
+    clause the parse hangs on a word outside that name: the rule reader's antecedent, not the text's."""
+    for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w),?\s+(which|who|whom)\b", said):
+        where = relatives.get(at + m.start(1))
+        if where is not None and not (at + m.start() <= where[0] and where[1] <= at + m.start() + len(name)):
+            return True
+    return False
 
 
 def _verb_stem(word: str) -> str:

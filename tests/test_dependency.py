@@ -754,6 +754,11 @@ def test_a_relative_clause_whose_subject_is_part_of_the_relative_is_the_nouns(ex
     found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
     assert rel(found, "Danube Delta", "Romania") == {"lie in"}
     assert not rel(found, "Danube", "UNESCO World Heritage Site") and "lies in" not in rel(found, "Danube", "Romania")
+    text = ("Medellín is a city in Colombia. Its urban transformation began with the opening of the Medellín Metro in "
+            "1995, the first metro system in Colombia, which was followed in 2004 by the Metrocable, an aerial "
+            "cable-car network.")  # the parse hangs the clause on "system": not on Colombia, as the rule reader did
+    found = ex.extract(Chunk("d", "d:c0", text, 0, len(text), 0, "h"))
+    assert not rel(found, "Colombia", "2004") and not rel(found, "Metrocable", "Colombia") - {"mentioned with"}
     found = ex.extract_text("Its largest tributaries include the Inn, the Drava, the Tisza and the Sava, the last of "
                             "which joins it at Belgrade.")  # one picked from a list: the parse's noun may be another
     assert not rel(found, "Drava", "Belgrade")

@@ -385,9 +385,10 @@ class ParseExtractor:
         self._people = frozenset(e.label for i, e in enumerate(reader.ents) if reader._person(i))
         # the words the parse read as common nouns: a rule-reader class must be one ("the up until Benedict XVI": no)
         self._nouns = {t.lower_ for t in doc if t.pos_ == "NOUN"}
-        # where each relative pronoun is, and the word the parse hangs its clause on
+        # where each relative pronoun is, and the noun in apposition the parse hangs its clause on ("the Medellín
+        # Metro, the first metro system in Colombia, which ...": of the metro, which the noun restates)
         self._relatives = {t.idx: (v.head.idx, v.head.idx + len(v.head)) for t in doc
-                           if t.tag_ in ("WDT", "WP") and (v := t.head).dep_ == "relcl"}
+                           if t.tag_ in ("WDT", "WP") and (v := t.head).dep_ == "relcl" and v.head.dep_ == "appos"}
         return reader.entities(), list(reader.relations.values())
 
     def _with_rules(self, found: ChunkExtraction, chunk: Chunk, offset: int) -> ChunkExtraction:
@@ -591,7 +592,8 @@ def _model_number(word: str) -> bool:
 
 def _relative_elsewhere(said: str, name: str, at: int, relatives: dict[int, tuple[int, int]]) -> bool:
     """Whether ``said`` (starting at ``at`` in the parsed text) has ``name`` right before a relative pronoun whose
-    clause the parse hangs on a word outside that name: the rule reader's antecedent, not the text's."""
+    clause the parse hangs on a noun in apposition outside that name (``relatives``): the rule reader's antecedent,
+    not the text's."""
     for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w),?\s+(which|who|whom)\b", said):
         where = relatives.get(at + m.start(1))
         if where is not None and not (at + m.start() <= where[0] and where[1] <= at + m.start() + len(name)):
@@ -2366,10 +2368,12 @@ class _Reader:
         team = self._team_in_league(lca, side_a, side_b, a, b) if lca.pos_ == "VERB" else None
         if team is not None:
             return team + (doc[min(ta.i, tb.i):max(ta.i, tb.i) + 1],)
-        standing = [side[1][0] for side, m in ((side_a, a), (side_b, b)) if len(side) == 3 and side[0][1] == "appos"
-                    and side[1][1] in _SUBJ and side[1][0].pos_ == "NOUN" and side[1][0].i not in self.token_mention
-                    and self._set_off(m, side[1][0])]  # "Her daughter, Cecile Richards, served as": the name is
-        #                                                the subject, its noun no step of the path
+        standing = [named[1][0] for side in (side_a, side_b)
+                    if len(named := side[next(k for k, (_, dep) in enumerate(side) if dep != "conj"):]) == 3 and
+                    named[0][1] == "appos" and named[1][1] in _SUBJ and named[1][0].pos_ == "NOUN" and
+                    named[1][0].i not in self.token_mention and self._set_off(named[0][0], named[1][0])]
+        #                      "Her daughter, Cecile Richards, served as": the name is the subject, its noun no step of
+        #                      the path (as are the names joined to it: "its headstreams, the Brigach and the Breg,")
         if len(content) - len(standing) > MAX_PATH and not _in_area_of(content):
             return None
         for t in inner:
@@ -2475,11 +2479,13 @@ class _Reader:
                 return None
             (src, src_side, src_role), (dst, dst_side) = ((a, side_a, role_a), (b, side_b)) if subj_a else \
                 ((b, side_b, role_b), (a, side_a))
+            named = src_side[next(k for k, (_, dep) in enumerate(src_side) if dep != "conj"):]  # ("A and B": A's)
             if len(src_side) > 2 and src_side[0][1] != "poss" and not (
-                    len(src_side) == 3 and src_side[0][1] == "appos" and src_side[1][0].pos_ == "NOUN" and
-                    src_side[1][0].i not in self.token_mention and self._set_off(src, src_side[1][0])):
+                    len(named) == 3 and named[0][1] == "appos" and named[1][0].pos_ == "NOUN" and
+                    named[1][0].i not in self.token_mention and self._set_off(named[0][0], named[1][0])):
                 return None  # the subject of its own clause (but the name the subject's noun is: "The university's
-                #              main library, Carolina Rediviva, holds the Codex Argenteus")
+                #              main library, Carolina Rediviva, holds the Codex Argenteus"; "its two headstreams,
+                #              the Brigach and the Breg, meet at Donaueschingen")
             toks = [t for t, _ in dst_side]
             for t in toks[1:-1]:  # a clause with a subject of its own relates that subject, not ours
                 if t.pos_ in ("VERB", "AUX") and any(c.dep_ in _SUBJ for c in t.children):
@@ -2588,11 +2594,14 @@ class _Reader:
         return start > 1 and doc[start - 1].text == "," and any(
             g.pos_ == "NOUN" and g.i not in self.token_mention and g.i == start - 2 for g in agents)
 
-    def _set_off(self, m: _Mention, noun: Any) -> bool:
-        """Whether a name in apposition to ``noun`` is set off as one: right after it ("his mother Eva Reyes") or
-        between commas ("the main library, Carolina Rediviva, holds"), not one item of a list the parse hung on it."""
+    def _set_off(self, name: Any, noun: Any) -> bool:
+        """Whether a name (its head token) in apposition to ``noun`` is set off as one, with its article and the names
+        joined to it: right after it ("his mother Eva Reyes") or between commas ("the main library, Carolina
+        Rediviva, holds", "its two headstreams, the Brigach and the Breg, meet"), not one item of a list the parse
+        hung on it."""
         doc = self.doc
-        return m.start == noun.i + 1 or doc[m.start - 1].text == "," and m.end < len(doc) and doc[m.end].text == ","
+        a, b = name.left_edge.i, name.right_edge.i + 1
+        return a == noun.i + 1 or doc[a - 1].text == "," and b < len(doc) and doc[b].text == ","
 
     def _owned_by_other(self, noun: Any, ends: tuple[_Mention, _Mention]) -> bool:
         """Whether ``noun`` has an "of" object naming a third entity ("the establishment *of X*")."""

@@ -1759,6 +1759,9 @@ def test_a_name_in_apposition_to_the_subject_does_what_the_subject_does(ex):
     found = ex.extract_text("Ann Richards was an American politician. Her daughter, Cecile Richards, served as "
                             "president of Planned Parenthood from 2006 to 2018.")  # the noun is no step of the path
     assert rel(found, "Cecile Richards", "Planned Parenthood") == {"served president of"}
+    found = ex.extract_text("The Danube is a river. Its two headstreams, the Brigach and the Breg, meet at "
+                            "Donaueschingen.")  # set off with its article and the name joined to it
+    assert rel(found, "Brigach", "Donaueschingen") == {"meet at"}
     found = ex.extract_text("His music has been performed by the Cleveland Orchestra, the Boston Symphony Orchestra "
                             "and the Symphony of the Air.")  # a list, not a name set off beside a noun
     assert not rel(found, "Cleveland Orchestra", "Boston Symphony Orchestra")

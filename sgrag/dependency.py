@@ -601,6 +601,11 @@ def _relative_elsewhere(said: str, name: str, at: int, relatives: dict[int, tupl
     return False
 
 
+def _past_conjuncts(side: list) -> int:
+    """Where a path side leaves the names joined by "and" it starts in ("the Breg" of "the Brigach and the Breg")."""
+    return next((k for k, (_, dep) in enumerate(side) if dep != "conj"), 0)
+
+
 def _verb_stem(word: str) -> str:
     """A verb's letters without its ending, so that the parse's lemma and the rule reader's word meet ("lie"/"lies",
     "designate"/"designated")."""
@@ -2369,7 +2374,7 @@ class _Reader:
         if team is not None:
             return team + (doc[min(ta.i, tb.i):max(ta.i, tb.i) + 1],)
         standing = [named[1][0] for side in (side_a, side_b)
-                    if len(named := side[next(k for k, (_, dep) in enumerate(side) if dep != "conj"):]) == 3 and
+                    if len(named := side[_past_conjuncts(side):]) == 3 and
                     named[0][1] == "appos" and named[1][1] in _SUBJ and named[1][0].pos_ == "NOUN" and
                     named[1][0].i not in self.token_mention and self._set_off(named[0][0], named[1][0])]
         #                      "Her daughter, Cecile Richards, served as": the name is the subject, its noun no step of
@@ -2479,7 +2484,7 @@ class _Reader:
                 return None
             (src, src_side, src_role), (dst, dst_side) = ((a, side_a, role_a), (b, side_b)) if subj_a else \
                 ((b, side_b, role_b), (a, side_a))
-            named = src_side[next(k for k, (_, dep) in enumerate(src_side) if dep != "conj"):]  # ("A and B": A's)
+            named = src_side[_past_conjuncts(src_side):]  # ("A and B": A's)
             if len(src_side) > 2 and src_side[0][1] != "poss" and not (
                     len(named) == 3 and named[0][1] == "appos" and named[1][0].pos_ == "NOUN" and
                     named[1][0].i not in self.token_mention and self._set_off(named[0][0], named[1][0])):

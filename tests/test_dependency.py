@@ -1762,6 +1762,10 @@ def test_a_name_in_apposition_to_the_subject_does_what_the_subject_does(ex):
     found = ex.extract_text("The Danube is a river. Its two headstreams, the Brigach and the Breg, meet at "
                             "Donaueschingen.")  # set off with its article and the name joined to it
     assert rel(found, "Brigach", "Donaueschingen") == {"meet at"}
+    found = ex.extract_text("Dustin's Bar Mitzvah\n\nThey have released three singles in the UK: Jimmy White/Lucy, To "
+                            "The Ramones and Kick Him Out. They released their debut album, Get Your Mood On, on 4 "
+                            "December 2006.", "Dustin's Bar Mitzvah")  # a path of names joined by "and" only
+    assert "Get Your Mood On" in {e.label for e in found.entities}
     found = ex.extract_text("His music has been performed by the Cleveland Orchestra, the Boston Symphony Orchestra "
                             "and the Symphony of the Air.")  # a list, not a name set off beside a noun
     assert not rel(found, "Cleveland Orchestra", "Boston Symphony Orchestra")

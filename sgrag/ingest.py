@@ -276,12 +276,9 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
                               + (" (cached)" if was_cached else "")))
 
         try:
-            if hasattr(ext, "extract_document"):  # the whole document at once: coreference across chunks
-                found = _extract_document(ext, doc, chunks, cache, on_chunk)
-            else:
-                found = extract_chunks(chunks, ext, cache, workers, on_chunk)
+            found, note = _extract_or_fall_back(ext, doc, chunks, cache, workers, on_chunk)
             found += table_extractions(doc.doc_id, read_tables(stored), ext.name)
-        except (LLMError, ParseError, InputFormatError) as exc:
+        except (LLMError, ParseError, InputFormatError, ExtractorFault) as exc:
             reg.update(doc.doc_id, status="failed", error=str(exc))
             reports[doc.path] = FileReport(doc.path, doc.doc_id, "failed", str(exc), doc.title, len(chunks))
             progress(Progress("ingest", k + 1, total, f"{doc.title}: failed: {exc}"))
@@ -289,8 +286,8 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
         atomic_write_json(_extraction_file(workspace, doc.doc_id), [extraction_to_json(f) for f in found])
         n_ent = len({e.label for f in found for e in f.entities})
         n_rel = len({(r.source, r.relation, r.target) for f in found for r in f.relations})
-        reg.update(doc.doc_id, status="extracted", chunks=len(chunks), entities=n_ent, relations=n_rel)
-        reports[doc.path] = FileReport(doc.path, doc.doc_id, "extracted", "", doc.title, len(chunks),
+        reg.update(doc.doc_id, status="extracted", chunks=len(chunks), entities=n_ent, relations=n_rel, error=note)
+        reports[doc.path] = FileReport(doc.path, doc.doc_id, "extracted", note, doc.title, len(chunks),
                                        cached, n_ent, n_rel)
         progress(Progress("ingest", k + 1, total, f"{doc.title}: {n_ent} entities, {n_rel} relations"))
 
@@ -314,6 +311,29 @@ def _ingest_locked(workspace: Workspace, loaded, reports: dict[str, FileReport],
                 reports[path] = dataclasses.replace(rep, status="done")
         progress(Progress("merge", 1, 1, f"graph {version}: +{nodes_added} nodes, +{edges_added} edges"))
     return IngestReport(tuple(reports.values()), nodes_added, edges_added, version, ext.name)
+
+
+class ExtractorFault(SgragError):
+    """The extractor failed on one document in a way no input check foresaw (a fault of the parse on that text)."""
+
+
+def _extract_or_fall_back(ext, doc: Document, chunks, cache, workers: int, on_chunk) -> tuple[list, str]:
+    """The extractor's findings and "" — or, where the parse extractor fails on this one text, its rule reader's and
+    a note saying so: one document's fault never stops the others, nor loses this one."""
+    from .extract import extract_chunks
+    try:
+        if hasattr(ext, "extract_document"):  # the whole document at once: coreference across chunks
+            return _extract_document(ext, doc, chunks, cache, on_chunk), ""
+        return extract_chunks(chunks, ext, cache, workers, on_chunk), ""
+    except SgragError:
+        raise
+    except Exception as exc:
+        fault = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        fallback = getattr(ext, "rules", None)
+        if fallback is None:
+            raise ExtractorFault(f"the extractor failed on this document ({fault})") from exc
+        note = f"the parse extractor failed on this document ({fault}); read with the rule-based extractor instead"
+        return extract_chunks(chunks, fallback, cache, workers, on_chunk), note
 
 
 def _extract_document(ext, doc: Document, chunks, cache, on_chunk) -> list:

@@ -150,6 +150,34 @@ def test_corrupt_and_unsupported_files_fail_alone(tmp_path, demo_graph):
     assert sum(f.status == "done" for f in report.files) == 5
 
 
+def test_a_parse_fault_on_one_document_falls_back_to_the_rule_reader(tmp_path, monkeypatch):
+    """A bug of the parse extractor on one text (it raised StopIteration on a list of singles) stopped the whole
+    ingest with a traceback and left the document half-done; now that document is read by the rule-based extractor,
+    the report says so, and the other documents are read as usual. An extractor with no fallback fails that file
+    alone."""
+    from sgrag import dependency
+    original = dependency.ParseExtractor.extract_document
+
+    def faulty(self, doc, chunks):
+        if "Hobbiton" in doc.text:
+            raise StopIteration
+        return original(self, doc, chunks)
+
+    monkeypatch.setattr(dependency.ParseExtractor, "extract_document", faulty)
+    ws = Workspace.create(tmp_path / "ws")
+    report = ingest(ws, [DOCS])
+    by_name = {Path(f.path).name: f for f in report.files}
+    assert {f.status for f in report.files} == {"done"}
+    assert "rule-based extractor" in by_name["hobbiton.txt"].reason and by_name["hobbiton.txt"].relations > 0
+    assert not any(f.reason for name, f in by_name.items() if name != "hobbiton.txt")
+    assert ws.source_graph().nodes_by_label.get("Hobbiton")
+
+    from sgrag import offline
+    monkeypatch.setattr(offline.OfflineExtractor, "extract", lambda self, chunk: 1 / 0)
+    report = ingest(Workspace.create(tmp_path / "rules"), [DOCS / "hobbiton.txt"], extractor="rules")
+    assert [f.status for f in report.files] == ["failed"] and "ZeroDivisionError" in report.files[0].reason
+
+
 def test_cached_chunks_are_reused_after_delete(tmp_path, demo_graph):
     ws = demo_ws(tmp_path, demo_graph)
     doc = DOCS / "hobbiton.txt"

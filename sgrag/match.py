@@ -318,6 +318,18 @@ class Matcher:
                         out.setdefault(r[t], {})[q] = r[pos]
         return out
 
+    def soft_neighbours(self, soft: list, cap: int) -> dict[int, dict[str, int]]:
+        """Candidates from the soft constraints alone, where no firm one has any (its node has no edges): each node
+        next to a soft constraint's, with the constraints it meets, most first; a partial answer rather than none."""
+        g = self.graph
+        out: dict[int, dict[str, int]] = {}
+        for n in soft:
+            for v in g.nodes_by_label.get(n.label, []):
+                for u in g.neighbors(v).tolist():
+                    out.setdefault(int(u), {}).setdefault(n.qid, int(v))
+        keep = sorted(out, key=lambda x: (-len(out[x]), x))[:cap]
+        return {x: out[x] for x in keep}
+
     def add_soft_support(self, candidates: dict[int, dict[str, int]], soft: list) -> None:
         """Record which soft constraints each candidate also satisfies (checked in the graph).
 

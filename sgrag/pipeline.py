@@ -284,6 +284,8 @@ class Engine:
                 matches, support = self.matcher.partial(mq, trace.paths, self.matcher.known_label_sets(mq, also=False),
                                                         cfg.match.max_partial)
                 candidates = best_tiers(support, mq, cfg.ranking.rank_cap, self.ranker.partial_tiers)
+                if not candidates and soft:  # no firm condition joins anything: the weakly linked ones still may
+                    candidates = self.matcher.soft_neighbours(soft, cfg.ranking.rank_cap)
                 if self.ranker.partial_by_evidence and self.rules.on(DOCUMENT_CANDIDATES):
                     same_document(self.graph, qg, candidates, cfg.query.soft_below, cfg.ranking.rank_cap)
                 narrow_partial(self.graph, self.rules, qg, candidates, self.value_nodes, self.class_only)

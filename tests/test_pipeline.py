@@ -179,3 +179,21 @@ def test_asking_never_rewrites_the_label_cache(olympics_ws):
     trace = eng.ask("Which zanzibar quokka country won medals at the 2012 Summer Olympics, said the wombat?")
     assert trace.answer.exact
     assert [(p.stat().st_mtime_ns, p.stat().st_size) for p in caches] == before
+
+
+def test_a_firm_condition_on_an_edgeless_node_still_leaves_the_weakly_linked_ones_an_answer(tmp_path):
+    """"Which album won the 1999 Gala?": the gala is in the graph but joined to nothing, and "album" is a class word
+    (linked weakly, so it only ranks). Nothing joined the firm condition, so no candidate was ranked though the
+    graph's albums were there; now they are the partial answers (shown as the answer where their confidence
+    allows: on a document graph), and the gala is reported as not met."""
+    from sgrag import GraphBuilder
+    b = GraphBuilder()
+    for node in ("Zorbo Songs", "Quibble Tunes", "album", "1999 Gala", "Alpha Records"):
+        b.add_node(node.lower().replace(" ", "_"), node)
+    for work in ("zorbo_songs", "quibble_tunes"):
+        b.add_edge(work, "album", "is a", "")
+        b.add_edge(work, "alpha_records", "released by", "")
+    build_workspace(tmp_path / "ws", b.build())
+    trace = Engine.open(tmp_path / "ws").ask("Which album won the 1999 Gala?")
+    assert {r.label for r in trace.answer.ranked} == {"Zorbo Songs", "Quibble Tunes"} and not trace.answer.exact
+    assert any(c.label == "1999 Gala" and c.status != "used" for c in trace.answer.conditions)

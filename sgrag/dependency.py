@@ -1175,13 +1175,18 @@ class _Reader:
             of_the = j + 1 + article < sent.end and doc[j].lower_ == "of" and doc[j + 1 + article].pos_ == "PROPN" \
                 and doc[j + 1 + article].is_title and doc[i].is_title and noun_kind(doc[i].lower_) in (EVENT, "law")
             j += 1 + article if of_the else 0  # "the Treaty of the Pyrenees", "the Battle of Quatre Bras"
-            foreign = False  # a title in a language written in sentence case: "La Dame aux camélias (1852)"
+            foreign = series = False  # a title in a language written in sentence case: "La Dame aux camélias"
             while j < sent.end:
                 t = doc[j]
                 if doc[i].text in _ARTICLES and j - i <= 5 and _foreign_words_go_on(doc, j, sent.end):
                     j, foreign = j + 1, True
                 elif t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2) or \
                         re.fullmatch(r"[dl]['’][A-ZÀ-Þ]\w*", t.text):  # "Ballon d'Or": an elided particle and word
+                    j += 1
+                elif t.text == ":" and j + 1 < sent.end and doc[j + 1].is_title and self._series_so_far(i, j):
+                    j, series = j + 1, True  # "followed by The Legend of Zelda: Majora's Mask", under a title of
+                    #                          that series: one work, whatever NER made of its two parts
+                elif series and t.tag_ == "POS" and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN":
                     j += 1
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and" and j not in cut:
@@ -1215,9 +1220,12 @@ class _Reader:
                 # "the Sistine chapel (chapel of Nativity)": a noun the parenthesis restates, as the noun of another
                 # name, heads the name ("the Chicago area (area code 312)" is no name); NER's
                 spans = [x for x in spans if not i <= x[0] < j] + [(first, j + 1, "PROPN")]  # type was the modifier's
-            elif of_the or foreign:  # one name, whatever kinds NER gave its head, the name after "of the" or a word
+            elif of_the or foreign or series:  # one name, whatever kinds NER gave its head, the name after "of
+                if series and first == i and i > sent.start and doc[i - 1].text == "The" and \
+                        fold(self.title).startswith("the "):  # the", a word in sentence case; the series' own "The"
+                    first = i - 1
                 spans = [x for x in spans if not (x[0] < j and x[1] > i)] + \
-                    [(first, j, "WORK_OF_ART" if foreign else "PROPN")]  # (words in sentence case: a work's title)
+                    [(first, j, "WORK_OF_ART" if foreign or series else "PROPN")]
             elif len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
                 spans.append((first, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
@@ -1921,6 +1929,13 @@ class _Reader:
                     for x in range(t.i, t.i + k):
                         self.token_mention[x] = m
                     break
+
+    def _series_so_far(self, i: int, j: int) -> bool:
+        """Whether doc[i:j] is the series the article's title "Series: Subtitle" names: a name of that series
+        goes on after its colon."""
+        series = fold(self.title.split(": ", 1)[0]) if ": " in self.title else ""
+        words = fold(self.doc[i:j].text)
+        return bool(series) and words in (series, series.removeprefix("the "))
 
     def _named_after(self, tok: Any) -> bool:
         """Whether ``tok`` ends an event's or a law's name after "of (the)": "the Treaty of the Pyrenees", "the Siege

@@ -818,6 +818,9 @@ def test_a_titles_colon_ends_no_sentence(ex):
     named = {e.label: e.aliases for e in found.entities}
     assert "Ocarina of Time" in named.get(title, ()) and "Legend of Zelda" not in named
     assert rel(found, title, "Nintendo") == {"developed by"}
+    found = ex.extract_text(f"{title}\n\n{title} is a 1998 game. It was followed by The Legend of Zelda: Majora's Mask "
+                            "in 2000.", title)  # another work of the title's series, whole after its colon
+    assert rel(found, "The Legend of Zelda: Majora's Mask", title) == {"followed"}
 
 
 def test_an_organisation_that_is_a_member_is_no_person(ex):

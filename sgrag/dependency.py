@@ -1622,15 +1622,20 @@ class _Reader:
         return m
 
     def _titled_as(self, sent: Any) -> None:
-        """"Augusta Ada King, Countess of Lovelace (1815–1852) was ...": a rank of nobility or a throne "of" a place
-        set off after a person's name is that person's title, another name of them (merged when first named here)."""
+        """"Augusta Ada King, Countess of Lovelace (1815–1852) was ...", "Rupert I, Elector Palatine,": a rank of
+        nobility or a throne "of" a place set off after a person's name is that person's title, another name of them
+        (merged when first named here)."""
         named = sorted((m for m in self.mentions if sent.start <= m.start < sent.end and not m.via),
                        key=lambda m: m.start)
         for a, b in zip(named, named[1:]):
             words = self.ents[b.entity].label.split()
-            if len(words) >= 3 and words[0] in _PEERAGE and words[1] == "of" and self._person(a.entity) and \
+            if words[0] in _PEERAGE and (len(words) >= 3 and words[1] == "of" or len(words) == 2 and
+                                         words[1] in _PLACE_TITLES) and self._person(a.entity) and \
                     self.text[self._end_char(a):self.doc[b.start].idx].strip() == "," and not self._named_before(b):
                 self._merge(b.entity, a.entity)
+                rank = words[0].lower()  # and of that rank: "Which elector founded ...?"
+                self.ents[a.entity].classes.append(rank)
+                self._add(self.ents[a.entity].label, IS_A, rank, "class", self.doc[b.start:b.start + 1], sent)
 
     def _named_before(self, m: _Mention) -> bool:
         """Whether the text named ``m``'s entity before ``m``: then it is a thing of its own, not another name."""
@@ -3240,7 +3245,9 @@ def _glosses(sent: Any) -> dict[tuple[int, int], int]:
     return out
 
 
-_PEERAGE = frozenset({"Count", "Countess", "Baron", "Baroness", "Duke", "Duchess", "Earl", "Viscount", "Viscountess",
+_PLACE_TITLES = frozenset({"Palatine", "Consort", "Regent", "Apostolic"})
+"""Words after a rank that stand for its "of" ("Elector Palatine", "Prince Consort")."""
+_PEERAGE = frozenset({"Elector", "Electress", "Margrave", "Landgrave", "Count", "Countess", "Baron", "Baroness", "Duke", "Duchess", "Earl", "Viscount", "Viscountess",
                       "Marquis", "Marquess", "Marchioness", "Emperor", "Empress", "King", "Queen", "Prince",
                       "Princess", "Lord", "Lady", "Sultan", "Emir", "Shah", "Khan", "Tsar", "Grand"})
 """Ranks and thrones named "of" a place after a person's name ("..., Countess of Lovelace"): a title of that person."""

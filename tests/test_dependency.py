@@ -1201,6 +1201,10 @@ def test_a_peer_and_a_title_the_text_never_writes_are_the_lead_subjects_names(ex
     assert "born on" in rel(found, "Augusta Ada King", "10 December 1815")
     assert not any("Byron" in e.label for e in found.entities if e.description == "value")
     assert "born in" in rel(found, "Augusta Ada King", "London")
+    found = ex.extract_text("Heidelberg University is a university. It was founded in 1386 by Rupert I, Elector "
+                            "Palatine, on the instruction of Pope Urban VI.")  # a rank with its place word: a title
+    assert "Elector Palatine" in names(found)["Rupert I"] and "Elector Palatine" not in names(found)
+    assert rel(found, "Rupert I", "elector") == {"is a"}
     found = ex.extract_text("Sable University and its economists\n\nThe economists of Sable University met in Oslo.",
                             title="Sable University and its economists")  # a headline that names no one
     assert not any("Sable University and its economists" in e.aliases for e in found.entities)

@@ -981,8 +981,9 @@ class _Reader:
         bare = key[4:] if key.startswith("the ") else "the " + key
         if key not in self.by_key and bare in self.by_key:
             key = bare  # "The Showdown" and "Showdown": one entity
-        if key in self.by_key and fold(self.ents[self.by_key[key]].label) != key and kind != "VALUE" and \
-                not (self.by_key[key] == self.title_entity and key == fold(self.title)):  # the article's own name
+        if key in self.by_key and fold(_without_legal_form(self.ents[self.by_key[key]].label)) != key and \
+                kind != "VALUE" and not (self.by_key[key] == self.title_entity and key == fold(self.title)):
+            # (not the article's own name, nor a company's without its legal form: "Solvay" of "Solvay S.A.")
             later = self._short_form(label, kind)  # a short form read before its person was named:
             if later is not None and self.ents[later].label.split()[-len(label.split()):] == label.split():
                 self.ents[self.by_key[key]].aliases.discard(label)  # "Burns" is Mr. Burns once he is named
@@ -1003,12 +1004,12 @@ class _Reader:
         if idx is None:
             idx = len(self.ents)
             self.ents.append(_Entity(label, kind))
-            short = _subtitle(label)
-            if short and fold(short) not in self.by_key:  # "The Lord of the Rings: The Fellowship of the Ring"
-                self.ents[idx].aliases.add(short)
-                self.by_key[fold(short)] = idx
         self.ents[idx].aliases.add(label)
         self.by_key[key] = idx
+        for short in (_subtitle(label), _without_legal_form(label)):  # "The Lord of the Rings: The Fellowship of the
+            if short and short != label and fold(short) not in self.by_key:  # Ring", "Solvay S.A." (before any
+                self.ents[idx].aliases.add(short)                          # Solvay of the text, whose surname
+                self.by_key[fold(short)] = idx                             # it is not)
         return idx
 
     def _full_title_name(self, label: str, kind: str) -> int | None:

@@ -823,6 +823,16 @@ def test_a_titles_colon_ends_no_sentence(ex):
     assert rel(found, "The Legend of Zelda: Majora's Mask", title) == {"followed"}
 
 
+def test_a_company_named_without_its_legal_form_is_the_company_not_a_founders_surname(ex):
+    """"Solvay S.A. ... founded by Ernest Solvay and his brother Alfred Solvay. In 2011 Solvay acquired Rhodia": the
+    company, written without its legal form, not the last-named Solvay."""
+    found = ex.extract_text("Solvay S.A.\n\nSolvay S.A. is a Belgian chemical company founded in 1863 by Ernest Solvay "
+                            "and his brother Alfred Solvay. In 2011 Solvay acquired the French chemical group Rhodia.",
+                            "Solvay S.A.")
+    assert "Solvay" in names(found)["Solvay S.A."] and "Solvay" not in names(found)["Alfred Solvay"]
+    assert rel(found, "Solvay S.A.", "Rhodia") and not rel(found, "Alfred Solvay", "Rhodia")
+
+
 def test_an_organisation_that_is_a_member_is_no_person(ex):
     """"The CDU is a member of the European People's Party": a member, but an organisation (NER), not a person, and
     its kind stays organization (a "Which party" question's type check keeps it)."""

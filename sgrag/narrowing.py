@@ -200,7 +200,10 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                              f"the answers are joined to {c.label}, not shown to be joined to that thing.")
                 unchecked[c.qid] = (f"the question asks about the {thing} of {c.label}, a thing between the answer "
                                     f"and it that the query does not hold, so only a relation to {c.label} counted")
-    if nodes.size < 2:
+    if nodes.size < 2:  # nothing to choose between; a relation the question states that none fits is still said
+        for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat) if nodes.size else ():
+            if qg.constraints[j].qid not in clauses and mask is not None and mask.all():
+                _not_checked(qg, j, phrase, notes, unchecked)
         return out, stated, unchecked
     for j, c in enumerate(qg.constraints):  # a soft constraint: the node it was linked to, joined or not
         if (sat[:, j] < 0).all() and c.node_id in g.index_of:
@@ -225,15 +228,20 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
             notes.append(f"No relation of the graph fits '{phrase}' for {qg.constraints[j].label}: any relation to "
                          "it counts.")
         elif mask.all():  # a verb after the name that no relation states ("Where does the Douro *rise*?")
-            notes.append(f"Not checked: no relation of the graph states '{phrase}' for {qg.constraints[j].label}, so "
-                         "any relation to it counts.")
-            unchecked.setdefault(qg.constraints[j].qid, f"no relation of the graph states '{phrase}' for "
-                                 f"{qg.constraints[j].label}, so any relation to it counted")
+            _not_checked(qg, j, phrase, notes, unchecked)
         else:
             joined_by(j, mask, f"that fits '{phrase}'")
     for j, word, mask in ranker.stated_relations(qg, nodes, sat):
         joined_by(j, mask, f"'{word}' names")
     return out, stated, unchecked
+
+
+def _not_checked(qg: QueryGraph, j: int, phrase: str, notes: list[str], unchecked: dict[str, str]) -> None:
+    """Says that constraint j's stated relation (``phrase``) was not checked: no relation of the graph states it."""
+    label = qg.constraints[j].label
+    notes.append(f"Not checked: no relation of the graph states '{phrase}' for {label}, so any relation to it counts.")
+    unchecked.setdefault(qg.constraints[j].qid, f"no relation of the graph states '{phrase}' for {label}, so any "
+                         "relation to it counted")
 
 
 def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, candidates: dict[int, dict[str, int]],

@@ -513,6 +513,10 @@ def test_a_verb_after_the_name_that_no_relation_states_is_reported_unchecked(eng
                                  "graph states 'rise' for Rhine")
     assert a.exact_size > 1 and a.joined_only  # the tie-break and the set's title say "joined", not "satisfy"
     assert a.tie_break.startswith(f"Tie-break among {a.exact_size:,} entities joined to every condition (a relation")
+    one = engines["rivers"].ask("Where does Isla del Sol rise?").answer  # one entity joined: said all the same
+    assert one.text == "Lake Titicaca" and [c.status for c in one.conditions] == ["unchecked"]
+    assert one.headline.startswith("Exactly one entity is joined to every condition, but no relation of the graph "
+                                   "states 'rise' for Isla del Sol")
     assert exact_set_title(a) == f"All {a.exact_size:,} entities joined to every condition (a relation not checked)"
     assert not engines["rivers"].ask("Which lake does the Rhine flow through?").answer.joined_only
     table = candidate_constraint_table(trace)  # the app's candidates table names the status of each condition

@@ -1162,7 +1162,10 @@ class _Reader:
             if a - 2 >= sent.start and b + 1 < sent.end and doc[a - 2].pos_ == doc[b + 1].pos_ == "PROPN" and \
                     doc[a - 2].is_title and doc[b + 1].is_title and doc[b].text in _QUOTES and \
                     "PERSON" in (doc[a - 2].ent_type_, doc[b + 1].ent_type_):
-                quoted[quoted.index((a, b, "WORK_OF_ART"))] = (a - 2, b + 2, "PERSON")
+                first = a - 2
+                while first - 1 >= sent.start and doc[first - 1].pos_ == "PROPN" and doc[first - 1].is_title:
+                    first -= 1  # (with every given name before it: Leon Bismark "Bix" Beiderbecke)
+                quoted[quoted.index((a, b, "WORK_OF_ART"))] = (first, b + 2, "PERSON")
         typed = list(spans)
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
@@ -1916,10 +1919,11 @@ class _Reader:
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
                 continue
-            if not t.text[:1].isupper() or t.i in self.token_mention or \
+            nickname = t.i >= 2 and self.doc[t.i - 1].text in _QUOTES and self.doc[t.i - 2].pos_ == "PROPN"
+            if not t.text[:1].isupper() or t.i in self.token_mention or nickname or \
                     t.ent_iob_ == "I" and self.doc[t.i - 1].lower_ not in _DETS or self._named_after(t):
                 continue  # (nor inside a longer name NER read: "the University of *Tromsø*", nor "the Treaty of the
-                #          *Pyrenees*")
+                #          *Pyrenees*", nor a nickname's: Leon Bismark "*Bix*" Beiderbecke under "Bix Beiderbecke")
             span = self.doc[t.i:min(t.i + n + 3, sent.end)]
             for k in range(1, len(span) + 1):
                 after = self.doc[t.i + k] if t.i + k < sent.end else None

@@ -471,6 +471,10 @@ def test_a_quoted_nickname_between_a_persons_names_is_part_of_the_name(ex):
     assert names(found)['Jamie "El Russo" Gosis'] == {"Gosis"}
     assert not {"Jamie", "El Russo"} & set(names(found))
     assert "Buenos Aires Hora Cero" in names(found)
+    found = ex.extract_text('Bix Beiderbecke\n\nLeon Bismark "Bix" Beiderbecke (March 10, 1903 – August 6, 1931) was an '
+                            'American jazz cornetist. Beiderbecke died in Sunnyside, Queens.', "Bix Beiderbecke")
+    assert names(found)['Leon Bismark "Bix" Beiderbecke'] >= {"Bix Beiderbecke", "Beiderbecke"}  # every given name,
+    assert "Bix Beiderbecke" not in names(found)  # and the title under it (as first written: the label)
 
 
 def test_a_capitalised_number_word_mid_sentence_begins_a_name(ex):

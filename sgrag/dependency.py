@@ -1179,7 +1179,8 @@ class _Reader:
             of_the = j + 1 + article < sent.end and doc[j].lower_ == "of" and doc[j + 1 + article].pos_ == "PROPN" \
                 and doc[j + 1 + article].is_title and doc[i].is_title and noun_kind(doc[i].lower_) in (EVENT, "law")
             j += 1 + article if of_the else 0  # "the Treaty of the Pyrenees", "the Battle of Quatre Bras"
-            foreign = series = False  # a title in a language written in sentence case: "La Dame aux camélias"
+            foreign = series = owned = False  # a title in a language written in sentence case: "La Dame aux
+            #                                   camélias"; a series' work; a title with a possessive
             while j < sent.end:
                 t = doc[j]
                 if doc[i].text in _ARTICLES and j - i <= 5 and _foreign_words_go_on(doc, j, sent.end):
@@ -1192,6 +1193,9 @@ class _Reader:
                     #                          that series: one work, whatever NER made of its two parts
                 elif series and t.tag_ == "POS" and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN":
                     j += 1
+                elif t.tag_ == "POS" and j + 1 < sent.end and doc[j + 1].is_title and doc[j + 1].is_alpha and \
+                        i - 1 > sent.start and doc[i - 1].text == "The":  # "The Shepherd's Calendar": a capital
+                    j, owned = j + 2, True  # "The" mid-sentence begins a title, whose possessive is in it
                 elif t.lower_ in _NAME_INNER and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].text[:1].isupper() and t.whitespace_ and t.lower_ != "and" and j not in cut:
                     j += 1
@@ -1224,12 +1228,12 @@ class _Reader:
                 # "the Sistine chapel (chapel of Nativity)": a noun the parenthesis restates, as the noun of another
                 # name, heads the name ("the Chicago area (area code 312)" is no name); NER's
                 spans = [x for x in spans if not i <= x[0] < j] + [(first, j + 1, "PROPN")]  # type was the modifier's
-            elif of_the or foreign or series:  # one name, whatever kinds NER gave its head, the name after "of
-                if series and first == i and i > sent.start and doc[i - 1].text == "The" and \
-                        fold(self.title).startswith("the "):  # the", a word in sentence case; the series' own "The"
-                    first = i - 1
+            elif of_the or foreign or series or owned:  # one name, whatever kinds NER gave its head, the name
+                if first == i and i > sent.start and doc[i - 1].text == "The" and \
+                        (owned or series and fold(self.title).startswith("the ")):  # after "of the", a word in
+                    first = i - 1  # sentence case; the title's own "The"
                 spans = [x for x in spans if not (x[0] < j and x[1] > i)] + \
-                    [(first, j, "WORK_OF_ART" if foreign or series else "PROPN")]
+                    [(first, j, "WORK_OF_ART" if foreign or series or owned else "PROPN")]
             elif len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
                 spans.append((first, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",

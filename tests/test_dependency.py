@@ -837,6 +837,16 @@ def test_a_company_named_without_its_legal_form_is_the_company_not_a_founders_su
     assert rel(found, "Solvay S.A.", "Rhodia") and not rel(found, "Alfred Solvay", "Rhodia")
 
 
+def test_a_title_begun_by_a_capital_the_keeps_its_possessive(ex):
+    """"His second collection, The Shepherd's Calendar, was published in 1827": a capital "The" mid-sentence begins a
+    title, and its possessive is in it (the parse calls "Calendar" a common noun, NER a person); a lowercase "the"
+    before a possessive begins none ("the Queen's Guard")."""
+    found = ex.extract_text("His second collection, The Shepherd's Calendar, was published in 1827. He met the "
+                            "Queen's Guard in London.")
+    assert rel(found, "The Shepherd's Calendar", "1827") == {"published in"}
+    assert "Calendar" not in names(found) and "Queen's Guard" not in names(found)
+
+
 def test_an_organisation_that_is_a_member_is_no_person(ex):
     """"The CDU is a member of the European People's Party": a member, but an organisation (NER), not a person, and
     its kind stays organization (a "Which party" question's type check keeps it)."""

@@ -606,6 +606,13 @@ def _past_conjuncts(side: list) -> int:
     return next((k for k, (_, dep) in enumerate(side) if dep != "conj"), 0)
 
 
+def _nicknamed(label: str) -> tuple[str, ...]:
+    """A person's nickname in quotes inside the name, alone and with the surname (Delphine "Delphi" Greenlaw: Delphi,
+    Delphi Greenlaw), or none."""
+    m = re.fullmatch(r"\S.*?\s[\"“]([^\"”]+)[\"”]\s+(\S+(?:\s\S+)*)", label)
+    return (m.group(1), f"{m.group(1)} {m.group(2)}") if m else ()
+
+
 def _verb_stem(word: str) -> str:
     """A verb's letters without its ending, so that the parse's lemma and the rule reader's word meet ("lie"/"lies",
     "designate"/"designated")."""
@@ -1006,10 +1013,10 @@ class _Reader:
             self.ents.append(_Entity(label, kind))
         self.ents[idx].aliases.add(label)
         self.by_key[key] = idx
-        for short in (_subtitle(label), _without_legal_form(label)):  # "The Lord of the Rings: The Fellowship of the
-            if short and short != label and fold(short) not in self.by_key:  # Ring", "Solvay S.A." (before any
-                self.ents[idx].aliases.add(short)                          # Solvay of the text, whose surname
-                self.by_key[fold(short)] = idx                             # it is not)
+        for short in (_subtitle(label), _without_legal_form(label), *_nicknamed(label)):  # "The Lord of the Rings:
+            if short and short != label and fold(short) not in self.by_key:  # The Fellowship of the Ring", "Solvay
+                self.ents[idx].aliases.add(short)  # S.A." (before any Solvay of the text, whose surname it is not),
+                self.by_key[fold(short)] = idx     # Leon Bismark "Bix" Beiderbecke's "Bix" and "Bix Beiderbecke"
         return idx
 
     def _full_title_name(self, label: str, kind: str) -> int | None:
@@ -1159,9 +1166,7 @@ class _Reader:
         quoted += [(a, b, "WORK_OF_ART") for a, b in _bracketed_titles(sent)
                    if not any(a < y and x < b for x, y, _ in quoted)]
         for a, b, _ in list(quoted):  # Jamie "El Russo" Gosis: a nickname between a person's names is in the name
-            if a - 2 >= sent.start and b + 1 < sent.end and doc[a - 2].pos_ == doc[b + 1].pos_ == "PROPN" and \
-                    doc[a - 2].is_title and doc[b + 1].is_title and doc[b].text in _QUOTES and \
-                    "PERSON" in (doc[a - 2].ent_type_, doc[b + 1].ent_type_):
+            if b + 1 < sent.end and self._nickname(a, b):
                 first = a - 2
                 while first - 1 >= sent.start and doc[first - 1].pos_ == "PROPN" and doc[first - 1].is_title:
                     first -= 1  # (with every given name before it: Leon Bismark "Bix" Beiderbecke)
@@ -1923,7 +1928,8 @@ class _Reader:
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
                 continue
-            nickname = t.i >= 2 and self.doc[t.i - 1].text in _QUOTES and self.doc[t.i - 2].pos_ == "PROPN"
+            close = next((k for k in range(t.i + 1, min(t.i + 5, sent.end)) if self.doc[k].text in _QUOTES), None)
+            nickname = close is not None and close + 1 < sent.end and self._nickname(t.i, close)
             if not t.text[:1].isupper() or t.i in self.token_mention or nickname or \
                     t.ent_iob_ == "I" and self.doc[t.i - 1].lower_ not in _DETS or self._named_after(t):
                 continue  # (nor inside a longer name NER read: "the University of *Tromsø*", nor "the Treaty of the
@@ -1950,6 +1956,19 @@ class _Reader:
         series = fold(self.title.split(": ", 1)[0]) if ": " in self.title else ""
         words = fold(self.doc[i:j].text)
         return bool(series) and words in (series, series.removeprefix("the "))
+
+    def _nickname(self, a: int, b: int) -> bool:
+        """Whether the quoted words doc[a:b] (b: the closing quote) are a nickname between a person's names: a given
+        name and a surname around them, NER's person on either side or the title naming the person by the nickname
+        (Delphine "Delphi" Greenlaw under "Delphi Greenlaw")."""
+        doc = self.doc
+        if a - 2 < 0 or b + 1 >= len(doc) or doc[a - 1].text not in _QUOTES or doc[b].text not in _QUOTES:
+            return False
+        given, surname = doc[a - 2], doc[b + 1]
+        if not (given.pos_ == surname.pos_ == "PROPN" and given.is_title and surname.is_title):
+            return False
+        return "PERSON" in (given.ent_type_, surname.ent_type_) or \
+            bool(self.title) and fold(self.title) == fold(f"{doc[a:b].text} {surname.text}")
 
     def _named_after(self, tok: Any) -> bool:
         """Whether ``tok`` ends an event's or a law's name after "of (the)": "the Treaty of the Pyrenees", "the Siege

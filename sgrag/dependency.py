@@ -1559,8 +1559,8 @@ class _Reader:
             if words != key and (prefix or lead and _writes_out(key, words)):
                 subject = m
                 break
-        if subject is not None and fold(self.title) not in self.by_key:
-            self.title_entity = subject.entity
+        if subject is not None and self.by_key.get(fold(self.title), subject.entity) == subject.entity:
+            self.title_entity = subject.entity  # (the title may be the subject's name without its legal form)
             self.ents[subject.entity].aliases.add(self.title)
             self.by_key[fold(self.title)] = subject.entity
 

@@ -200,8 +200,9 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                              f"the answers are joined to {c.label}, not shown to be joined to that thing.")
                 unchecked[c.qid] = (f"the question asks about the {thing} of {c.label}, a thing between the answer "
                                     f"and it that the query does not hold, so only a relation to {c.label} counted")
-    if nodes.size < 2:  # nothing to choose between; a relation the question states that none fits is still said
-        for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat) if nodes.size else ():
+    if nodes.size < 2:  # nothing to choose between; on a graph read from documents, whose relations are the text's
+        #                   words, a relation the question states that none of them states is still said
+        for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat) if nodes.size and g.edge_sources else ():
             if qg.constraints[j].qid not in clauses and mask is not None and mask.all():
                 _not_checked(qg, j, phrase, notes, unchecked)
         return out, stated, unchecked

@@ -821,8 +821,9 @@ _PORTIONS = frozenset({"most", "much", "all", "part", "parts", "half", "majority
 
 
 def _part_of_relative(tok: Any) -> bool:
-    return tok.lower_ in _PORTIONS and any(p.lower_ == "of" and any(o.dep_ == "pobj" and o.tag_ in ("WDT", "WP") for o in p.children)
-               for p in tok.children)
+    """Whether a clause's subject is a share of its relative pronoun ("*most* of which")."""
+    return tok.lower_ in _PORTIONS and any(p.lower_ == "of" and any(o.dep_ == "pobj" and o.tag_ in ("WDT", "WP")
+                                                                    for o in p.children) for p in tok.children)
 
 
 def _object_relative(verb: Any) -> bool:
@@ -1233,12 +1234,12 @@ class _Reader:
                 # "the Sistine chapel (chapel of Nativity)": a noun the parenthesis restates, as the noun of another
                 # name, heads the name ("the Chicago area (area code 312)" is no name); NER's
                 spans = [x for x in spans if not i <= x[0] < j] + [(first, j + 1, "PROPN")]  # type was the modifier's
-            elif of_the or foreign or series or owned:  # one name, whatever kinds NER gave its head, the name
+            elif of_the or foreign or series or owned:  # one name, whatever kinds NER gave its parts
                 if first == i and i > sent.start and doc[i - 1].text == "The" and \
-                        (owned or series and fold(self.title).startswith("the ")):  # after "of the", a word in
-                    first = i - 1  # sentence case; the title's own "The"
+                        (owned or series and fold(self.title).startswith("the ")):
+                    first = i - 1  # the title's own capital "The"
                 spans = [x for x in spans if not (x[0] < j and x[1] > i)] + \
-                    [(first, j, "WORK_OF_ART" if foreign or series or owned else "PROPN")]
+                    [(first, j, "WORK_OF_ART" if foreign or series or owned else "PROPN")]  # (a work's title)
             elif len({k for a, b, k in typed if a < j and b > i}) < 2:  # "Confederate General J. Johnston
                 spans.append((first, j, "PROPN"))  # Pettigrew" spans an ORG and a PERSON: those two, not one name
             elif h > i and {k for a, b, k in typed if a < j and b > h} == {"PERSON"}:  # "Bishop Abel Muzorewa",
@@ -2089,10 +2090,10 @@ class _Reader:
 
     def _classes_before_names(self, sent: Any) -> None:
         """A class noun or a title right before a name ("the musical Carousel", "Guest star Leland Orser", "the Sasanian
-        shah Yazdegerd II", "cavalry officer Count Alexei Vronsky", "Marshal Michel Ney") or a name in apposition to a definite one
-        ("their debut album, Get Your Mood On,"), or to a clause's subject ("A sequel, Änglagård–andra sommaren, was
-        produced in 1994"): the name is one of that class. The apposition is read from the
-        words, since the parse of a title made of common words ("Get Your Mood On") is no guide."""
+        shah Yazdegerd II", "cavalry officer Count Alexei Vronsky", "Marshal Michel Ney") or a name in apposition to a
+        definite one ("their debut album, Get Your Mood On,"), or to a clause's subject ("A sequel, Änglagård–andra
+        sommaren, was produced in 1994"): the name is one of that class. The apposition is read from the words, since
+        the parse of a title made of common words ("Get Your Mood On") is no guide."""
         doc = self.doc
         for m in {id(m): m for m in self.token_mention.values()}.values():
             if m.via or not sent.start <= m.start < sent.end or self.ents[m.entity].kind == "VALUE":
@@ -3275,9 +3276,10 @@ def _glosses(sent: Any) -> dict[tuple[int, int], int]:
 
 _PLACE_TITLES = frozenset({"Palatine", "Consort", "Regent", "Apostolic"})
 """Words after a rank that stand for its "of" ("Elector Palatine", "Prince Consort")."""
-_PEERAGE = frozenset({"Elector", "Electress", "Margrave", "Landgrave", "Count", "Countess", "Baron", "Baroness", "Duke", "Duchess", "Earl", "Viscount", "Viscountess",
-                      "Marquis", "Marquess", "Marchioness", "Emperor", "Empress", "King", "Queen", "Prince",
-                      "Princess", "Lord", "Lady", "Sultan", "Emir", "Shah", "Khan", "Tsar", "Grand"})
+_PEERAGE = frozenset({"Elector", "Electress", "Margrave", "Landgrave", "Count", "Countess", "Baron", "Baroness",
+                      "Duke", "Duchess", "Earl", "Viscount", "Viscountess", "Marquis", "Marquess", "Marchioness",
+                      "Emperor", "Empress", "King", "Queen", "Prince", "Princess", "Lord", "Lady", "Sultan", "Emir",
+                      "Shah", "Khan", "Tsar", "Grand"})
 """Ranks and thrones named "of" a place after a person's name ("..., Countess of Lovelace"): a title of that person."""
 _NAMING = frozenset({"called", "named", "titled", "entitled"})
 """Participles that give a class noun's name ("a band *called* Arcadia")."""

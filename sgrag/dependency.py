@@ -121,8 +121,8 @@ from typing import Any, Callable, Iterable, Sequence
 from .extract import ChunkExtraction, ExtractedEntity, ExtractedRelation
 from .io.documents import Chunk, Document
 from .coref import is_person_noun, name_kind
-from .kinds import (EVENT, EVENT_NAME_ENDS, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds, country_named,
-                    majority_kind, name_head, named_kind, noun_kind, stated_kind)
+from .kinds import (EVENT, EVENT_NAME_ENDS, LAW, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds,
+                    country_named, majority_kind, name_head, named_kind, noun_kind, stated_kind)
 from .offline import IS_A, NAME_CLASSES, PERSON, OfflineExtractor, class_names
 from .textnorm import MAKING, fold, singular
 
@@ -412,7 +412,7 @@ class ParseExtractor:
             Mathematics School"), or None; not as one of names the parse took for one ("Juárez" of "Juárez and
             Susupuato", "Lumding" of "Lumding–Badarpur")."""
             held: set[str] = set()
-            for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", chunk.text):
+            for m in re.finditer(_as_word(name), chunk.text):
                 s, e = offset + m.start(), offset + m.end()
                 around = {label for a, b, label in named_at if a <= s and e <= b and (_coordinated_name(label) or not
                           _LISTED_AFTER.search(chunk.text[max(a - offset, 0):m.start()]) and not
@@ -454,7 +454,7 @@ class ParseExtractor:
             if label in labels_found:
                 return False
             at = sorted((m.start(), m.end()) for x in parse_names if x != label
-                        for m in re.finditer(rf"(?<!\w){re.escape(x)}(?!\w)", label))
+                        for m in re.finditer(_as_word(x), label))
             return any(_JOINING.fullmatch(label[a[1]:b[0]]) for a, b in zip(at, at[1:]) if a[1] <= b[0])
 
         def holder(label: str | None, a: int, b: int) -> str | None:
@@ -463,7 +463,7 @@ class ParseExtractor:
             if label is None:
                 return None
             at = [(offset + a + m.start(), offset + a + m.end())
-                  for m in re.finditer(r"(?<!\w)" + re.escape(label) + r"(?!\w)", chunk.text[a:b])]
+                  for m in re.finditer(_as_word(label), chunk.text[a:b])]
             around = [{h for x, y, h in named_at if x <= s and e <= y and h != label} for s, e in at]
             held = set().union(*around)
             return held.pop() if at and all(around) and len(held) == 1 else None
@@ -472,7 +472,7 @@ class ParseExtractor:
         def language_label(label: str) -> bool:
             """Whether the chunk names ``label`` only as the language of a name in brackets ("Kotor (Montenegrin
             Cyrillic: Котор; Italian: Cattaro)"), which the parse reads as no name."""
-            at = list(re.finditer(rf"(?<!\w){re.escape(label)}(?!\w)", chunk.text))
+            at = list(re.finditer(_as_word(label), chunk.text))
             return bool(at) and all(re.match(r"\s*:", chunk.text[m.end():]) and
                                     re.search(r"[(;]\s*$", chunk.text[:m.start()]) for m in at)
 
@@ -488,7 +488,7 @@ class ParseExtractor:
                 #           Day 1066": a part of a date
             life = r.relation.split()[-1]
             if life in ("born", "died") and lives.get(src):
-                verbs = {v for v, d in lives[src] if re.search(rf"(?<!\w){re.escape(fold(dst))}(?!\w)", d)}
+                verbs = {v for v, d in lives[src] if re.search(_as_word(fold(dst)), d)}
                 if verbs and life not in verbs:
                     continue  # "(born Olufela Ransome-Kuti; 15 October 1938 – 2 August 1997)": the second date is
                     #           the death's
@@ -548,11 +548,16 @@ class ParseExtractor:
         return dataclasses.replace(found, entities=tuple(ents), relations=tuple(rels))
 
 
+def _as_word(name: str) -> str:
+    """A pattern finding ``name`` as whole words (not inside a longer word)."""
+    return rf"(?<!\w){re.escape(name)}(?!\w)"
+
+
 def _another_relative(said: str, src: str, dst: str, names: Sequence[str]) -> bool:
     """Whether ``dst`` stands in a relative clause ("which", "who", "whom") that another name between ``src`` and it
     heads: the rule reader's reading of a clause about that name as one about ``src``."""
-    a = re.search(rf"(?<!\w){re.escape(src)}(?!\w)", said)
-    b = re.search(rf"(?<!\w){re.escape(dst)}(?!\w)", said[a.end():]) if a is not None else None
+    a = re.search(_as_word(src), said)
+    b = re.search(_as_word(dst), said[a.end():]) if a is not None else None
     if a is None or b is None:
         return False
     between = said[a.end():a.end() + b.start()]
@@ -560,7 +565,7 @@ def _another_relative(said: str, src: str, dst: str, names: Sequence[str]) -> bo
     if not rel:
         return False
     before = between[:rel[-1].start()]
-    return any(x not in (src, dst) and re.search(rf"(?<!\w){re.escape(x)}(?!\w)", before) for x in names)
+    return any(x not in (src, dst) and re.search(_as_word(x), before) for x in names)
 
 
 def _foreign_words_go_on(doc: Any, j: int, end: int) -> bool:
@@ -579,6 +584,11 @@ def _foreign_words_go_on(doc: Any, j: int, end: int) -> bool:
     return inner and doc[k].is_title and doc[k].pos_ == "PROPN"
 
 
+def _event_or_law_head(tok: Any) -> bool:
+    """Whether a capitalised word heads an event's or a law's name before "of (the)" ("Treaty", "Battle", "Siege")."""
+    return tok.is_title and noun_kind(tok.lower_) in (EVENT, LAW)
+
+
 def _with_compounds_children(noun: Any) -> list[Any]:
     """A noun's children and its compounds' ("the *sixth* studio album": the parse hangs the ordinal on "studio")."""
     kids = list(noun.children)
@@ -594,7 +604,7 @@ def _relative_elsewhere(said: str, name: str, at: int, relatives: dict[int, tupl
     """Whether ``said`` (starting at ``at`` in the parsed text) has ``name`` right before a relative pronoun whose
     clause the parse hangs on a noun in apposition outside that name (``relatives``): the rule reader's antecedent,
     not the text's."""
-    for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w),?\s+(which|who|whom)\b", said):
+    for m in re.finditer(_as_word(name) + r",?\s+(which|who|whom)\b", said):
         where = relatives.get(at + m.start(1))
         if where is not None and not (at + m.start() <= where[0] and where[1] <= at + m.start() + len(name)):
             return True
@@ -625,7 +635,7 @@ _NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n['’]t\b", re.I)
 def _denied(said: str, src: str, dst: str) -> bool:
     """Whether a negation stands between where ``said`` names ``src`` (its start, if it does not: a pronoun) and
     ``dst``: the rule reader's reading of a denied statement."""
-    at = [m.start() for x in (src, dst) if (m := re.search(rf"(?<!\w){re.escape(x)}(?!\w)", said)) is not None]
+    at = [m.start() for x in (src, dst) if (m := re.search(_as_word(x), said)) is not None]
     lo, hi = (min(at), max(at)) if len(at) == 2 else (0, at[0] if at else len(said))
     return _NEGATION.search(said[lo:hi]) is not None
 
@@ -1183,7 +1193,7 @@ class _Reader:
             j = i + 1
             article = int(j + 1 < sent.end and doc[j + 1].lower_ == "the")
             of_the = j + 1 + article < sent.end and doc[j].lower_ == "of" and doc[j + 1 + article].pos_ == "PROPN" \
-                and doc[j + 1 + article].is_title and doc[i].is_title and noun_kind(doc[i].lower_) in (EVENT, "law")
+                and doc[j + 1 + article].is_title and _event_or_law_head(doc[i])
             j += 1 + article if of_the else 0  # "the Treaty of the Pyrenees", "the Battle of Quatre Bras"
             foreign = series = owned = False  # a title in a language written in sentence case: "La Dame aux
             #                                   camélias"; a series' work; a title with a possessive
@@ -1929,9 +1939,7 @@ class _Reader:
                 self.mentions.append(m)
                 self.token_mention[t.i] = m
                 continue
-            close = next((k for k in range(t.i + 1, min(t.i + 5, sent.end)) if self.doc[k].text in _QUOTES), None)
-            nickname = close is not None and close + 1 < sent.end and self._nickname(t.i, close)
-            if not t.text[:1].isupper() or t.i in self.token_mention or nickname or \
+            if not t.text[:1].isupper() or t.i in self.token_mention or self._opens_nickname(t, sent) or \
                     t.ent_iob_ == "I" and self.doc[t.i - 1].lower_ not in _DETS or self._named_after(t):
                 continue  # (nor inside a longer name NER read: "the University of *Tromsø*", nor "the Treaty of the
                 #          *Pyrenees*", nor a nickname's: Leon Bismark "*Bix*" Beiderbecke under "Bix Beiderbecke")
@@ -1958,6 +1966,12 @@ class _Reader:
         words = fold(self.doc[i:j].text)
         return bool(series) and words in (series, series.removeprefix("the "))
 
+    def _opens_nickname(self, tok: Any, sent: Any) -> bool:
+        """Whether ``tok`` begins a quoted nickname between a person's names (``_nickname``; its closing quote within
+        four tokens)."""
+        close = next((k for k in range(tok.i + 1, min(tok.i + 5, sent.end)) if self.doc[k].text in _QUOTES), None)
+        return close is not None and close + 1 < sent.end and self._nickname(tok.i, close)
+
     def _nickname(self, a: int, b: int) -> bool:
         """Whether the quoted words doc[a:b] (b: the closing quote) are a nickname between a person's names: a given
         name and a surname around them, NER's person on either side or the title naming the person by the nickname
@@ -1975,8 +1989,7 @@ class _Reader:
         """Whether ``tok`` ends an event's or a law's name after "of (the)": "the Treaty of the Pyrenees", "the Siege
         of Leningrad" (the ``of_the`` names of ``_spans``), where NER read the two apart."""
         k = tok.i - 1 - (self.doc[tok.i - 1].lower_ == "the")
-        return k >= 1 and self.doc[k].lower_ == "of" and self.doc[k - 1].is_title and \
-            noun_kind(self.doc[k - 1].lower_) in (EVENT, "law")
+        return k >= 1 and self.doc[k].lower_ == "of" and _event_or_law_head(self.doc[k - 1])
 
     def _classes(self, sent: Any) -> None:
         """"X is a Russian military leader", "X, an American singer,", "X, which is a city": X is a (military) leader;

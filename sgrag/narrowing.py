@@ -174,8 +174,12 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
             gone |= mask
     nodes, sat = nodes[~gone], sat[~gone]
     clauses = in_a_clause_of_its_own(qg) if nodes.size and ranker.rules.on(CLAUSE_OF_ITS_OWN) else {}
-    if nodes.size and g.edge_sources and ranker.rules.on(UNFIT_EXTRACTED):
-        for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat):
+    # how the relations the question states fit, on a graph read from documents: for the check below, and for a
+    # single entity's "not checked" (computed once: nodes and sat stay as they are until then unless all go)
+    fits = ranker.fitting_relations(qg, nodes, sat) if nodes.size and g.edge_sources and (
+        ranker.rules.on(UNFIT_EXTRACTED) or nodes.size < 2) else []
+    if ranker.rules.on(UNFIT_EXTRACTED):
+        for j, phrase, mask in fits:
             if mask is None and nodes.size and qg.constraints[j].qid not in clauses and _all_extracted(
                     g, ranker._edges_to_label(nodes, sat[:, j], qg.constraints[j].labels)[0]):
                 drop(nodes, f"no extracted relation fits '{phrase}'", f"No relation read from the documents fits "
@@ -202,7 +206,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                                     f"and it that the query does not hold, so only a relation to {c.label} counted")
     if nodes.size < 2:  # nothing to choose between; on a graph read from documents, whose relations are the text's
         #                   words, a relation the question states that none of them states is still said
-        for j, phrase, mask in ranker.fitting_relations(qg, nodes, sat) if nodes.size and g.edge_sources else ():
+        for j, phrase, mask in fits if nodes.size else ():
             if qg.constraints[j].qid not in clauses and mask is not None and mask.all():
                 _not_checked(qg, j, phrase, notes, unchecked)
         return out, stated, unchecked

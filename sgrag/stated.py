@@ -60,6 +60,7 @@ def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,
                 and rules.on(COORDINATION_CARRIES)):
             before = _CLAUSE_END.split(question[lo:m.start])[-1] if m.start >= lo else ""
             before = _DESIGNATION.sub(" ", before)  # "flows through *the town of* Nan": Nan, not a relation
+            before = _titled_after_auxiliary(before)  # "did *the poet* John Clare marry": the verb comes after
         # a name inside the answer type ("Which *SpaceX* launch vehicle") is followed by the type's noun, no relation
         after = [] if m.end < a_end else _CLAUSE_END.split(question[m.end:hi], 1)[0].split()[:STATED_AFTER]
         if fronted and m.start >= a_end and not any(x.start >= a_end for x, _ in ordered[:i]):  # the first name
@@ -78,6 +79,20 @@ republic""".split())
 _DESIGNATION = re.compile(r"\b(?:the\s+)?(?:" + "|".join(sorted(_PLACE_WORDS | {"commune", "borough", "parish"})) +
                          r")\s+of\s*$", re.IGNORECASE)
 """A place's designation at the end of the words before its name: no relation ("flows through *the town of* Nan")."""
+_TITLE_AFTER_AUX = re.compile(r"\b((?:did|does|do|was|is|were|are|will|would|can|could|has|had|have)\s+)"
+                              r"(?:the|an?|his|her|its|their)\s+((?:[^\W\d][\w-]*\s+){1,3})$")
+
+
+def _titled_after_auxiliary(before: str) -> str:
+    """The words before a name without the title between an auxiliary and it ("Whom did *the poet* John Clare
+    marry?", "When did *the German band* Kraftwerk form?"): the relation is the verb after the name. A preposition
+    among them keeps them ("did the singer of X": a relation of its own)."""
+    found = _TITLE_AFTER_AUX.search(before)
+    if found is None or set(found.group(2).split()) & STOPWORDS:
+        return before
+    return before[:found.start()] + found.group(1)
+
+
 _FRONTED = re.compile(r"\s*(in|at|from|for|with|by|on|to|into|through|under|during)\s+(?:which|what|whom)\b"
                       r"(?!\s+(?:date|year|day|month|century|decade|time|era|period|season)s?\b)", re.IGNORECASE)
 """A preposition before the question word: it is the relation's, said after the first name ("In which city is X?" as

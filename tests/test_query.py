@@ -761,3 +761,19 @@ def test_what_a_place_is_called_before_its_name_states_no_relation():
     mentions, atype = lk.link(q)
     assert atype == "mayor"  # the role is the answer type, and "of" its relation: not "of the city of"
     assert build_query_graph(q, mentions, atype).relation_phrases == ("of",)
+
+
+def test_a_title_between_an_auxiliary_and_a_name_states_no_relation():
+    """"Whom did *the poet* John Clare marry?": the verb after the name states the relation, as for "Whom did John
+    Clare marry?"; a title holding a preposition ("did the singer of X") is a relation of its own."""
+    lk = _star_linker("X", "John Clare", "Kraftwerk")
+
+    def near(q, label):
+        qg = build_query_graph(q, *lk.link(q))
+        said = stated_words(qg)
+        return next(tuple(tokens(w) for w in said[n.qid]) for n in qg.constraints if n.label == label)
+
+    assert near("Whom did the poet John Clare marry in 1820?", "John Clare") == \
+        near("Whom did John Clare marry in 1820?", "John Clare") == (["whom", "did"], ["marry", "in", "1820"])
+    assert near("When did the German band Kraftwerk form?", "Kraftwerk")[0] == ["when", "did"]
+    assert near("Which label did the singer of Kraftwerk join?", "Kraftwerk")[0][-2:] == ["singer", "of"]

@@ -115,12 +115,15 @@ def noun_kind(noun: str) -> str | None:
 class NodeKinds:
     """Per node of a document graph: its coarse kind (index into ``COARSE_KINDS``, -1 none or conflicting) and
     whether it is a person for sure (a stated class, a he/she or "born", and no other kind from NER: not NER
-    alone), or surely not one (a class noun the text states of it names another kind: "X is his second album");
+    alone), or surely not one (a class noun the text states of it names another kind: "X is his second album"; or
+    its name does: "the *Treaty* of Nerchinsk", "England", "Dutch");
     and what each class noun of the graph is made of (``learned``: class label -> coarse kind)."""
     kind: np.ndarray
     sure_person: np.ndarray
     learned: dict[str, str]
     sure_not_person: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    nation: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    """A country or its people by name ("England", "Dutch"), which no "Who" asks for."""
 
     @classmethod
     def of_graph(cls, graph: KnowledgeGraph, type_relation: str = "is a", min_members: int = 3,
@@ -132,7 +135,7 @@ class NodeKinds:
         kind = np.full(n, -1, dtype=np.int64)
         sure = np.zeros(n, dtype=bool)
         if not graph.edge_sources or type_relation not in graph.relations:
-            return cls(kind, sure, {}, np.zeros(n, dtype=bool))
+            return cls(kind, sure, {}, np.zeros(n, dtype=bool), np.zeros(n, dtype=bool))
         rid = graph.relations.index(type_relation)
         coarse = {k: i for i, k in enumerate(COARSE_KINDS)}
         seen: dict[int, set[int]] = {}
@@ -157,6 +160,10 @@ class NodeKinds:
         not_person = np.zeros(n, dtype=bool)
         for s, ks in stated.items():
             not_person[s] = None not in ks and PERSON not in ks and not sure[s] and kind[s] != 0
+        nation = np.fromiter((country_named(x) is not None for x in graph.labels), dtype=bool, count=n)
+        for s in np.flatnonzero((kind != 0) & ~sure & ~not_person).tolist():
+            named = named_kind(graph.labels[s], COARSE_KINDS[kind[s]] if kind[s] >= 0 else None)
+            not_person[s] = named is not None and named != PERSON or nation[s]
         members: dict[int, Counter] = {}
         for s, t in class_edges:
             if kind[s] >= 0:
@@ -166,7 +173,7 @@ class NodeKinds:
             k, m = votes.most_common(1)[0]
             if m >= min_members and m >= share * sum(votes.values()):
                 learned[singular(graph.labels[t].lower())] = COARSE_KINDS[k]
-        return cls(kind, sure, learned, not_person)
+        return cls(kind, sure, learned, not_person, nation & (kind != 0))
 
     def asked_kind(self, answer_type: str, lexicon: dict[str, str], question: str = "") -> str | None:
         """The coarse kind the answer type asks for (``asked_kind``), with this graph's learned class nouns."""

@@ -116,8 +116,8 @@ COARSE_KIND = register("coarse_kind", "narrowing", 'On a graph read from documen
                        'meets the conditions.')
 WHO_NOT_A_THING = register("who_not_a_thing", "narrowing", 'On a graph read from documents, "Who ...?" with no '
                           'kind of its own is not answered by a place, a work, an event, a product or a law by the '
-                          'kinds read from the documents ("Who was born in Wadowice?": not Radom); a person, a band or '
-                          'a publisher may answer it.')
+                          'kinds read from the documents ("Who was born in Wadowice?": not Radom), nor by a country or '
+                          'its people ("Dutch"); a person, a band or a publisher may answer it.')
 NOT_WHO = (PLACE, WORK, EVENT, PRODUCT, LAW)
 """The coarse kinds no "Who" asks for (``who_not_a_thing``)."""
 NO_COUNTRY_RULE = register("no_country", "narrowing", 'On a graph read from documents, a country (by name: ISO 3166, '
@@ -930,7 +930,8 @@ class Ranker:
         asked = self.asked_kind(qg) if self.rules.on(COARSE_KIND) else None
         nk = self.node_kinds
         if asked is None and nodes.size and self.rules.on(COARSE_KIND) and self.asks_who(qg):
-            return np.isin(nk.kind[nodes], [COARSE_KINDS.index(k) for k in NOT_WHO])
+            return np.isin(nk.kind[nodes], [COARSE_KINDS.index(k) for k in NOT_WHO]) | \
+                (nk.nation[nodes] if nk.nation.size else False)
         if asked is None or not nodes.size:
             return np.zeros(nodes.size, dtype=bool)
         if asked == PERSON:
@@ -948,7 +949,8 @@ class Ranker:
         return np.fromiter((country_named(labels[v]) is not None for v in nodes.tolist()), dtype=bool, count=nodes.size)
 
     def surely_not_person(self, nodes: np.ndarray) -> np.ndarray:
-        """Per node: a class the text states of it names another kind than a person ("his second *album*")."""
+        """Per node: a class the text states of it names another kind than a person ("his second *album*"), or its
+        name does ("the *Treaty* of Nerchinsk", "England", "Dutch")."""
         nk = self.node_kinds
         if not self.rules.on(COARSE_KIND) or nk.sure_not_person.size == 0:
             return np.zeros(nodes.size, dtype=bool)
@@ -1128,9 +1130,9 @@ class Ranker:
             named = self._name_says_type(qg, nodes) > 0  # "Which lighthouse": Five Mile Point Lighthouse
             unjoined = ~joined & (cols["document"] <= best) & ~(named & (cols["document"] >= best) &
                                                                  ~(joined & named).any())
-            wrong = self.wrong_kind(qg, nodes)
-            if self.asked_kind(qg) == PERSON:  # NER alone often mistypes a person ("Edsilia Rombley" an organisation):
-                wrong &= self.surely_not_person(nodes)  # that weighs as the kind feature, only the text's class sets apart
+            # NER alone often mistypes a person ("Edsilia Rombley" an organisation): that weighs as the kind
+            # feature; only the text's class or the name itself sets apart
+            wrong = self.surely_not_person(nodes) if self.asked_kind(qg) == PERSON else self.wrong_kind(qg, nodes)
             tier = tier - (wrong | self.countries_not_asked(qg, nodes)) - unjoined
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):

@@ -1035,7 +1035,8 @@ class Ranker:
                     tids, tinv = np.unique(m.edge_text[eids], return_inverse=True)
                     sem = (m.text_vecs[tids] @ vecs[j + 1]).astype(np.float64)
                     said = [self._text_words(t) for t in tids.tolist()]
-                lex = np.array([len(words & w) / len(words) if words else 0.0 for w in said])
+                also = words | {x for w in words for x in self._said_as.get(w, ())}  # "married": "wife"
+                lex = np.array([min(1.0, len(also & w) / len(words)) if words else 0.0 for w in said])
                 fit = (0.5 * np.maximum(0.0, sem) + 0.5 * lex)[tinv.reshape(-1)]
                 back = np.flatnonzero(~heads)  # an edge the candidate is the tail of, read from its side
                 if back.size and self.plain_relation_names:

@@ -159,9 +159,10 @@ def brute_features(ranker, qg, candidates):
             j = next(i for i, n in enumerate(cons) if n.qid == q)
             if eids and phrases.get(q):
                 words = {stem(w) for w in tokens(phrases[q]) if len(w) > 2 and w not in STOPWORDS}
+                also = words | {x for w in words for x in ranker._said_as.get(w, ())}
                 rel_scores.append(max(0.5 * max(0.0, float(m.text_vecs[m.edge_text[e]] @ vecs[j + 1]))
-                                      + 0.5 * (len(words & ranker._text_words(int(m.edge_text[e]))) / len(words)
-                                               if words else 0.0) for e in eids))
+                                      + 0.5 * (min(1.0, len(also & ranker._text_words(int(m.edge_text[e]))) /
+                                                   len(words)) if words else 0.0) for e in eids))
         ids = m.node_type_ids[m.node_type_ptr[v]:m.node_type_ptr[v + 1]]
         typ = 0.0
         if qg.answer_type and ids.size:

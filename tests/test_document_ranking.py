@@ -180,6 +180,14 @@ def career_graph():
                   ("Hayao Miyazaki", "1963", "year joined", "rules|0.8")])
 
 
+def marriage_graph():
+    """Iryna is Yuriy Lutsenko's wife; Viktor Yanukovych pardoned him; both are only named beside Kyiv."""
+    return _read([("Iryna Lutsenko", "Yuriy Lutsenko", "wife of", "possessive|0.75"),
+                  ("Viktor Yanukovych", "Yuriy Lutsenko", "pardoned", "svo|0.85"),
+                  ("Iryna Lutsenko", "Kyiv", "mentioned with", "document|0.3"),
+                  ("Viktor Yanukovych", "Kyiv", "mentioned with", "document|0.3")])
+
+
 def discography_graph():
     """Rumours is an album by Fleetwood Mac, a band whose name is also an album's ("their previous album, Fleetwood
     Mac"); Tusk, of 1979, is named with no fact joining it to Rumours."""
@@ -204,7 +212,7 @@ def engines(tmp_path_factory):
                         ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
                         ("sound", sound_graph), ("stadium", stadium_graph),
                         ("firm", firm_graph), ("series", series_graph), ("career", career_graph),
-                        ("discography", discography_graph)):
+                        ("discography", discography_graph), ("marriage", marriage_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -595,6 +603,15 @@ def test_a_relation_says_the_questions_verb_in_any_form(engines):
     assert not a.exact and a.text == "Toei Animation"
     top = a.ranked[0].features
     assert top["relation_words"] > 0 and top["relation"] > 2 * a.ranked[1].features["relation"]
+
+
+def test_a_relation_says_the_questions_word_in_the_lexicons_other_words(engines):
+    """"Who was married to Yuriy Lutsenko and lived in Kyiv?": nothing meets both; the lexicon says "wife" for
+    "married", so the wife's "wife of" fits the question's relation by its words too, ahead of "pardoned"."""
+    a = engines["marriage"].ask("Who was married to Yuriy Lutsenko and lived in Kyiv?").answer
+    assert not a.exact and a.text == "Iryna Lutsenko"
+    fit = {r.label: r.features["relation"] for r in a.ranked}
+    assert fit["Iryna Lutsenko"] - fit["Viktor Yanukovych"] > 0.25  # the words alone weigh that much
 
 
 def test_a_relation_ending_in_a_preposition_names_its_heads_role_not_its_tails(engines):

@@ -188,6 +188,12 @@ def marriage_graph():
                   ("Viktor Yanukovych", "Kyiv", "mentioned with", "document|0.3")])
 
 
+def nationals_graph():
+    """Iwo Byczewski, "a Polish diplomat" (read as "from"), born in 1948."""
+    return _read([("Iwo Byczewski", "Polish", "from", "nationality|0.8"),
+                  ("Iwo Byczewski", "1948", "born in", "svo|0.85")])
+
+
 def discography_graph():
     """Rumours is an album by Fleetwood Mac, a band whose name is also an album's ("their previous album, Fleetwood
     Mac"); Tusk, of 1979, is named with no fact joining it to Rumours."""
@@ -212,7 +218,8 @@ def engines(tmp_path_factory):
                         ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
                         ("sound", sound_graph), ("stadium", stadium_graph),
                         ("firm", firm_graph), ("series", series_graph), ("career", career_graph),
-                        ("discography", discography_graph), ("marriage", marriage_graph)):
+                        ("discography", discography_graph), ("marriage", marriage_graph),
+                        ("nationals", nationals_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -612,6 +619,14 @@ def test_a_relation_says_the_questions_word_in_the_lexicons_other_words(engines)
     assert not a.exact and a.text == "Iryna Lutsenko"
     fit = {r.label: r.features["relation"] for r in a.ranked}
     assert fit["Iryna Lutsenko"] - fit["Viktor Yanukovych"] > 0.25  # the words alone weigh that much
+
+
+def test_a_nationality_read_as_from_states_citizenship(engines):
+    """"Which person is a citizen of Polish and was born in 1948?": a document's "a Polish diplomat" is read as
+    "from", which the lexicon says a citizenship with: the diplomat meets both conditions as stated, an exact
+    answer."""
+    a = engines["nationals"].ask("Which person is a citizen of Polish and was born in 1948?").answer
+    assert a.exact and a.text == "Iwo Byczewski"
 
 
 def test_a_relation_ending_in_a_preposition_names_its_heads_role_not_its_tails(engines):

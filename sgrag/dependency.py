@@ -16,7 +16,8 @@ reach the entity first named in another sentence or chunk:
   ("The Fellowship of the Ring" of "The Lord of the Rings: The Fellowship of the Ring"); every surface form
   is kept as an alias.
   A person's name, "and the" and a plural name are one group's ("Tommy James and the Shondells"); a quoted
-  nickname is in a person's name (Jamie "El Russo" Gosis), a foreign article begins a name ("Os Amigos"), a year
+  nickname is in a person's name (Jamie "El Russo" Gosis), a foreign article begins a name ("Os Amigos"), as does a
+  capital "The" inside a sentence, over a title's small words ("his play The Days of the Turbins"), a year
   after an event's name ends it ("the Eurovision Song Contest 1977"), and a quoted title's translation in a
   parenthesis after it is a name of it ("Portugal no coração" ("Portugal in my heart")), and so is a name after
   "also known as", "also spelled" ("Bambi II, also known as Bambi and the Great Prince of the Forest,"; "Zarir (also
@@ -299,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v70"
+    VERSION = "spacy-v71"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1174,6 +1175,7 @@ class _Reader:
                     not any(a <= t.i < b for a, b, _ in spans):
                 spans.append((t.i, t.i + 1, "VALUE"))
         quoted = [(a, b, "WORK_OF_ART") for a, b in _quoted_titles(sent) + _dashed_titles(sent) + list(glosses)]
+        quoted += [(a, b, "PROPN") for a, b in _the_titles(sent) if not any(a < y and x < b for x, y, _ in quoted)]
         quoted += [(a, b, "WORK_OF_ART") for a, b in _bracketed_titles(sent)
                    if not any(a < y and x < b for x, y, _ in quoted)]
         for a, b, _ in list(quoted):  # Jamie "El Russo" Gosis: a nickname between a person's names is in the name
@@ -3456,6 +3458,32 @@ def _bracketed_titles(sent: Any) -> list[tuple[int, int]]:
                any(w.ent_type_ in ("GPE", "LOC", "DATE") for w in doc[i + 1:t.i]) for i in small):
             continue
         out.append((start, t.i))
+    return out
+
+
+_THE_TITLE_INNER = frozenset({"of", "the", "a", "an", "upon"})
+"""Lower-case words a title after a capital "The" may hold between its capitalised words ("The Lord of the Rings");
+"in" and "on" only before "the" ("The Catcher in the Rye"; not "The Beatles in Paris")."""
+
+
+def _the_titles(sent: Any) -> list[tuple[int, int]]:
+    """Names that begin with a capital "The" inside a sentence, which only a name's own article has ("the band *The
+    Beatles*", "his play *The Days of the Turbins*": the parse tags "Days" a plural noun and NER took "Turbins"):
+    the capitalised words after it, with the lower-case words of a title between them, up to eight. Not after a
+    colon, a dash or an opening quote or bracket, where any word takes a capital."""
+    doc, out = sent.doc, []
+    for t in sent[1:-1]:
+        if t.text != "The" or doc[t.i - 1].text in (":", '"', "“", "‘", "'", "(", "—", "–", "-") or \
+                not (doc[t.i + 1].is_title and doc[t.i + 1].is_alpha):
+            continue
+        end = last = t.i + 1
+        while end < sent.end and end - t.i <= 8 and (doc[end].is_title and doc[end].is_alpha or
+                                                      doc[end].lower_ in _THE_TITLE_INNER and doc[end].is_lower or
+                                                      doc[end].lower_ in ("in", "on") and end + 1 < sent.end and
+                                                      doc[end + 1].lower_ == "the"):
+            last = end if doc[end].is_title else last
+            end += 1
+        out.append((t.i, last + 1))
     return out
 
 

@@ -851,6 +851,19 @@ def test_a_title_begun_by_a_capital_the_keeps_its_possessive(ex):
     assert "Calendar" not in names(found) and "Queen's Guard" not in names(found)
 
 
+def test_a_capital_the_inside_a_sentence_begins_the_name_after_it(ex):
+    """"his play The Days of the Turbins", "the band The Beatles": a capital "The" mid-sentence is the name's own
+    article, and the name runs over the small words of a title (the parse tags "Days" a plural noun, NER takes
+    "Turbins" alone); not "from" ("The Little Review from March 1918"), nor a sentence's own first "The"."""
+    found = ex.extract_text("Mikhail Bulgakov was a Russian writer. He was attacked over his play The Days of the "
+                            "Turbins. He admired the band The Beatles. Ulysses was serialised in The Little Review "
+                            "from March 1918. The Soviet Union banned it.")
+    assert rel(found, "The Days of the Turbins", "play") == {"is a"} and rel(found, "The Beatles", "band") == {"is a"}
+    assert {"The Little Review", "Soviet Union"} <= set(names(found))
+    assert not {"Turbins", "Beatles", "The Soviet Union"} & set(names(found))
+    assert not any("March" in n for n in names(found) if n.startswith("The"))
+
+
 def test_an_organisation_that_is_a_member_is_no_person(ex):
     """"The CDU is a member of the European People's Party": a member, but an organisation (NER), not a person, and
     its kind stays organization (a "Which party" question's type check keeps it)."""

@@ -162,7 +162,10 @@ class NodeKinds:
             not_person[s] = None not in ks and PERSON not in ks and not sure[s] and kind[s] != 0
         nation = np.fromiter((country_named(x) is not None for x in graph.labels), dtype=bool, count=n)
         for s in np.flatnonzero((kind != 0) & ~sure & ~not_person).tolist():
-            named = named_kind(graph.labels[s], COARSE_KINDS[kind[s]] if kind[s] >= 0 else None)
+            if 0 in seen.get(s, ()) or PERSON in stated.get(s, ()):
+                continue  # anything says a person ("Jude Law", NER's person once, "the actor")
+            head = name_head(graph.labels[s])[0]  # "the Élysée *Treaty*": a thing's name
+            named = noun_kind(head.lower()) if head is not None else None
             not_person[s] = named is not None and named != PERSON or nation[s]
         members: dict[int, Counter] = {}
         for s, t in class_edges:

@@ -139,6 +139,8 @@ def coarse_graph():
     edge("Treaty of Bergen", "1905", "signed in")        # 1905"; a man of no known kind meets one
     edge("Treaty of Bergen", "law", "is a", "ner|0.5")
     edge("Karl Staaff", "Queen Maud", "advised")
+    edge("Vik Treaty", "Ole Bull", "honoured")  # the only thing joined to Ole Bull, a treaty by its name
+    edge("Vik Treaty", "law", "is a", "ner|0.5")
     return b.build()
 
 
@@ -224,6 +226,13 @@ def test_a_name_that_says_it_is_no_person_ranks_below_the_people_it_outscores(en
     assert not a.exact
     ranked = [r.label for r in a.ranked]
     assert ranked.index("Karl Staaff") < ranked.index("Treaty of Bergen")
+
+
+def test_a_name_that_says_it_is_no_person_never_answers_a_person_question_as_exact(engine):
+    """"Which king honoured Ole Bull?": only the Vik Treaty is joined to him; NER alone would not set a thing apart
+    when nothing else meets the condition, but a name ending in "Treaty" is a treaty's: no exact answer."""
+    trace = engine.ask("Which king honoured Ole Bull?")
+    assert not trace.answer.exact and "Vik Treaty" in {x.label for x in trace.answer.set_apart}
 
 
 def test_a_where_question_asks_for_a_place(engine):

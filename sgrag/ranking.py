@@ -203,11 +203,13 @@ class EvidenceModel:
 
 
 def _noun_and_preposition(relation: str) -> bool:
-    """Whether a relation name is a noun and its preposition only ("album by", "son of", "temple in"): the noun is
-    what its head is."""
+    """Whether a relation name ends in a noun and its preposition ("album by", "son of", "temple in", "served
+    capital of"): the noun is what its head is; not after a preposition of its own ("recorded at studio of": the
+    tail is the studio)."""
     words = tokens(relation)
-    return len(words) == 2 and words[-1] in STOPWORDS and words[0] not in STOPWORDS and \
-        not re.search(r"(?:ed|en|wn)$", words[0]) and words[0] not in IRREGULAR_VERBS  # not "developed by", "made by"
+    return len(words) >= 2 and words[-1] in STOPWORDS and words[-2] not in STOPWORDS and \
+        not re.search(r"(?:ed|en|wn)$", words[-2]) and words[-2] not in IRREGULAR_VERBS and \
+        not (len(words) > 2 and words[-3] in STOPWORDS)  # not "developed by", "made by"
 
 
 class Ranker:

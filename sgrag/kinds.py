@@ -41,6 +41,13 @@ PERSON_WORDS = frozenset({"person", "people", "individual"})
 kinds come from NER and the text, they ask for the person kind."""
 
 
+SETTLEMENTS = frozenset({"city", "town", "village", "hamlet", "municipality", "commune", "county", "district",
+                         "province", "state", "country", "region", "territory", "capital", "suburb", "borough",
+                         "parish", "township", "metropolis", "oblast", "voivodeship", "canton", "prefecture",
+                         "governorate", "island", "river", "lake", "mountain"})
+"""Places no organisation is: a "Which city" is not answered by what the text says is a party or a company."""
+
+
 def majority_kind(labels: Counter) -> str | None:
     """The coarse kind most of a node's NER-labelled mentions carry (more than half), else None."""
     votes = Counter()
@@ -124,6 +131,21 @@ class NodeKinds:
     sure_not_person: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     nation: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     """A country or its people by name ("England", "Dutch"), which no "Who" asks for."""
+    stated: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """The coarse kind the classes the text states of a node name, where they agree (-1: none or several)."""
+
+    def stated_other_kind(self, nodes: np.ndarray, asked: str, asked_noun: str) -> np.ndarray:
+        """Per node: a class the text states of it names another coarse kind than ``asked`` ("a political *party*"
+        for "Which *city*"). An organisation and a place are told apart only where the question asks for a place
+        no organisation is (a settlement or a division: ``SETTLEMENTS``) and no stated class is an institution,
+        which is both ("a museum", "an institution")."""
+        if not self.stated.size or not nodes.size:
+            return np.zeros(nodes.size, dtype=bool)
+        said = self.stated[nodes]
+        other = (said >= 0) & (said != COARSE_KINDS.index(asked))
+        if asked in (ORGANIZATION, PLACE) and singular(asked_noun) not in SETTLEMENTS:
+            other &= ~np.isin(said, [COARSE_KINDS.index(ORGANIZATION), COARSE_KINDS.index(PLACE)])
+        return other
 
     @classmethod
     def of_graph(cls, graph: KnowledgeGraph, type_relation: str = "is a", min_members: int = 3,
@@ -135,7 +157,7 @@ class NodeKinds:
         kind = np.full(n, -1, dtype=np.int64)
         sure = np.zeros(n, dtype=bool)
         if not graph.edge_sources or type_relation not in graph.relations:
-            return cls(kind, sure, {}, np.zeros(n, dtype=bool), np.zeros(n, dtype=bool))
+            return cls(kind, sure, {}, np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.full(n, -1, dtype=np.int64))
         rid = graph.relations.index(type_relation)
         coarse = {k: i for i, k in enumerate(COARSE_KINDS)}
         seen: dict[int, set[int]] = {}
@@ -176,7 +198,11 @@ class NodeKinds:
             k, m = votes.most_common(1)[0]
             if m >= min_members and m >= share * sum(votes.values()):
                 learned[singular(graph.labels[t].lower())] = COARSE_KINDS[k]
-        return cls(kind, sure, learned, not_person, nation & (kind != 0))
+        said = np.full(n, -1, dtype=np.int64)
+        for s, ks in stated.items():
+            if len(ks) == 1 and None not in ks:
+                said[s] = COARSE_KINDS.index(next(iter(ks)))
+        return cls(kind, sure, learned, not_person, nation & (kind != 0), said)
 
     def asked_kind(self, answer_type: str, lexicon: dict[str, str], question: str = "") -> str | None:
         """The coarse kind the answer type asks for (``asked_kind``), with this graph's learned class nouns."""

@@ -111,9 +111,10 @@ RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s r
                              'word ("died" states place_of_death).')
 COARSE_KIND = register("coarse_kind", "narrowing", 'On a graph read from documents, an entity clearly of another '
                        'coarse kind than the answer type asks for (a person for "Which *league*", an organisation or a '
-                       'place for "Which *singer*") is left out of the exact set and ranked below the partial matches '
-                       'of the right kind. Only a person the text shows to be one is left out even when nothing else '
-                       'meets the conditions.')
+                       'place for "Which *singer*", what the text calls a party for "Which *city*") is left out of the '
+                       'exact set and ranked below the partial matches '
+                       'of the right kind. Only what the text shows (a person, a stated class) is left out even when '
+                       'nothing else meets the conditions.')
 WHO_NOT_A_THING = register("who_not_a_thing", "narrowing", 'On a graph read from documents, "Who ...?" with no '
                           'kind of its own is not answered by a place, a work, an event, a product or a law by the '
                           'kinds read from the documents ("Who was born in Wadowice?": not Radom), nor by a country or '
@@ -928,7 +929,8 @@ class Ranker:
     def wrong_kind(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per node: clearly of another coarse kind than the answer type asks for (``COARSE_KIND``). Person against
         the rest is what is sure: for "Which singer" a node NER and its name type an organisation, place, work,
-        event, product or law; for any other kind, a node the text shows to be a person (not NER alone)."""
+        event, product or law; for any other kind, a node the text shows to be a person (not NER alone), or of
+        another kind by the classes the text states ("a political party" for "Which city")."""
         asked = self.asked_kind(qg) if self.rules.on(COARSE_KIND) else None
         nk = self.node_kinds
         if asked is None and nodes.size and self.rules.on(COARSE_KIND) and self.asks_who(qg):
@@ -938,7 +940,8 @@ class Ranker:
             return np.zeros(nodes.size, dtype=bool)
         if asked == PERSON:
             return (nk.kind[nodes] >= 0) & (nk.kind[nodes] != COARSE_KINDS.index(PERSON))
-        return nk.sure_person[nodes].copy()
+        noun = (tokens(qg.answer_type) or [""])[-1]  # (a "Where" question asks for a place by no noun)
+        return nk.sure_person[nodes] | nk.stated_other_kind(nodes, asked, noun)
 
     def countries_not_asked(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per node: a country (by name), where the answer type is a place no country is (rule ``no_country``:

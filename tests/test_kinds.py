@@ -141,6 +141,10 @@ def coarse_graph():
     edge("Karl Staaff", "Queen Maud", "advised")
     edge("Vik Treaty", "Ole Bull", "honoured")  # the only thing joined to Ole Bull, a treaty by its name
     edge("Vik Treaty", "law", "is a", "ner|0.5")
+    edge("Freedom Party", "1912", "founded in")  # "a political party", so the text says
+    edge("Freedom Party", "party", "is a", "class|0.9")
+    edge("Vik Museum", "1913", "opened in")  # "an institution": a museum is one
+    edge("Vik Museum", "institution", "is a", "class|0.9")
     return b.build()
 
 
@@ -233,6 +237,16 @@ def test_a_name_that_says_it_is_no_person_never_answers_a_person_question_as_exa
     when nothing else meets the condition, but a name ending in "Treaty" is a treaty's: no exact answer."""
     trace = engine.ask("Which king honoured Ole Bull?")
     assert not trace.answer.exact and "Vik Treaty" in {x.label for x in trace.answer.set_apart}
+
+
+def test_what_the_text_says_a_thing_is_answers_no_question_for_another_kind(engine):
+    """"In which city was it founded in 1912?": the text says the Freedom Party is a party, which no city is: no
+    exact answer. A museum the text calls an institution still answers "Which museum" (an institution is a place and
+    an organisation both)."""
+    trace = engine.ask("Which city was founded in 1912?")
+    assert not trace.answer.exact and "Freedom Party" in {x.label for x in trace.answer.set_apart}
+    a = engine.ask("Which museum opened in 1913?").answer
+    assert a.exact and a.text == "Vik Museum"
 
 
 def test_a_where_question_asks_for_a_place(engine):

@@ -121,6 +121,10 @@ WHO_NOT_A_THING = register("who_not_a_thing", "narrowing", 'On a graph read from
                           'its people ("Dutch"); a person, a band or a publisher may answer it.')
 NOT_WHO = (PLACE, WORK, EVENT, PRODUCT, LAW)
 """The coarse kinds no "Who" asks for (``who_not_a_thing``)."""
+PREDICATE_AFTER = register("predicate_after", "narrowing", 'On a graph read from documents, the predicate after the '
+                           'last condition with no condition of its own ("Which stretch of the desert *is littered with '
+                           'shipwrecks*?") is a relation the answer must be shown to have: where no edge to that '
+                           'condition states it, nothing is proven (the rule unfit_extracted_relation).')
 NO_COUNTRY_RULE = register("no_country", "narrowing", 'On a graph read from documents, a country (by name: ISO 3166, '
                            'the lexicon\'s demonyms and aliases) is clearly not a place of a kind no country is ("Which '
                            '*lake* does the Rhine flow through?": not Germany; "Which *city*", "Which *county*").')
@@ -620,6 +624,7 @@ class Ranker:
         near, a_end = stated_words(qg, self.rules), answer_type_span(qg.question)[2]
         wanted, inverted = [], set()
         typed = [w for w in tokens(qg.answer_type) if w not in STOPWORDS]
+        last_end = max((c.mention.end for c in qg.constraints if c.mention is not None), default=0)
         role = typed if typed and is_person_noun(typed[-1]) and typed[-1] not in PERSON_WORDS else []
         for j, c in enumerate(qg.constraints):
             if c.qid in near and c.mention.start >= a_end and (sat[:, j] >= 0).all():
@@ -635,6 +640,11 @@ class Ranker:
                     inverted.add(j)
                 elif not content and said == ["of"] and role:
                     said, content = role + said, set(role)  # "Who is the *chief executive of* Nokia?"
+                elif not content and set(said) <= {"of"} and after_content and c.mention.end >= last_end and \
+                        self._read and self.rules.on(PREDICATE_AFTER):
+                    said, content = after, after_content  # "Which stretch of the desert *is littered with
+                    #                                       shipwrecks*?": the answer's predicate, which an edge to
+                    #                                       the desert must state to prove it
                 # "in 2019" says when, not where: a value's preposition alone fits any relation to it
                 if content or (set(said) & LOCATIVE and not is_value_label(c.label)):
                     wanted.append((j, " ".join(said)))

@@ -212,6 +212,8 @@ CONTRACTS = {
                                           on_only="the question's own words"),
     "unfit_extracted_relation": Contract("read", "Who was born in Oslo and wrote Fjord Songs?",
                                          "Who visited Oslo and wrote Fjord Songs?", on_only="no extracted relation fits"),
+    "predicate_after": Contract("read", "Which memorial of Oslo is in a churchyard?", "Which memorial visited Oslo?",
+                                on_only="fits 'is in churchyard'"),
     "through_a_thing": Contract("read", "Who wrote the preface of Fjord Songs?", "Who wrote Fjord Songs?",
                                 on_only="Not checked: the preface of Fjord Songs"),
     "within_first": Contract("birthplaces", "Where was Kofi Annan born?", "Where was Ada Berg born?",

@@ -112,9 +112,8 @@ RELATION_SYNONYMS = register("relation_synonyms", "narrowing", 'The lexicon\'s r
 COARSE_KIND = register("coarse_kind", "narrowing", 'On a graph read from documents, an entity clearly of another '
                        'coarse kind than the answer type asks for (a person for "Which *league*", an organisation or a '
                        'place for "Which *singer*", what the text calls a party for "Which *city*") is left out of the '
-                       'exact set and ranked below the partial matches '
-                       'of the right kind. Only what the text shows (a person, a stated class) is left out even when '
-                       'nothing else meets the conditions.')
+                       'exact set and ranked below the partial matches of the right kind. Only what the text shows (a '
+                       'person, a stated class) is left out even when nothing else meets the conditions.')
 WHO_NOT_A_THING = register("who_not_a_thing", "narrowing", 'On a graph read from documents, "Who ...?" with no '
                           'kind of its own is not answered by a place, a work, an event, a product or a law by the '
                           'kinds read from the documents ("Who was born in Wadowice?": not Radom), nor by a country or '
@@ -214,7 +213,7 @@ def _noun_and_preposition(relation: str) -> bool:
     words = tokens(relation)
     return len(words) >= 2 and words[-1] in STOPWORDS and words[-2] not in STOPWORDS and \
         not re.search(r"(?:ed|en|wn)$", words[-2]) and words[-2] not in IRREGULAR_VERBS and \
-        not (len(words) > 2 and words[-3] in STOPWORDS)  # not "developed by", "made by"
+        not (len(words) > 2 and words[-3] in STOPWORDS)  # (a verb is no noun: "developed by", "made by")
 
 
 class Ranker:

@@ -307,11 +307,14 @@ MAX_INSTANCES = 20
 """Most things of a class a definite class word stands for; a class with more names no thing in particular."""
 _DEFINITE_BEFORE = re.compile(r"(?<![,;:])(?<![,;:] )\b(?<!is )(?<!was )(?<!are )(?<!were )(?<!be )(?<!been )"
                               r"(?<!became )(?<!becomes )(?<!become )(?<!remains )(?<!remained )(?<!as )"
-                              r"(?:the|this|that)\s+$", re.IGNORECASE)
-"""A definite article before a class word, not after a copula or "as", where the word says what the answer is
-("was *the sequel* to", "served as *the president*"), nor after a comma, where it says what the name before it is
-("Manuel, *the bumbling waiter*"); not a possessive ("together with *his wife*": the answer's own, whom a misread
-class edge may have made the answer itself)."""
+                              r"(?:[Tt]he|[Tt]his|[Tt]hat)\s+(?:[A-Z][\w'’.-]*\s+){0,3}$")
+"""A definite article before a class word (perhaps with names between: "the Detroit record label"), not after a
+copula or "as", where the word says what the answer is ("was *the sequel* to", "served as *the president*"), nor
+after a comma, where it says what the name before it is ("Manuel, *the bumbling waiter*"); not a possessive
+("together with *his wife*": the answer's own, whom a misread class edge may have made the answer itself)."""
+_DEFINITE_OWNER = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+$")
+"""A definite article before a class word that owns what the answer is ("Which arena was *the team's* home?"): a
+copula before it says nothing of the class word."""
 TITLE_AND = register("title_and", "linking", 'Two categories sharing an award\'s head ("Academy Award for Best '
                      'Director and Best Actor") link both whole titles.')
 SHARED_MODIFIER = register("shared_modifier", "linking", 'A modifier shared by coordinated nouns ("television '
@@ -674,9 +677,12 @@ class Linker:
         the answer type, on a graph read from documents (``THE_CLASS_INSTANCES``); () otherwise."""
         g = self.graph
         v = g.index_of.get(m.chosen.node_id) if m.chosen.node_id is not None else None
+        owner = re.match(r"['’](?:s\b|\s)", question[m.end:]) is not None and \
+            _DEFINITE_OWNER.search(question[:m.start]) is not None  # "was *the team's* home"
         if v is None or v not in self._instances or not g.edge_sources or not self.rules.on(THE_CLASS_INSTANCES) or \
                 not question[m.start:m.end].islower() or m.role == "type" or \
-                _DEFINITE_BEFORE.search(question[:m.start]) is None or m.start < answer_type_span(question)[2]:
+                _DEFINITE_BEFORE.search(question[:m.start]) is None and not owner or \
+                m.start < answer_type_span(question)[2]:
             return ()
         members = self._instances.get(v, ())
         return tuple(dict.fromkeys(g.labels[u] for u in members)) if 0 < len(members) <= MAX_INSTANCES else ()

@@ -609,6 +609,16 @@ def test_a_definite_class_word_stands_for_the_things_of_that_class(engines):
         assert all(c.instances == () for c in engines["series"].ask(question).query_graph.constraints), question
 
 
+def test_a_definite_class_word_stands_for_its_things_after_names_and_as_an_owner(engines):
+    """"written for *the HBO series*": names between the article and the class word keep it definite; "Which song was
+    *the series'* theme song?": after a copula a possessive class word is the owner, not what the answer is. Both
+    stand for The Wire, which is then no answer."""
+    for question in ("Which song was written by Tom Waits for the HBO series?", "Which song was the series' theme?"):
+        trace = engines["series"].ask(question)
+        assert trace.query_graph.constraints[-1].instances == ("The Wire",), question
+        assert "The Wire" not in {r.label for r in trace.answer.exact_set}, question
+
+
 def test_a_relation_says_the_questions_verb_in_any_form(engines):
     """"Which company did Miyazaki *join* in 1963?": nothing meets both conditions, and of the partial matches the one
     he "joined" comes first; the relation names the question's verb in another form, which counts as naming it."""

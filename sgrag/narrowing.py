@@ -15,7 +15,7 @@ from .kinds import EVENT, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, noun_kind
 from .linking import STOPWORDS
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
-from .schema import asks_for_value
+from .schema import asked_precision, asks_for_value, value_precision
 from .stated import in_a_clause_of_its_own, owned_thing, through_a_thing
 from .textnorm import singular, stem, tokens
 from .types import QueryGraph, SetApart
@@ -41,6 +41,10 @@ VALUE_KIND = register("value_kind", "narrowing", "Values (years, dates, numbers)
                       'for a thing (even when none is left, once its answer type names one: "Which *person*"), and '
                       'things when it asks for a value ("In which year"; on a graph read from documents even when '
                       'none is left).')
+DATE_PRECISION = register("date_precision", "narrowing", 'On a graph read from documents, a date less precise than '
+                          'the question asks for ("On what *date*": 1875, a year), or no date at all ("117 km"), is '
+                          'no exact answer: it answers part of the question, and is ranked among the partial matches.')
+_PRECISION = {"year": 0, "month": 1, "day": 2}
 
 
 THROUGH_A_THING = register("through_a_thing", "narrowing", 'A thing the question names between a verb and "of X" '
@@ -127,6 +131,17 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
                  + ("are not values, and the question asks for one" if wants else
                     "are values (years, dates, numbers), and the question asks for a thing"))
             nodes, sat = nodes[~wrong], sat[~wrong]
+    asked = asked_precision(qg.question, qg.answer_type) if nodes.size and g.edge_sources and \
+        ranker.rules.on(DATE_PRECISION) else None
+    if asked is not None:  # never gives way: a year is no date, a length no year
+        said = "date" if asked == "day" else asked
+        coarse = np.fromiter((_PRECISION.get(value_precision(g.labels[v]) or "", -1) < _PRECISION[asked]
+                              for v in nodes.tolist()), dtype=bool, count=nodes.size)
+        if coarse.any():
+            drop(nodes[coarse], f"not a {said}", f"{int(coarse.sum()):,} of the {nodes.size:,} entities joined to "
+                 f"every constraint {'is' if coarse.sum() == 1 else 'are'} no {said} or less precise than the {said} "
+                 "the question asks for")
+            nodes, sat = nodes[~coarse], sat[~coarse]
     country = ranker.countries_not_asked(qg, nodes)
     if country.any():
         n, said = int(country.sum()), tokens(qg.answer_type)[-1]

@@ -324,10 +324,12 @@ def test_a_partial_answer_from_documents_says_its_share_and_is_always_given(engi
         assert a.text == a.ranked[0].label and a.confidence == pytest.approx(share * 0.85 ** 0.5, abs=1e-4)
 
 
-def test_on_what_date_ranks_the_day_before_the_year(engines):
-    """Both dates meet both conditions; "On what *date*" asks for a day, so 4 November 2013 comes first."""
+def test_on_what_date_answers_the_day_not_the_year(engines):
+    """Both dates meet both conditions; "On what *date*" asks for a day: 4 November 2013 is the answer, and the year
+    2014, no date, is set apart saying why (rule date_precision)."""
     a = engines["dates"].ask("On what date were both Children of the Sun and Trampoline released?").answer
-    assert [r.label for r in a.exact_set] == ["4 November 2013", "2014"]
+    assert [r.label for r in a.exact_set] == ["4 November 2013"]
+    assert ("2014", "not a date") in {(x.label, x.reason) for x in a.set_apart}
 
 
 def test_a_graph_read_from_documents_ranks_with_the_weights_fitted_on_one(engines):

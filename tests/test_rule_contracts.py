@@ -212,6 +212,8 @@ CONTRACTS = {
                                           on_only="the question's own words"),
     "unfit_extracted_relation": Contract("read", "Who was born in Oslo and wrote Fjord Songs?",
                                          "Who visited Oslo and wrote Fjord Songs?", on_only="no extracted relation fits"),
+    "date_precision": Contract("dated", "On what date was the Stone Line opened?",
+                               "In which year was the Stone Line opened?", on_only="not a date"),
     "predicate_after": Contract("read", "Which memorial of Oslo is in a churchyard?", "Which memorial visited Oslo?",
                                 on_only="fits 'is in churchyard'"),
     "through_a_thing": Contract("read", "Who wrote the preface of Fjord Songs?", "Who wrote Fjord Songs?",
@@ -459,7 +461,9 @@ WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_gra
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
           "misspelt": misspelt_graph, "one_document": one_document_graph, "cut": cut_graph, "coarse": coarse_graph,
-          "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph, "birthplaces": birthplaces_graph}
+          "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph, "birthplaces": birthplaces_graph,
+          "dated": lambda: _read_facts([("sl", "Stone Line"), ("y", "1875")],
+                                       [("sl", "y", "opened in", "The Stone Line was opened in 1875.", "passive|0.85")])}
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -128,10 +128,10 @@ class NodeKinds:
     kind: np.ndarray
     sure_person: np.ndarray
     learned: dict[str, str]
-    sure_not_person: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    nation: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    sure_not_person: np.ndarray
+    nation: np.ndarray
     """A country or its people by name ("England", "Dutch"), which no "Who" asks for."""
-    stated: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    stated: np.ndarray
     """The coarse kind the classes the text states of a node name, where they agree (-1: none or several)."""
 
     def stated_other_kind(self, nodes: np.ndarray, asked: str, asked_noun: str) -> np.ndarray:
@@ -139,8 +139,6 @@ class NodeKinds:
         for "Which *city*"). An organisation and a place are told apart only where the question asks for a place
         no organisation is (a settlement or a division: ``SETTLEMENTS``) and no stated class is an institution,
         which is both ("a museum", "an institution")."""
-        if not self.stated.size or not nodes.size:
-            return np.zeros(nodes.size, dtype=bool)
         said = self.stated[nodes]
         other = (said >= 0) & (said != COARSE_KINDS.index(asked))
         if asked in (ORGANIZATION, PLACE) and singular(asked_noun) not in SETTLEMENTS:
@@ -180,8 +178,11 @@ class NodeKinds:
             if graph.labels[t] not in coarse and not read_by_ner(graph.edge_sources.get(e, ())):
                 stated.setdefault(s, set()).add(noun_kind(graph.labels[t]))
         not_person = np.zeros(n, dtype=bool)
+        said = np.full(n, -1, dtype=np.int64)
         for s, ks in stated.items():
             not_person[s] = None not in ks and PERSON not in ks and not sure[s] and kind[s] != 0
+            if len(ks) == 1 and None not in ks:
+                said[s] = COARSE_KINDS.index(next(iter(ks)))
         nation = np.fromiter((country_named(x) is not None for x in graph.labels), dtype=bool, count=n)
         for s in np.flatnonzero((kind != 0) & ~sure & ~not_person).tolist():
             if 0 in seen.get(s, ()) or PERSON in stated.get(s, ()):
@@ -198,10 +199,6 @@ class NodeKinds:
             k, m = votes.most_common(1)[0]
             if m >= min_members and m >= share * sum(votes.values()):
                 learned[singular(graph.labels[t].lower())] = COARSE_KINDS[k]
-        said = np.full(n, -1, dtype=np.int64)
-        for s, ks in stated.items():
-            if len(ks) == 1 and None not in ks:
-                said[s] = COARSE_KINDS.index(next(iter(ks)))
         return cls(kind, sure, learned, not_person, nation & (kind != 0), said)
 
     def asked_kind(self, answer_type: str, lexicon: dict[str, str], question: str = "") -> str | None:

@@ -943,8 +943,7 @@ class Ranker:
         asked = self.asked_kind(qg) if self.rules.on(COARSE_KIND) else None
         nk = self.node_kinds
         if asked is None and nodes.size and self.rules.on(COARSE_KIND) and self.asks_who(qg):
-            return np.isin(nk.kind[nodes], [COARSE_KINDS.index(k) for k in NOT_WHO]) | \
-                (nk.nation[nodes] if nk.nation.size else False)
+            return np.isin(nk.kind[nodes], [COARSE_KINDS.index(k) for k in NOT_WHO]) | nk.nation[nodes]
         if asked is None or not nodes.size:
             return np.zeros(nodes.size, dtype=bool)
         if asked == PERSON:
@@ -966,7 +965,7 @@ class Ranker:
         """Per node: a class the text states of it names another kind than a person ("his second *album*"), or its
         name does ("the *Treaty* of Nerchinsk", "England", "Dutch")."""
         nk = self.node_kinds
-        if not self.rules.on(COARSE_KIND) or nk.sure_not_person.size == 0:
+        if not self.rules.on(COARSE_KIND):
             return np.zeros(nodes.size, dtype=bool)
         return nk.sure_not_person[nodes].copy()
 

@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v71"
+    VERSION = "spacy-v72"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -847,6 +847,12 @@ def _adverbial_clause(verb: Any) -> bool:
     *following which the film played* in Canada"): what it says is of that subject, not of the noun it follows."""
     return _own_subject(verb) and any(t.tag_ in ("WDT", "WP") and t.dep_ == "pobj" and t.head.head.i == verb.i
                                       for t in verb.subtree)
+
+
+def _as_written(text: str, title: str) -> str:
+    """The title's name as the prose spells it where only spacing differs ("IBM Research–Brazil" under the title
+    "IBM Research – Brazil"): a reader, and anyone asking, copies the text, not the headline."""
+    return text if text.split() != title.split() and "".join(text.split()) == "".join(title.split()) else title
 
 
 def _title_name(title: str) -> str:
@@ -1421,7 +1427,7 @@ class _Reader:
         if not label or not any(c.isalnum() for c in label) or (kind != "VALUE" and label.islower()):
             return
         if kind != "VALUE" and self.title and self.title_entity is None and fold(label) == fold(self.title):
-            self.title_entity = self._entity(self.title, kind)
+            self.title_entity = self._entity(_as_written(label, self.title), kind)
         placed = kind == "GPE" and start > 0 and doc[start - 1].lower_ in ("in", "at", "near")
         idx = self._entity(label, kind, placed)
         if role is not None:
@@ -1954,7 +1960,7 @@ class _Reader:
                 if fold(span[:k].text) == key and not longer and \
                         not any(x in self.token_mention for x in range(t.i, t.i + k)):
                     kind = "PERSON" if any(x.ent_type_ == "PERSON" for x in span[:k]) else "PROPN"
-                    self.title_entity = self._entity(self.title, kind)
+                    self.title_entity = self._entity(_as_written(span[:k].text, self.title), kind)
                     m = _Mention(t.i, t.i + k, self.title_entity)
                     self.mentions.append(m)
                     for x in range(t.i, t.i + k):

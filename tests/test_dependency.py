@@ -1037,6 +1037,16 @@ def test_the_title_inside_a_longer_name_is_no_mention_of_it(ex):
     assert {"Samarinda", "Samarinda Seberang"} <= set(names(found))
 
 
+def test_the_title_is_labelled_as_the_text_spells_it(ex):
+    """A title spaced otherwise than its text ("IBM Research – Brazil" over "IBM Research–Brazil") labels the entity
+    as the text writes it, the form an analyst copies from the page."""
+    found = ex.extract_text("IBM Research – Brazil\n\nIBM Research–Brazil is one of twelve research laboratories. "
+                            "It was established in June 2010.", "IBM Research – Brazil")
+    assert "IBM Research–Brazil" in names(found)
+    assert "IBM Research – Brazil" not in names(found)
+    assert ("IBM Research–Brazil", "June 2010") in {(r.source, r.target) for r in found.relations}
+
+
 def test_a_title_of_initials_and_the_surname_of_a_person_ner_calls_otherwise(ex):
     """"B. V. Sreekantan" is the article's subject written out ("Badanaval Venkatasubba Sreekantan", which NER calls
     an organisation); the surname is him, as the text shows him a person ("born", "an astrophysicist")."""

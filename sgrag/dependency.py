@@ -1378,6 +1378,8 @@ class _Reader:
             if not core:
                 return  # "the same year", "recent years": no value to keep
             start = core[0]  # "more than 100 years later", "the early 1930s", "spring 2003": the value itself
+            if start > 0 and doc[start - 1].tag_ == "$" and doc[start - 1].ent_type_ == "MONEY":
+                start -= 1  # "$30 million", "US$5 million": the currency is part of the amount
             while end - 1 > core[-1] and (doc[end - 1].pos_ in ("ADV", "ADJ", "PUNCT") or doc[end - 1].lower_ in
                                           _AFTER_VALUE):
                 end -= 1
@@ -1408,7 +1410,8 @@ class _Reader:
             while start < k < end and doc[k].lower_ in ("of", "the"):
                 k += 1
             start = k if k < end and doc[k].text[:1].isupper() else start
-        while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct):
+        while end > start and (doc[end - 1].tag_ == "POS" or doc[end - 1].is_punct and
+                               not (kind == "VALUE" and doc[end - 1].text == "%")):  # "90%" is no 90
             end -= 1
         role = start if kind != "VALUE" and start > 0 and end - start > 2 and doc[start + 1].lower_ == "of" and \
             doc[start - 1].text not in _QUOTES and (_coordinated_role(doc[start]) or doc[start - 1].pos_ == "ADJ" and

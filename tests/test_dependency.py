@@ -975,6 +975,16 @@ def test_dates_and_numbers_are_values_only_ever_pointed_at(ex):
     assert {e.label for e in found.entities if e.description == "value"} == {"October 2016"}
 
 
+def test_amounts_and_shares_keep_their_currency_and_percent_sign(ex):
+    """"$30 million" is an amount of money and "1.73%" a share: without the sign they are bare numbers, and neither
+    the reader nor a question's "$30 million" would know them."""
+    found = ex.extract_text("The film made about $15 million compared to its $30 million budget. About 1.73% of the "
+                            "people speak Nahuatl; 90% of the land is farmland. It cost US$5 million.")
+    values = {e.label for e in found.entities if e.description == "value"}
+    assert {"$15 million", "$30 million", "1.73%", "90%", "US$5 million"} <= values
+    assert not values & {"15 million", "30 million", "1.73", "90", "5 million"}
+
+
 def test_one_entity_one_node_surnames_acronyms_possessives(ex):
     found = ex.extract_text("Vladimir Mitrofanovich Orlov was born in Kherson. Orlov joined the Baltic Fleet. "
                             "The United States's navy grew; the U.S. fleet sailed.")

@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v72"
+    VERSION = "spacy-v73"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -2614,6 +2614,9 @@ class _Reader:
                 name += " in"
             return src, name, dst, how, span
         if lca.pos_ == "NOUN" and lca.i not in self.token_mention:
+            placed = self._named_place_in(lca, side_a, side_b, a, b)
+            if placed is not None:
+                return placed + (span,)
             roles = {side_a[0][1] if len(side_a) == 2 else "", side_b[0][1] if len(side_b) == 2 else ""}
             mods = [(m, side) for m, side in ((a, side_a), (b, side_b)) if side[0][1] in _MODIFIER]
             if len(side_a) == 2 and len(side_b) == 2 and len(mods) == 1 and \
@@ -2632,6 +2635,19 @@ class _Reader:
             if roles == {"poss", "appos"}:  # "Y, X's son": a possessor and an apposition of the possessed noun
                 owner, owned = (a, b) if side_a[0][1] == "poss" else (b, a)
                 return owned, f"{lca.lemma_.lower()} of", owner, "possessive", span
+        return None
+
+    def _named_place_in(self, noun: Any, side_a: list, side_b: list, a: _Mention, b: _Mention):
+        """"the Ullevi stadium in Gothenburg": a name before a place or institution noun of its own names that noun,
+        so the noun's "in" place is the name's -> (Ullevi, "located in", Gothenburg, "modifier"), or None."""
+        if not noun.is_lower or noun_kind(noun.lemma_.lower()) not in (PLACE, ORGANIZATION):
+            return None
+        for (name, name_side), (place, place_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
+            if len(name_side) == 2 and name_side[0][1] == "compound" and name_side[0][0].i + 1 == noun.i and \
+                    len(place_side) == 3 and place_side[1][1] == "prep" and place_side[1][0].lower_ in ("in", "at", "near") \
+                    and place_side[0][1] == "pobj" and self.ents[place.entity].kind in ("GPE", "LOC", "FAC") and \
+                    self.ents[name.entity].kind != "VALUE":
+                return name, "located " + place_side[1][0].lower_, place, "modifier"
         return None
 
     def _object_as(self, side_a: list, side_b: list, a: _Mention, b: _Mention):

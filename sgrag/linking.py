@@ -312,6 +312,10 @@ _DEFINITE_BEFORE = re.compile(r"(?<![,;:])(?<![,;:] )\b(?<!is )(?<!was )(?<!are 
 copula or "as", where the word says what the answer is ("was *the sequel* to", "served as *the president*"), nor
 after a comma, where it says what the name before it is ("Manuel, *the bumbling waiter*"); not a possessive
 ("together with *his wife*": the answer's own, whom a misread class edge may have made the answer itself)."""
+_SUBJECT_AFTER_COPULA = re.compile(r"^\s*(?:in|at|on|from|into|near|under|through)\s+(?:which|what)\s+[^,;:?]*?"
+                                   r"\b(?:is|was|are|were)\s+(?:the|this|that)\s+(?:[A-Z][\w'’.-]*\s+){0,3}$", re.I)
+"""... and after a copula where the question asks for a preposition's object ("In which city is *the Ullevi
+stadium*?"): the copula's subject follows, which is no answer, and its class word is a thing met through."""
 _DEFINITE_OWNER = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+$")
 """A definite article before a class word that owns what the answer is ("Which arena was *the team's* home?"): a
 copula before it says nothing of the class word."""
@@ -681,7 +685,8 @@ class Linker:
             _DEFINITE_OWNER.search(question[:m.start]) is not None  # "was *the team's* home"
         if v is None or v not in self._instances or not g.edge_sources or not self.rules.on(THE_CLASS_INSTANCES) or \
                 not question[m.start:m.end].islower() or m.role == "type" or \
-                _DEFINITE_BEFORE.search(question[:m.start]) is None and not owner or \
+                _DEFINITE_BEFORE.search(question[:m.start]) is None and not owner and \
+                _SUBJECT_AFTER_COPULA.search(question[:m.start]) is None or \
                 m.start < answer_type_span(question)[2]:
             return ()
         members = self._instances.get(v, ())

@@ -975,6 +975,16 @@ def test_dates_and_numbers_are_values_only_ever_pointed_at(ex):
     assert {e.label for e in found.entities if e.description == "value"} == {"October 2016"}
 
 
+def test_a_name_before_its_place_noun_is_where_the_noun_is(ex):
+    """"the Ullevi stadium in Gothenburg": the stadium is Ullevi, so Ullevi is in Gothenburg; a name before a noun of
+    no place or institution ("the Oscar ceremony in Los Angeles") is not placed so."""
+    found = ex.extract_text("Aberdeen won the final at the Ullevi stadium in Gothenburg. They studied at the "
+                            "Sorbonne university in Paris. The Oscar ceremony in Los Angeles was long.")
+    assert rel(found, "Ullevi", "Gothenburg") == {"located in"}
+    assert rel(found, "Sorbonne", "Paris") == {"located in"}
+    assert not rel(found, "Oscar", "Los Angeles")
+
+
 def test_amounts_and_shares_keep_their_currency_and_percent_sign(ex):
     """"$30 million" is an amount of money and "1.73%" a share: without the sign they are bare numbers, and neither
     the reader nor a question's "$30 million" would know them."""

@@ -24,7 +24,7 @@ from .config import RankingConfig
 from .coref import ROLE_NOUNS, is_person_noun
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import (COARSE_KINDS, EVENT, LAW, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds, coarse_words,
+from .kinds import (COARSE_KINDS, EVENT, GROUP, LAW, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds, coarse_words,
                     country_named, name_head, noun_kind, read_by_ner)
 from .linking import IRREGULAR_VERBS, STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
@@ -939,7 +939,9 @@ class Ranker:
         """Per node: clearly of another coarse kind than the answer type asks for (``COARSE_KIND``). Person against
         the rest is what is sure: for "Which singer" a node NER and its name type an organisation, place, work,
         event, product or law; for any other kind, a node the text shows to be a person (not NER alone), or of
-        another kind by the classes the text states ("a political party" for "Which city")."""
+        another kind by the classes the text states ("a political party" for "Which city"); for a place, event, work,
+        product or law, a nationality or group ("European" for "In which city": no organisation, which may bear a
+        people's name, "the Democrats")."""
         asked = self.asked_kind(qg) if self.rules.on(COARSE_KIND) else None
         nk = self.node_kinds
         if asked is None and nodes.size and self.rules.on(COARSE_KIND) and self.asks_who(qg):
@@ -949,7 +951,8 @@ class Ranker:
         if asked == PERSON:
             return (nk.kind[nodes] >= 0) & (nk.kind[nodes] != COARSE_KINDS.index(PERSON))
         noun = (tokens(qg.answer_type) or [""])[-1]  # (a "Where" question asks for a place by no noun)
-        return nk.sure_person[nodes] | nk.stated_other_kind(nodes, asked, noun)
+        people = nk.kind[nodes] == COARSE_KINDS.index(GROUP) if asked in NOT_WHO else np.zeros(nodes.size, dtype=bool)
+        return nk.sure_person[nodes] | nk.stated_other_kind(nodes, asked, noun) | people
 
     def countries_not_asked(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per node: a country (by name), where the answer type is a place no country is (rule ``no_country``:

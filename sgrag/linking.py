@@ -312,8 +312,8 @@ _DEFINITE_BEFORE = re.compile(r"(?<![,;:])(?<![,;:] )\b(?<!is )(?<!was )(?<!are 
 copula or "as", where the word says what the answer is ("was *the sequel* to", "served as *the president*"), nor
 after a comma, where it says what the name before it is ("Manuel, *the bumbling waiter*"); not a possessive
 ("together with *his wife*": the answer's own, whom a misread class edge may have made the answer itself)."""
-_SUBJECT_AFTER_COPULA = re.compile(r"^\s*(?:in|at|on|from|into|near|under|through)\s+(?:which|what)\s+[^,;:?]*?"
-                                   r"\b(?:is|was|are|were)\s+(?:the|this|that)\s+(?:[A-Z][\w'’.-]*\s+){0,3}$", re.I)
+_SUBJECT_AFTER_COPULA = re.compile(r"^\s*(?i:in|at|on|from|into|near|under|through)\s+(?i:which|what)\s+[^,;:?]*?"
+                                   r"\b(?:is|was|are|were)\s+(?:the|this|that)\s+(?:[A-Z][\w'’.-]*\s+){0,3}$")
 """... and after a copula where the question asks for a preposition's object ("In which city is *the Ullevi
 stadium*?"): the copula's subject follows, which is no answer, and its class word is a thing met through."""
 _DEFINITE_OWNER = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+$")

@@ -151,6 +151,12 @@ def stadium_graph():
                   ("Celtic Park", "2014 Commonwealth Games", "hosted ceremony of", "svo|0.85")])
 
 
+def ground_graph():
+    """Ullevi, a stadium, is in Gothenburg, where Aberdeen beat Real Madrid."""
+    return _read([("Ullevi", "Gothenburg", "located in", "modifier|0.6"), ("Ullevi", "stadium", "is a", "class|0.9"),
+                  ("Aberdeen", "Real Madrid", "defeated", "svo|0.85"), ("Aberdeen", "Gothenburg", "won in", "svo|0.85")])
+
+
 def firm_graph():
     """Fredrik Idestam founded Nokia (no sentence names its chief executive); Kind of Blue, an album by Miles Davis,
     was recorded at the 30th Street Studio; Jacinda Ardern led the Labour Party and formed a coalition with the Greens."""
@@ -222,7 +228,7 @@ def engines(tmp_path_factory):
                         ("dates", dates_graph), ("own_year", own_year_graph), ("life", life_graph),
                         ("albums", albums_graph), ("succession", succession_graph), ("credits", credits_graph),
                         ("counties", counties_graph), ("rivers", rivers_graph), ("capitals", capitals_graph),
-                        ("sound", sound_graph), ("stadium", stadium_graph),
+                        ("sound", sound_graph), ("stadium", stadium_graph), ("ground", ground_graph),
                         ("firm", firm_graph), ("series", series_graph), ("career", career_graph),
                         ("discography", discography_graph), ("marriage", marriage_graph),
                         ("nationals", nationals_graph), ("capitals_of", capitals_of_graph)):
@@ -521,6 +527,16 @@ def test_a_preposition_after_the_name_or_before_the_question_word_is_the_relatio
     the games it hosted are joined to it by other relations, and are no answer."""
     a = engines["stadium"].ask(question).answer
     assert [r.label for r in a.exact_set] == ["Glasgow"]
+
+
+def test_a_definite_class_word_after_the_copula_of_a_prepositional_question_is_a_thing_met_through(engines):
+    """"In which city is *the stadium*?": the question asks for the preposition's object, so what follows the copula is
+    its subject, the one stadium of the workspace, met through Ullevi (which is then no answer); "Which ground was
+    the stadium?" asks what the stadium is, as before."""
+    trace = engines["ground"].ask("In which city is the stadium?")
+    assert trace.query_graph.constraints[-1].instances == ("Ullevi",)
+    assert [r.label for r in trace.answer.exact_set] == ["Gothenburg"]
+    assert engines["ground"].ask("Which ground was the stadium?").query_graph.constraints[-1].instances == ()
 
 
 def test_a_verb_after_the_name_that_no_relation_states_is_reported_unchecked(engines):

@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v73"
+    VERSION = "spacy-v74"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1143,6 +1143,9 @@ class _Reader:
                 start = ent.start
                 if ent[0].text in _MONTHS and start > sent.start and re.fullmatch(r"\d{1,2}", doc[start - 1].text):
                     start -= 1  # "13 April 1941": NER often leaves the day out
+                if start - 2 >= sent.start and re.fullmatch(r"\d{2}", ent[0].text) and doc[start - 1].text in "-–" \
+                        and re.fullmatch(r"\d{4}", doc[start - 2].text):
+                    start -= 2  # "the 1990–91 season": one season, which NER cuts at its dash
                 spans += [(a, b, "VALUE") for a, b in _parts(doc[start:ent.end], _RANGE_SEP)]
                 for k, dash in ((start - 2, start - 1), (ent.end + 1, ent.end)):  # "(1941–1944)": NER may
                     if sent.start <= k < sent.end and doc[dash].text in ("–", "—", "-") and \
@@ -3260,7 +3263,9 @@ def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:
     out, start = [], ent.start
     for t in ent:
         nxt = ent.doc[t.i + 1].lower_ if t.i + 1 < ent.end else ""
-        if (t.lower_ in seps or f"{t.lower_} {nxt}" in seps) and t.i > start:
+        season = t.text in ("-", "–") and re.fullmatch(r"\d{4}", ent.doc[t.i - 1].text) is not None and \
+            re.fullmatch(r"\d{2}", nxt) is not None  # "the 1990–91 season": one season, no range of years
+        if (t.lower_ in seps or f"{t.lower_} {nxt}" in seps) and t.i > start and not season:
             out.append((start, t.i))
             start = t.i + 1
     out.append((start, ent.end))

@@ -985,6 +985,15 @@ def test_a_name_before_its_place_noun_is_where_the_noun_is(ex):
     assert not rel(found, "Oscar", "Los Angeles")
 
 
+def test_a_season_is_one_value_not_a_range(ex):
+    """"the 1990–91 season" is one season (NER cuts it at the dash into "1990" and "91 season"); "1941–1944" stays
+    two years."""
+    found = ex.extract_text("After spending the 1990–91 season in Italy, he left. He lived there from 1941–1944.")
+    values = {e.label for e in found.entities if e.description == "value"}
+    assert "1990–91 season" in values and not values & {"1990", "91 season", "91"}
+    assert {"1941", "1944"} <= values
+
+
 def test_amounts_and_shares_keep_their_currency_and_percent_sign(ex):
     """"$30 million" is an amount of money and "1.73%" a share: without the sign they are bare numbers, and neither
     the reader nor a question's "$30 million" would know them."""

@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v74"
+    VERSION = "spacy-v75"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -885,6 +885,12 @@ def _given_names(label: str) -> list[str]:
     return words
 
 
+def _paternal_surname(given: list[str]) -> tuple[str, ...]:
+    """The surname before "y" in a Spanish name ("Portales" of "Diego José Pedro Víctor Portales y Palazuelos"),
+    which the text calls the person by."""
+    return tuple(given[i - 1] for i in range(2, len(given) - 1) if given[i] in _SURNAME_JOINERS)[:1]
+
+
 def _coordinated_name(label: str) -> bool:
     """Whether a name joining words with "and" is one name: an "of"-phrase's ("Institute of State and Law") or one
     head noun after both ("Kiev Physics and Mathematics School"); not two names, each with its head ("Harvard
@@ -936,6 +942,10 @@ def _acronym(label: str) -> str:
     return letters if 2 <= len(letters) <= 6 and letters.isupper() and " " not in label.strip() else ""
 
 
+_SURNAME_JOINERS = {"y", "e", "i"}
+"""Words joining a father's and a mother's surname in Spanish, Portuguese and Catalan names."""
+
+
 def _writes_out(title: list[str], name: list[str]) -> bool:
     """Whether the lead's subject ``name`` writes out the title (folded words): with more names around it ("Ferit
     Orhan Pamuk" under "Orhan Pamuk", "Guillermo del Toro Gómez", "Basílica de la Sagrada Família") or its
@@ -948,6 +958,10 @@ def _writes_out(title: list[str], name: list[str]) -> bool:
         rest = iter(name[1:-1])
         if all(w in rest for w in title[1:-1]):  # the title's inner words in the name's order
             return True
+    if 2 <= n < len(name) <= n + 6 and name[0] == title[0] and name[-1] != title[-1] and title[-1] in name[1:-1] \
+            and name[name.index(title[-1], 1) + 1] in _SURNAME_JOINERS:
+        rest = iter(name[1:])  # "Diego José Pedro Víctor Portales y Palazuelos" under "Diego Portales": a surname
+        return all(w in rest for w in title[1:])  # joined to another ("y", "e", "i", "-")
     k = next((i for i, w in enumerate(title) if len(w) == 1), n)
     return 0 < k < n and name[:k] == title[:k] and all(len(w) == 1 for w in title[k:]) and \
         [w[0] for w in name[k:]] == title[k:]
@@ -1081,8 +1095,9 @@ class _Reader:
             given = _given_names(self.ents[t].label)
             # the name without its accents too ("Raicevic" of Ljiljana Raičević), which NER, not knowing it, may
             # call an organisation or a place
-            spelt = label in (given[0], given[-1]) if kind in ("PERSON", "PROPN") else \
-                label not in given and fold(label) in (fold(given[0]), fold(given[-1]))
+            ends = (given[0], given[-1], *_paternal_surname(given))
+            spelt = label in ends if kind in ("PERSON", "PROPN") else \
+                label not in given and fold(label) in {fold(w) for w in ends}
             if _personal_name(" ".join(given)) and spelt and \
                     named_kind(self.ents[t].label, None) in (None, PERSON) and \
                     not any(noun_kind(c) not in (None, PERSON) for c in self.ents[t].classes):
@@ -1580,7 +1595,8 @@ class _Reader:
                     self.ents[m.entity].kind == "VALUE":
                 continue
             words = fold(self.ents[m.entity].label).split()
-            prefix = self.ents[m.entity].kind != "PERSON" and words[:len(key)] == key
+            prefix = self.ents[m.entity].kind != "PERSON" and words[:len(key)] == key and \
+                sent.start in self.sent_starts[:2]  # (later, "Diego Portales University" is named after him)
             if words != key and (prefix or lead and _writes_out(key, words)):
                 subject = m
                 break

@@ -1076,6 +1076,20 @@ def test_the_title_is_labelled_as_the_text_spells_it(ex):
     assert ("IBM Research–Brazil", "June 2010") in {(r.source, r.target) for r in found.relations}
 
 
+def test_a_spanish_double_surname_writes_out_the_title_and_a_later_namesake_is_not_the_subject(ex):
+    """"Diego José Pedro Víctor Portales y Palazuelos" under the title "Diego Portales" is the article's subject (his
+    father's surname before "y", his mother's after); "Diego Portales University", named after him in the last
+    sentence, is a university of its own, not the subject nor the title's name."""
+    found = ex.extract_text("Diego Portales\n\nDiego José Pedro Víctor Portales y Palazuelos (16 June 1793 – 6 June "
+                            "1837) was a Chilean merchant and statesman. He was born in Santiago. He was shot near "
+                            "Valparaíso. Diego Portales University in Santiago, founded in 1982, is named after him.",
+                            "Diego Portales")
+    full = "Diego José Pedro Víctor Portales y Palazuelos"
+    assert "Diego Portales" in names(found)[full] and "Diego Portales" not in names(found)["Diego Portales University"]
+    assert rel(found, "Diego Portales University", full) == {"named after"}
+    assert rel(found, "Diego Portales University", "1982") and not rel(found, full, "1982")
+
+
 def test_a_title_of_initials_and_the_surname_of_a_person_ner_calls_otherwise(ex):
     """"B. V. Sreekantan" is the article's subject written out ("Badanaval Venkatasubba Sreekantan", which NER calls
     an organisation); the surname is him, as the text shows him a person ("born", "an astrophysicist")."""

@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v75"
+    VERSION = "spacy-v76"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -886,9 +886,11 @@ def _given_names(label: str) -> list[str]:
 
 
 def _paternal_surname(given: list[str]) -> tuple[str, ...]:
-    """The surname before "y" in a Spanish name ("Portales" of "Diego José Pedro Víctor Portales y Palazuelos"),
-    which the text calls the person by."""
-    return tuple(given[i - 1] for i in range(2, len(given) - 1) if given[i] in _SURNAME_JOINERS)[:1]
+    """The surname before "y" or "de" in an Iberian name ("Portales" of "Diego José Pedro Víctor Portales y
+    Palazuelos", "Machado" of "Joaquim Maria Machado de Assis"), which the text calls the person by."""
+    return tuple(given[i - 1] for i in range(2, len(given) - 1)
+                 if given[i] in _SURNAME_JOINERS | _SURNAME_PARTICLES and
+                 given[i - 1].lower() not in _SURNAME_JOINERS | _SURNAME_PARTICLES)[:1]
 
 
 def _coordinated_name(label: str) -> bool:
@@ -944,6 +946,8 @@ def _acronym(label: str) -> str:
 
 _SURNAME_JOINERS = {"y", "e", "i"}
 """Words joining a father's and a mother's surname in Spanish, Portuguese and Catalan names."""
+_SURNAME_PARTICLES = {"de", "da", "do", "dos", "das", "del"}
+"""Particles before a last surname in Iberian names."""
 
 
 def _writes_out(title: list[str], name: list[str]) -> bool:
@@ -1116,8 +1120,8 @@ class _Reader:
                       if self._person(i) and len(given := _given_names(e.label)) > len(words)]  # ("Curie" of
             #                                                                           "Skłodowska-Curie": a part)
             for i, ew in people:  # a surname first ("Burns" is Mr. Burns, not "Burns Verkaufen der Kraftwerk"),
-                if ew[-len(words):] == folded:
-                    return i
+                if ew[-len(words):] == folded or len(words) == 1 and folded == list(_paternal_surname(ew)):
+                    return i  # (or the first of two: "Machado" of Joaquim Maria Machado de Assis)
             for i, ew in people:  # then a first name ("Ann" is Ann Savoy; "Larry King" is a whole name, not
                 if len(words) == 1 and ew[:1] == folded:  # the show "Larry King Live" NER calls a person)
                     return i

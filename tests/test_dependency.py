@@ -1090,6 +1090,17 @@ def test_a_spanish_double_surname_writes_out_the_title_and_a_later_namesake_is_n
     assert rel(found, "Diego Portales University", "1982") and not rel(found, full, "1982")
 
 
+def test_the_surname_before_de_is_the_persons_short_name(ex):
+    """"Machado" is Joaquim Maria Machado de Assis (the surname before "de", as the text calls him), not a new
+    person; what "Machado began" is his."""
+    found = ex.extract_text("Dom Casmurro is a novel by the Brazilian writer Joaquim Maria Machado de Assis. It belongs "
+                            "to the realist phase that Machado began with The Posthumous Memoirs of Brás Cubas in 1881.",
+                            "Dom Casmurro")
+    full = "Joaquim Maria Machado de Assis"
+    assert "Machado" in names(found)[full] and "Machado" not in names(found)
+    assert rel(found, full, "The Posthumous Memoirs of Brás Cubas")
+
+
 def test_a_title_of_initials_and_the_surname_of_a_person_ner_calls_otherwise(ex):
     """"B. V. Sreekantan" is the article's subject written out ("Badanaval Venkatasubba Sreekantan", which NER calls
     an organisation); the surname is him, as the text shows him a person ("born", "an astrophysicist")."""

@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v76"
+    VERSION = "spacy-v77"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1870,6 +1870,7 @@ class _Reader:
         for sent in self.doc.sents:
             before = len(self.mentions)
             if self.title:  # the title as written, even where NER missed or cut it
+                self._original_name(sent)
                 self._title_in(sent)
                 self._series_title_in(sent)
             glosses = _glosses(sent)
@@ -1960,6 +1961,34 @@ class _Reader:
                 self.mentions.append(m)
                 for x in range(t.i, end):
                     self.token_mention[x] = m
+
+    def _original_name(self, sent: Any) -> None:
+        """"A Pál utcai fiúk (The Paul Street Boys) is a youth novel" under the title "The Paul Street Boys": a lead
+        opening with a name and the title in brackets names the subject in its own language first. That name is the
+        entity's label (the text's first), the title an alias, both mentions of it, whatever NER made of the words
+        ("Pál" an organisation)."""
+        words = [t for t in sent if not t.is_space]
+        if self.title_entity is not None or not words or sent.start not in self.sent_starts[:2] or \
+                not words[0].text[:1].isupper():
+            return
+        start, key = words[0].i, fold(self.title)
+        bracket = next((t.i for t in self.doc[start + 1:min(start + 10, sent.end)] if t.text == "("), None)
+        if bracket is None or any(t.text in ",;:" for t in self.doc[start:bracket]):
+            return
+        close = next((t.i for t in self.doc[bracket + 1:min(bracket + 14, sent.end)] if t.text == ")"), None)
+        if close is None or fold(self.doc[bracket + 1:close].text) != key:
+            return
+        name = clean_name(self.doc[start:bracket].text, keep_article=True)
+        if not name or fold(name) == key:
+            return
+        idx = self.title_entity = self._entity(name, "PROPN")
+        self.ents[idx].aliases.add(self.title)
+        self.by_key[key] = idx
+        for a, b in ((start, bracket), (bracket + 1, close)):
+            m = _Mention(a, b, idx, "" if a == start else "alias")
+            self.mentions.append(m)
+            for x in range(a, b):
+                self.token_mention[x] = m
 
     def _title_in(self, sent: Any) -> None:
         key = fold(self.title)

@@ -1101,6 +1101,18 @@ def test_the_surname_before_de_is_the_persons_short_name(ex):
     assert rel(found, full, "The Posthumous Memoirs of Brás Cubas")
 
 
+def test_a_lead_opening_with_a_name_and_the_title_in_brackets_names_the_subject_in_its_own_language(ex):
+    """"A Pál utcai fiúk (The Paul Street Boys) is a youth novel" under the title "The Paul Street Boys": one entity,
+    labelled as the text first names it, the title an alias (NER had read "Pál" as an organisation)."""
+    found = ex.extract_text("The Paul Street Boys\n\nA Pál utcai fiúk (The Paul Street Boys) is a youth novel by the "
+                            "Hungarian writer Ferenc Molnár. It was first published in 1906.", "The Paul Street Boys")
+    assert names(found)["A Pál utcai fiúk"] >= {"The Paul Street Boys"} and "Pál" not in names(found)
+    assert rel(found, "A Pál utcai fiúk", "Ferenc Molnár") and rel(found, "A Pál utcai fiúk", "1906")
+    found = ex.extract_text("Ferenc Molnár\n\nFerenc Molnár (12 January 1878 – 1 April 1952) was a Hungarian writer.",
+                            "Ferenc Molnár")  # a bracket of dates is no name
+    assert "Ferenc Molnár" in names(found)
+
+
 def test_a_title_of_initials_and_the_surname_of_a_person_ner_calls_otherwise(ex):
     """"B. V. Sreekantan" is the article's subject written out ("Badanaval Venkatasubba Sreekantan", which NER calls
     an organisation); the surname is him, as the text shows him a person ("born", "an astrophysicist")."""

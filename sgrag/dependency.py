@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v77"
+    VERSION = "spacy-v78"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -944,6 +944,11 @@ def _acronym(label: str) -> str:
     return letters if 2 <= len(letters) <= 6 and letters.isupper() and " " not in label.strip() else ""
 
 
+_THING_PARTICIPLES = frozenset({"hold", "locate", "situate", "base", "found", "establish", "build", "open", "stage",
+                                "release", "publish", "broadcast", "film", "record", "produce", "direct", "design",
+                                "compose", "write", "name"})
+"""Verbs whose passive participle after a thing's name and a comma says something of that thing, not of the clause's
+subject ("He won the race at the Championships, held in Giavera")."""
 _SURNAME_JOINERS = {"y", "e", "i"}
 """Words joining a father's and a mother's surname in Spanish, Portuguese and Catalan names."""
 _SURNAME_PARTICLES = {"de", "da", "do", "dos", "das", "del"}
@@ -2413,6 +2418,11 @@ class _Reader:
                 out[-1] = (out[-1][0], h.dep_)  # "A, B, C and D": each is where A is
             elif _coordinated_participle(t) or self._named_subject(t):
                 out[-1] = (t, h.dep_)
+            elif (named := self._participle_of_name_before(t)) is not None:
+                out[-1] = (t, "acl")  # "at the UCI Road World Championships, *held* that year in Giavera": what
+                out.append((named, named.dep_))  # was held is the name before the comma, not the clause's subject
+                t, listed = named, False
+                continue
             elif self._example_of(t) is not None:  # "club teams in Brazil such as *Flamengo*": an apposition of
                 out[-1] = (out[-1][0], "example")   # the noun it exemplifies, "as" left out of the path
                 t = h
@@ -2422,6 +2432,18 @@ class _Reader:
                 out.append((h, h.dep_))
             t = h
         return out
+
+    def _participle_of_name_before(self, verb: Any) -> Any:
+        """The root token of the thing's name right before a comma that a passive participle of placing or making
+        follows, which the parse hung on the main verb ("..., *held* in Giavera", "..., *based* in Oslo"), or None."""
+        if verb.dep_ != "advcl" or verb.tag_ != "VBN" or verb.lemma_.lower() not in _THING_PARTICIPLES or \
+                verb.i < 2 or self.doc[verb.i - 1].text != "," or any(c.dep_ in _SUBJ for c in verb.children):
+            return None
+        m = self.token_mention.get(verb.i - 2)
+        if m is None or m.end != verb.i - 1 or self.ents[m.entity].kind in ("PERSON", "VALUE") or m.entity in self.people:
+            return None
+        root = self._root(m)
+        return root if root.i < verb.i and root.head.i != verb.i else None
 
     def _example_of(self, tok: Any) -> Any:
         """The plural common noun a name is given as an example of ("teams *such as* Flamengo", "artists *including*

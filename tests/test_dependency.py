@@ -994,6 +994,18 @@ def test_a_season_is_one_value_not_a_range(ex):
     assert {"1941", "1944"} <= values
 
 
+def test_a_participle_after_a_things_name_and_a_comma_is_said_of_that_thing(ex):
+    """"... at the UCI Road World Championships, held that year in Giavera del Montello": the parse hangs "held" on the
+    main verb, but what was held there is the championships, not the rider; a person's name before the comma keeps the
+    parse's reading."""
+    found = ex.extract_text("In 1985 he became the oldest winner of the road race at the UCI Road World Championships, "
+                            "held that year in Giavera del Montello. He joined Nokia, based in Espoo.", "Joop Zoetemelk")
+    assert rel(found, "UCI Road World Championships", "Giavera del Montello") == {"held in"}
+    assert rel(found, "Nokia", "Espoo") == {"based in"}
+    assert not any(r.target == "Giavera del Montello" and r.relation == "held in" and
+                   r.source != "UCI Road World Championships" for r in found.relations)
+
+
 def test_amounts_and_shares_keep_their_currency_and_percent_sign(ex):
     """"$30 million" is an amount of money and "1.73%" a share: without the sign they are bare numbers, and neither
     the reader nor a question's "$30 million" would know them."""

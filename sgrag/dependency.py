@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v78"
+    VERSION = "spacy-v79"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1184,6 +1184,11 @@ class _Reader:
                     ent = doc[ent.start + 1:ent.end]                   # season, not an edition; "a 2001 French film"
                 if kind == "PERSON" and len(ent) > 2 and ent[0].text in _DEMONYM_NOUNS:
                     ent = doc[ent.start + 1:ent.end]  # "his fellow Finn Ville Ritola": a Finn, named Ville Ritola
+                first = doc[ent.start - 1] if ent.start > sent.start else None
+                if kind == "PERSON" and first is not None and first.ent_type_ == "GPE" and first.ent_iob_ == "B" and \
+                        first.pos_ == "PROPN" and first.dep_ == "compound" and ent.start <= first.head.i < ent.end:
+                    spans = [x for x in spans if x[:2] != (first.i, first.i + 1)]  # "France Prešeren": a first name
+                    ent = doc[first.i:ent.end]  # NER took for a country, whose word the name's parse holds
                 if kind in ("ORG", "EVENT", "FAC") and ent.start > sent.start and \
                         re.fullmatch(r"\d+(?:st|nd|rd|th)", doc[ent.start - 1].text):
                     ent = doc[ent.start - 1:ent.end]  # "the 2nd SS Panzer Division": NER's ORDINAL is the name's

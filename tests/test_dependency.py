@@ -1006,6 +1006,16 @@ def test_a_participle_after_a_things_name_and_a_comma_is_said_of_that_thing(ex):
                    r.source != "UCI Road World Championships" for r in found.relations)
 
 
+def test_a_first_name_ner_takes_for_a_country_is_part_of_the_persons_name(ex):
+    """"France Prešeren": NER reads "France" as the country and "Prešeren" as a person, but the parse holds the word
+    in the name (a compound of it); "the Germany striker Miroslav Klose" keeps the country apart."""
+    found = ex.extract_text("Vrba is best known as the birthplace of France Prešeren, Slovenia's national poet. "
+                            "The Germany striker Miroslav Klose scored twice.")
+    labels = {e.label for e in found.entities}
+    assert "France Prešeren" in labels and not labels & {"France", "Prešeren"}
+    assert {"Miroslav Klose", "Germany"} <= labels
+
+
 def test_amounts_and_shares_keep_their_currency_and_percent_sign(ex):
     """"$30 million" is an amount of money and "1.73%" a share: without the sign they are bare numbers, and neither
     the reader nor a question's "$30 million" would know them."""

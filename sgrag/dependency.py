@@ -300,7 +300,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v79"
+    VERSION = "spacy-v80"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -738,6 +738,15 @@ _OPENING_WORD = re.compile(r"^(?:Under|In|On|At|After|With|From|By|For|During|Si
 executive from 1992 to 2006, Nokia ...")."""
 _HONORIFIC = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mme|Prof|St|Sr|Jr|Gen|Col|Capt|Lt|Sgt|Rev|Hon|Gov|Sen|Rep|Pres|Adm|Maj)\.?")
 """A title's abbreviation alone: the rule reader cut a name at its period; no name by itself."""
+
+
+def _named_class_apposition(tok: Any) -> bool:
+    """Whether a name stands right after its class noun, itself in apposition to another noun ("its image, *the poster
+    Den Tørstige Mand*,"): the name is what that noun is."""
+    noun = tok.head
+    return tok.dep_ == "appos" and tok.pos_ == "PROPN" and noun.pos_ == "NOUN" and noun.dep_ == "appos" and \
+        noun.head.pos_ == "NOUN" and tok.left_edge.i == noun.i + 1 and \
+        all(c.dep_ in ("det", "amod", "compound", "punct") or c.i == tok.i for c in noun.children)
 
 
 def _qualifying_clause(name: Any, chain: list) -> list | None:
@@ -2428,6 +2437,13 @@ class _Reader:
                 out.append((named, named.dep_))  # was held is the name before the comma, not the clause's subject
                 t, listed = named, False
                 continue
+            elif listed and self._named_by_participle(t):  # "A film adaptation, also titled Rising Damp, was
+                out[-1] = (out[-1][0], h.head.dep_)           # directed by": the name is the subject noun's
+                t = h.head
+                continue
+            elif _named_class_apposition(t):  # "Its image, the poster Den Tørstige Mand, was painted": the name
+                t = h                         # stands where its class noun does, in apposition to the subject
+                continue
             elif self._example_of(t) is not None:  # "club teams in Brazil such as *Flamengo*": an apposition of
                 out[-1] = (out[-1][0], "example")   # the noun it exemplifies, "as" left out of the path
                 t = h
@@ -2468,6 +2484,14 @@ class _Reader:
         return tok.dep_ == "appos" and tok.pos_ == "PROPN" and h.pos_ == "NOUN" and h.dep_ in _SUBJ and \
             h.i not in self.token_mention and not any(c.dep_ == "poss" for c in h.children)  # "Lutsenko's wife
         #                                                                         Iryna" is read as a possessive
+
+    def _named_by_participle(self, tok: Any) -> bool:
+        """A name a naming participle gives its clause's subject, a common noun ("A film adaptation, *titled* Rising
+        Damp, was directed by ..."): what the clause says of the subject it says of the name."""
+        verb = tok.head
+        noun = verb.head
+        return tok.dep_ in ("oprd", "dobj", "attr") and tok.pos_ == "PROPN" and verb.dep_ == "acl" and \
+            verb.lower_ in _NAMING and noun.pos_ == "NOUN" and noun.dep_ in _SUBJ and noun.i not in self.token_mention
 
     def _made_object_date(self, verb: Any, one: tuple, other: tuple):
         """"X released *their debut album, Y,* on 4 December 2006": a verb of making dates its object, not its
@@ -2773,6 +2797,8 @@ class _Reader:
         Rediviva, holds", "its two headstreams, the Brigach and the Breg, meet"), not one item of a list the parse
         hung on it."""
         doc = self.doc
+        if _named_class_apposition(name) and name.head.head.i == noun.i:
+            name = name.head  # "the poster Den Tørstige Mand": set off with its class noun
         a, b = name.left_edge.i, name.right_edge.i + 1
         return a == noun.i + 1 or doc[a - 1].text == "," and b < len(doc) and doc[b].text == ","
 

@@ -1016,6 +1016,17 @@ def test_a_first_name_ner_takes_for_a_country_is_part_of_the_persons_name(ex):
     assert {"Miroslav Klose", "Germany"} <= labels
 
 
+def test_a_name_given_to_the_subject_noun_is_the_subject(ex):
+    """"Its image, the poster Den Tørstige Mand, was painted by Erik Henningsen" and "A film adaptation, also titled
+    Rising Damp, was directed by Joe McGrath": the name (after its class noun, or given by "titled") is what the clause
+    says was painted or directed."""
+    found = ex.extract_text("Its famous advertising image, the poster Den Tørstige Mand (The Thirsty Man), was painted "
+                            "by Erik Henningsen in 1900. A film adaptation, also titled Rising Damp, was released in "
+                            "1980 and directed by Joe McGrath.", "Tuborg")
+    assert rel(found, "Erik Henningsen", "Den Tørstige Mand") == {"painted"}
+    assert rel(found, "Joe McGrath", "Rising Damp") == {"directed"}
+
+
 def test_amounts_and_shares_keep_their_currency_and_percent_sign(ex):
     """"$30 million" is an amount of money and "1.73%" a share: without the sign they are bare numbers, and neither
     the reader nor a question's "$30 million" would know them."""

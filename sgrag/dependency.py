@@ -125,6 +125,7 @@ from .coref import is_person_noun, name_kind
 from .kinds import (EVENT, EVENT_NAME_ENDS, LAW, NER_HOW, NER_KINDS, ORGANIZATION, PLACE, base_kinds,
                     country_named, majority_kind, name_head, named_kind, noun_kind, stated_kind)
 from .offline import IS_A, NAME_CLASSES, PERSON, OfflineExtractor, class_names
+from .spelling import is_english_word
 from .textnorm import MAKING, fold, singular
 
 CONFIDENCE = {"copula": 0.9, "apposition": 0.85, "svo": 0.85, "passive": 0.85, "clause": 0.75,
@@ -300,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v80"
+    VERSION = "spacy-v81"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -571,15 +572,17 @@ def _another_relative(said: str, src: str, dst: str, names: Sequence[str]) -> bo
 
 def _foreign_words_go_on(doc: Any, j: int, end: int) -> bool:
     """Whether doc[j] begins lowercase words no English text would use (no stop word, at most three) that end at a
-    bracket or at a name's particle before a capitalised word: the rest of a title in another language after its
-    article ("La Dame aux camélias (1852)", "La plaça del Diamant"), not English words after a name ("Das Boot
-    director Wolfgang Petersen")."""
+    bracket, at a name's particle before a capitalised word, or (none an English word) at a comma or the sentence's
+    end: the rest of a title in another language after its article ("La Dame aux camélias (1852)", "La plaça del
+    Diamant", "Los ricos también lloran."), not English words after a name ("Das Boot director Wolfgang Petersen",
+    "La Scala opened today.")."""
     k = j
     while k < end and k - j < 3 and doc[k].is_lower and doc[k].is_alpha and not doc[k].is_stop:
         k += 1
     if k == j or k >= end:
         return False
-    if doc[k].text == "(":
+    if doc[k].text == "(" or doc[k].text in (".", ",", ";") and \
+            not any(is_english_word(t.text) for t in doc[j:k]):  # "the 1979 telenovela Los ricos también lloran."
         return True
     inner = doc[k - 1].lower_ in _NAME_INNER and k - 1 > j
     return inner and doc[k].is_title and doc[k].pos_ == "PROPN"
@@ -1235,6 +1238,8 @@ class _Reader:
         i = sent.start
         while i < sent.end:  # proper-noun runs (whole names NER may cut)
             if doc[i].pos_ != "PROPN" or self._describes_name(i, sent.end) or \
+                    doc[i].is_lower and doc[i].lower_ not in _NAME_INNER and i + 1 < sent.end and \
+                    doc[i + 1].text in _ARTICLES or \
                     i == sent.start and not doc[i].ent_type_ and i + 1 < sent.end and \
                     doc[i + 1].text == "," and doc[i].dep_ in ("advcl", "advmod", "npadvmod"):
                 i += 1  # "Downstream, the river passes ...": an adverb the small model tags as a name
@@ -1250,7 +1255,8 @@ class _Reader:
                 t = doc[j]
                 if doc[i].text in _ARTICLES and j - i <= 5 and _foreign_words_go_on(doc, j, sent.end):
                     j, foreign = j + 1, True
-                elif t.pos_ == "PROPN" or (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2) or \
+                elif t.pos_ == "PROPN" and not (t.is_lower and t.is_alpha and doc[j - 1].ent_type_ == "NORP") or \
+                        (t.text in (".", "'") and doc[j - 1].is_upper and len(doc[j - 1]) <= 2) or \
                         re.fullmatch(r"[dl]['’][A-ZÀ-Þ]\w*", t.text):  # "Ballon d'Or": an elided particle and word
                     j += 1
                 elif t.text == ":" and j + 1 < sent.end and doc[j + 1].is_title and self._series_so_far(i, j):

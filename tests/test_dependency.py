@@ -1027,6 +1027,18 @@ def test_a_name_given_to_the_subject_noun_is_the_subject(ex):
     assert rel(found, "Joe McGrath", "Rising Damp") == {"directed"}
 
 
+def test_a_foreign_title_runs_to_the_sentence_end_and_a_nationalitys_noun_is_a_class(ex):
+    """"the 1979 telenovela Los ricos también lloran." is one title (no word of its rest is English; the parse tags the
+    class noun before it a name); "La Scala opened today." stops at English words; "a Mexican telenovela produced by
+    ..." is a class with its nationality, and what it says is the subject's, though the parse tags the noun a name."""
+    found = ex.extract_text("María la del Barrio\n\nMaría la del Barrio is a Mexican telenovela produced by Angelli "
+                            "Nesma Medina for Televisa. It was a remake of the 1979 telenovela Los ricos también "
+                            "lloran. La Scala opened today.", "María la del Barrio")
+    labels = {e.label for e in found.entities}
+    assert {"Los ricos también lloran", "La Scala"} <= labels and "Mexican telenovela" not in labels
+    assert rel(found, "María la del Barrio", "Angelli Nesma Medina") == {"produced by"}
+
+
 def test_amounts_and_shares_keep_their_currency_and_percent_sign(ex):
     """"$30 million" is an amount of money and "1.73%" a share: without the sign they are bare numbers, and neither
     the reader nor a question's "$30 million" would know them."""

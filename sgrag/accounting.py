@@ -38,6 +38,7 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         reading = _LINK_READINGS.get(m.chosen.method) if m is not None else None
         corrected = reading is not None
         read_as = f"read '{said}' as {n.label} ({reading})" if corrected else ""
+        met = False
         if answer.exact_set and n.qid in unchecked:
             status = "unchecked"
             why = unchecked[n.qid]
@@ -48,7 +49,8 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
             why = ("nothing meets every other condition together with it, so it only ranks the answers"
                    if n.qid in gave_way else
                    f"weakly linked to {n.label} (confidence {n.confidence:.2f}), so it only ranks the answers")
-            if best is not None and not answer.exact_set and n.qid in best.satisfied:
+            met = best is not None and not answer.exact_set and n.qid in best.satisfied
+            if met:
                 why += f" ({answer.text} meets it)"  # as the partial list counts it among what the answer meets
         elif best is not None and n.qid in best.satisfied:
             status, why = "used", read_as
@@ -56,7 +58,7 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
             status, why = "relaxed", "given up: no entity meets it together with the others"
         if corrected and status != "used":
             why = f"{why}; {read_as}"
-        out.append(Condition(said, n.label, status, why, corrected))
+        out.append(Condition(said, n.label, status, why, corrected, met=met))
         spans.append((m.start, m.end) if m is not None else (-1, -1))
     for name in qg.unlinked:
         if known(name):
@@ -146,7 +148,8 @@ def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
         head = (f"No entity is proven to satisfy every condition; {answer.text} is joined to all {total}, but "
                 + (why if why else "some only through facts read with too little confidence to prove them"))
     elif answer.node_id is not None:
-        head = (f"No entity satisfies every condition; the best partial match satisfies {used} of {total}"
+        meets = used + sum(c.met for c in conditions)  # (as the partial list counts: a class word it meets too)
+        head = (f"No entity satisfies every condition; the best partial match satisfies {meets} of {total}"
                 if total else "No condition of the question was found in the graph")
     else:
         head = ("No entity satisfies the conditions" if total and any(c.label for c in conditions)

@@ -198,6 +198,9 @@ class Condition:
     """Why, in plain words ("no entity named 'Atlantis' in the graph", "read 'comedain' as Comedian")."""
     corrected: bool = False
     """The link is a typo correction or a fuzzy reading, not the label as written."""
+    met: bool = False
+    """No entity meets every condition, and the best partial match meets this one, though it only ranks: the
+    partial list counts it among what the answer meets, and so does the verdict."""
 
     @property
     def used(self) -> bool:

@@ -265,7 +265,8 @@ def test_a_name_across_a_comma_the_graph_has_only_before_a_subtitle_is_one_condi
 
 def test_a_class_word_that_only_ranks_says_when_the_partial_answer_meets_it():
     """"Which *person* ...": nothing meets every condition, so the class word only ranks; the answer meets it, as the
-    partial list's "met" counts, and its note says so (the headline's count is of the conditions used)."""
+    partial list's "met" counts, and its note says so, and the verdict counts it as the list does ("2 of 3", not the
+    "1 of 3" used, beside a list saying 2/3)."""
     from sgrag.accounting import account
     from sgrag.answer import offline_answer
     from sgrag.types import UNK, QueryGraph, QueryNode, RankedAnswer
@@ -277,6 +278,10 @@ def test_a_class_word_that_only_ranks_says_when_the_partial_answer_meets_it():
     conditions = {c.text: c for c in account(qg, a, {"q1", "q2"}, set(), {"q3"}, 0.75)}
     assert conditions["person"].status == "ranks" and conditions["person"].reason.endswith("(A meets it)")
     assert conditions["America"].status == "used" and conditions["X"].status == "relaxed"
+    assert headline(a, tuple(conditions.values())).startswith(
+        "No entity satisfies every condition; the best partial match satisfies 2 of 3")
     ranked[0] = RankedAnswer("a", "A", 2.0, ("q1",), ("q2", "q3"), {})
     a = offline_answer(qg, ranked, False, 0.25, partial_share=True, soft_below=0.75)
-    assert "meets it" not in {c.text: c for c in account(qg, a, {"q1", "q2"}, set(), {"q3"}, 0.75)}["person"].reason
+    conditions = {c.text: c for c in account(qg, a, {"q1", "q2"}, set(), {"q3"}, 0.75)}
+    assert "meets it" not in conditions["person"].reason
+    assert "the best partial match satisfies 1 of 3" in headline(a, tuple(conditions.values()))

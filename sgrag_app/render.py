@@ -418,6 +418,12 @@ def edge_markdown(e) -> str:
     return f"**{md(e.src_label)}** — {md(e.relation)} → **{md(e.dst_label)}**" + (f" *({md(note)})*" if note else "")
 
 
+def evidence_lines(edges: list) -> list[str]:
+    """The lines of one sentence's edges, each once: the parse and the rule reader may read the same fact from it
+    ("novel by" twice)."""
+    return list(dict.fromkeys(edge_markdown(e) for e, _ in edges))
+
+
 PASSAGE_CONTEXT = 1500  # characters of the document shown on each side of a cited sentence
 
 
@@ -454,8 +460,7 @@ def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
         st.markdown(f"From {len(docs)} document{'s' if len(docs) > 1 else ''}: " + ", ".join(f"*{md(t)}*" for t in docs))
     for (_, sentence), edges in sentence_groups(cited).items():
         source, c = edges[0][0].source, edges[0][1]
-        st.markdown("  \n".join(edge_markdown(e) for e, _ in edges)
-                    + f"  \n> “{md(sentence)}” — *{md(c.title) if c else md(source)}*")
+        st.markdown("  \n".join(evidence_lines(edges)) + f"  \n> “{md(sentence)}” — *{md(c.title) if c else md(source)}*")
         if c is None or engine is None:
             continue
         with st.expander(f"Open *{md(c.title)}* at this passage", icon=":material/article:"):

@@ -327,3 +327,16 @@ def test_two_readings_of_one_sentence_are_quoted_once():
              (edge("empties into", "d:p0:c0@40-70|svo|0.85|44-69", "It empties into the North Sea."), None)]
     groups = list(sentence_groups(cited).values())
     assert [[e.relation for e, _ in g] for g in groups] == [["flows through", "flow through"], ["empties into"]]
+
+
+def test_the_same_fact_read_twice_from_one_sentence_is_shown_once():
+    """"A Pál utcai fiúk — novel by → Ferenc Molnár" read by the parse and by the rule reader is one line under its
+    sentence; a different relation of the same sentence keeps its own."""
+    from types import SimpleNamespace
+    from sgrag_app.render import evidence_lines
+    said = "A Pál utcai fiúk is a youth novel by the Hungarian writer Ferenc Molnár."
+    edge = lambda rel, dst, how: (SimpleNamespace(relation=rel, src_label="A Pál utcai fiúk", dst_label=dst,
+                                                   source=f"d:p0:c0@0-72|{how}|0.9|0-72", sentence=said), None)
+    lines = evidence_lines([edge("novel by", "Ferenc Molnár", "copula"), edge("novel by", "Ferenc Molnár", "rules"),
+                            edge("is a", "youth novel", "class")])
+    assert len(lines) == 2 and "novel by" in lines[0] and "youth novel" in lines[1]

@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v81"
+    VERSION = "spacy-v84"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -961,6 +961,8 @@ _THING_PARTICIPLES = frozenset({"hold", "locate", "situate", "base", "found", "e
                                 "compose", "write", "name"})
 """Verbs whose passive participle after a thing's name and a comma says something of that thing, not of the clause's
 subject ("He won the race at the Championships, held in Giavera")."""
+_RELATIONAL_NOUNS = frozenset({"part", "one", "home", "site"})
+"""Nouns that say how a thing relates to another ("part of the Venera programme", "home to"), no class of it."""
 _SURNAME_JOINERS = {"y", "e", "i"}
 """Words joining a father's and a mother's surname in Spanish, Portuguese and Catalan names."""
 _SURNAME_PARTICLES = {"de", "da", "do", "dos", "das", "del"}
@@ -2112,9 +2114,9 @@ class _Reader:
                 continue
             self._class_of(m, t, sent)
             self._class_dates(m, t, sent)
-            for conj in t.conjuncts:  # "a singer and songwriter"
-                if conj.pos_ == "NOUN":
-                    self.ents[m.entity].classes.append(conj.lower_)
+            for conj in t.conjuncts:  # "a singer and songwriter" (not "a spacecraft and *part of* the programme":
+                if conj.pos_ == "NOUN" and conj.lemma_.lower() not in _RELATIONAL_NOUNS:
+                    self.ents[m.entity].classes.append(conj.lower_)  # a relation, no class)
                     self._add(self.ents[m.entity].label, IS_A, conj.lower_, "class", self.doc[conj.i:conj.i + 1],
                               sent, m.via)
         self._classes_before_names(sent)
@@ -2938,7 +2940,8 @@ class _Reader:
             if kb in _PLACE and ka in _CHAINED | {"NORP"} and self.doc[a.start - 1].lower_ == "the" and \
                     _DIVISION_GAP.fullmatch(gap) and between and all(t.pos_ == "NOUN" for t in between) and \
                     noun_kind(between[-1].lower_) == PLACE:
-                inner, outer = (b, a) if ka == "NORP" else (a, b)
+                country = ka == "NORP" or country_named(self.ents[a.entity].label) is not None  # "the *U.S.*
+                inner, outer = (b, a) if country else (a, b)  # state of Louisiana": a country qualifies as its people do
                 self._add(self.ents[inner.entity].label, LOCATED_IN, self.ents[outer.entity].label, "place-of",
                           self.doc[a.start:b.end], sent)
             elif ka in _PLACE and kb in _PLACE | {"FAC"} and re.fullmatch(r"\s*['’]s\s+", gap):

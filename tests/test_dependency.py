@@ -1039,6 +1039,16 @@ def test_a_foreign_title_runs_to_the_sentence_end_and_a_nationalitys_noun_is_a_c
     assert rel(found, "María la del Barrio", "Angelli Nesma Medina") == {"produced by"}
 
 
+def test_a_country_before_a_division_noun_holds_the_place_and_part_of_is_no_class(ex):
+    """"a parish in the U.S. state of Louisiana": Louisiana is in the U.S. (a country qualifies the division as a
+    nationality does), not the U.S. in Louisiana; "a Soviet spacecraft and part of the Venera programme": a
+    spacecraft, and "part" no class of it."""
+    found = ex.extract_text("St. Martin Parish is a parish in the U.S. state of Louisiana. Venera 7 was a Soviet "
+                            "spacecraft and part of the Venera programme.")
+    assert rel(found, "Louisiana", "U.S.") == {"located in"} and not rel(found, "U.S.", "Louisiana")
+    assert rel(found, "Venera 7", "spacecraft") == {"is a"} and not rel(found, "Venera 7", "part")
+
+
 def test_amounts_and_shares_keep_their_currency_and_percent_sign(ex):
     """"$30 million" is an amount of money and "1.73%" a share: without the sign they are bare numbers, and neither
     the reader nor a question's "$30 million" would know them."""

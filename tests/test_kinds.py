@@ -63,6 +63,7 @@ def test_a_name_s_head_noun_names_its_kind_only_where_names_mean_it():
     ("league", "organization"), ("publisher", "organization"), ("record label", "organization"),
     ("chapel", "place"), ("county", "place"), ("lighthouse", "place"),
     ("film", "work"), ("musical", "work"), ("battle", "event"), ("tournament", "event"),
+    ("design bureau", "organization"), ("Venus probe", "product"),
     ("person", "person"), ("people", "person"), ("date", None), ("year", None), ("entity", None), ("one", None),
     ("widget", None)])
 def test_the_kind_an_answer_type_asks_for(answer_type, kind):

@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v84"
+    VERSION = "spacy-v85"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1181,8 +1181,7 @@ class _Reader:
                 start = ent.start
                 if ent[0].text in _MONTHS and start > sent.start and re.fullmatch(r"\d{1,2}", doc[start - 1].text):
                     start -= 1  # "13 April 1941": NER often leaves the day out
-                if start - 2 >= sent.start and re.fullmatch(r"\d{2}", ent[0].text) and doc[start - 1].text in "-–" \
-                        and re.fullmatch(r"\d{4}", doc[start - 2].text):
+                if start - 2 >= sent.start and _season_dash(doc, start - 1):
                     start -= 2  # "the 1990–91 season": one season, which NER cuts at its dash
                 spans += [(a, b, "VALUE") for a, b in _parts(doc[start:ent.end], _RANGE_SEP)]
                 for k, dash in ((start - 2, start - 1), (ent.end + 1, ent.end)):  # "(1941–1944)": NER may
@@ -3368,15 +3367,22 @@ _PLACE_SEP = {",", ":", ";", "on the", "in the", "at the"}
 names of organisations are cut at a colon or semicolon only ("Committee on the Judiciary")."""
 
 
+def _season_dash(doc: Any, i: int) -> bool:
+    """Whether doc[i] is the dash of a season ("the 1990–91 season"): a year before it, two digits after it and no
+    month or number after those ("c. 1445 – 17 May 1510" is a range of two dates)."""
+    after = doc[i + 2] if i + 2 < len(doc) else None
+    return 0 < i < len(doc) - 1 and doc[i].text in ("-", "–") and re.fullmatch(r"\d{4}", doc[i - 1].text) is not None \
+        and re.fullmatch(r"\d{2}", doc[i + 1].text) is not None and \
+        (after is None or after.text not in _MONTHS and not after.like_num)
+
+
 def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:
     """An entity span cut at separators (a word, or a word and "the") when every part holds a capital or a digit
     ("1926 and 1930" -> 1926, 1930; "Athens, Ohio" -> Athens, Ohio)."""
     out, start = [], ent.start
     for t in ent:
         nxt = ent.doc[t.i + 1].lower_ if t.i + 1 < ent.end else ""
-        season = t.text in ("-", "–") and re.fullmatch(r"\d{4}", ent.doc[t.i - 1].text) is not None and \
-            re.fullmatch(r"\d{2}", nxt) is not None  # "the 1990–91 season": one season, no range of years
-        if (t.lower_ in seps or f"{t.lower_} {nxt}" in seps) and t.i > start and not season:
+        if (t.lower_ in seps or f"{t.lower_} {nxt}" in seps) and t.i > start and not _season_dash(ent.doc, t.i):
             out.append((start, t.i))
             start = t.i + 1
     out.append((start, ent.end))

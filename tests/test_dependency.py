@@ -987,11 +987,15 @@ def test_a_name_before_its_place_noun_is_where_the_noun_is(ex):
 
 def test_a_season_is_one_value_not_a_range(ex):
     """"the 1990–91 season" is one season (NER cuts it at the dash into "1990" and "91 season"); "1941–1944" stays
-    two years."""
-    found = ex.extract_text("After spending the 1990–91 season in Italy, he left. He lived there from 1941–1944.")
+    two years, and "c. 1445 – 17 May 1510" two dates."""
+    found = ex.extract_text("After spending the 1990–91 season in Italy, he left. He lived there from 1941–1944. "
+                            "Alessandro di Mariano di Vanni Filipepi (c. 1445 – 17 May 1510), better known as Sandro "
+                            "Botticelli, was an Italian painter of the Early Renaissance.")
     values = {e.label for e in found.entities if e.description == "value"}
     assert "1990–91 season" in values and not values & {"1990", "91 season", "91"}
-    assert {"1941", "1944"} <= values
+    assert {"1941", "1944", "17 May 1510"} <= values  # a range of years, and of two dates, stay two
+    assert not any("1445" in v and "1510" in v for v in values)
+    assert any(r.target == "17 May 1510" for r in found.relations)
 
 
 def test_a_participle_after_a_things_name_and_a_comma_is_said_of_that_thing(ex):

@@ -984,7 +984,7 @@ def _writes_out(title: list[str], name: list[str]) -> bool:
     if 2 <= n < len(name) <= n + 6 and name[0] == title[0] and name[-1] != title[-1] and title[-1] in name[1:-1] \
             and name[name.index(title[-1], 1) + 1] in _SURNAME_JOINERS:
         rest = iter(name[1:])  # "Diego José Pedro Víctor Portales y Palazuelos" under "Diego Portales": a surname
-        return all(w in rest for w in title[1:])  # joined to another ("y", "e", "i", "-")
+        return all(w in rest for w in title[1:])  # joined to another by "y", "e" or "i"
     k = next((i for i, w in enumerate(title) if len(w) == 1), n)
     return 0 < k < n and name[:k] == title[:k] and all(len(w) == 1 for w in title[k:]) and \
         [w[0] for w in name[k:]] == title[k:]
@@ -2113,9 +2113,9 @@ class _Reader:
                 continue
             self._class_of(m, t, sent)
             self._class_dates(m, t, sent)
-            for conj in t.conjuncts:  # "a singer and songwriter" (not "a spacecraft and *part of* the programme":
+            for conj in t.conjuncts:  # "a singer and songwriter"; not "a spacecraft and *part* of the programme"
                 if conj.pos_ == "NOUN" and conj.lemma_.lower() not in _RELATIONAL_NOUNS:
-                    self.ents[m.entity].classes.append(conj.lower_)  # a relation, no class)
+                    self.ents[m.entity].classes.append(conj.lower_)
                     self._add(self.ents[m.entity].label, IS_A, conj.lower_, "class", self.doc[conj.i:conj.i + 1],
                               sent, m.via)
         self._classes_before_names(sent)
@@ -2468,7 +2468,8 @@ class _Reader:
                 verb.i < 2 or self.doc[verb.i - 1].text != "," or any(c.dep_ in _SUBJ for c in verb.children):
             return None
         m = self.token_mention.get(verb.i - 2)
-        if m is None or m.end != verb.i - 1 or self.ents[m.entity].kind in ("PERSON", "VALUE") or m.entity in self.people:
+        if m is None or m.end != verb.i - 1 or self.ents[m.entity].kind in ("PERSON", "VALUE") or \
+                m.entity in self.people:
             return None
         root = self._root(m)
         return root if root.i < verb.i and root.head.i != verb.i else None
@@ -2754,9 +2755,9 @@ class _Reader:
             return None
         for (name, name_side), (place, place_side) in (((a, side_a), (b, side_b)), ((b, side_b), (a, side_a))):
             if len(name_side) == 2 and name_side[0][1] == "compound" and name_side[0][0].i + 1 == noun.i and \
-                    len(place_side) == 3 and place_side[1][1] == "prep" and place_side[1][0].lower_ in ("in", "at", "near") \
-                    and place_side[0][1] == "pobj" and self.ents[place.entity].kind in ("GPE", "LOC", "FAC") and \
-                    self.ents[name.entity].kind != "VALUE":
+                    len(place_side) == 3 and place_side[1][1] == "prep" and \
+                    place_side[1][0].lower_ in ("in", "at", "near") and place_side[0][1] == "pobj" and \
+                    self.ents[place.entity].kind in ("GPE", "LOC", "FAC") and self.ents[name.entity].kind != "VALUE":
                 return name, "located " + place_side[1][0].lower_, place, "modifier"
         return None
 
@@ -2939,8 +2940,9 @@ class _Reader:
             if kb in _PLACE and ka in _CHAINED | {"NORP"} and self.doc[a.start - 1].lower_ == "the" and \
                     _DIVISION_GAP.fullmatch(gap) and between and all(t.pos_ == "NOUN" for t in between) and \
                     noun_kind(between[-1].lower_) == PLACE:
-                country = ka == "NORP" or country_named(self.ents[a.entity].label) is not None  # "the *U.S.*
-                inner, outer = (b, a) if country else (a, b)  # state of Louisiana": a country qualifies as its people do
+                # "the *U.S.* state of Louisiana": a country qualifies the division as its people do
+                country = ka == "NORP" or country_named(self.ents[a.entity].label) is not None
+                inner, outer = (b, a) if country else (a, b)
                 self._add(self.ents[inner.entity].label, LOCATED_IN, self.ents[outer.entity].label, "place-of",
                           self.doc[a.start:b.end], sent)
             elif ka in _PLACE and kb in _PLACE | {"FAC"} and re.fullmatch(r"\s*['’]s\s+", gap):
@@ -3371,9 +3373,9 @@ def _season_dash(doc: Any, i: int) -> bool:
     """Whether doc[i] is the dash of a season ("the 1990–91 season"): a year before it, two digits after it and no
     month or number after those ("c. 1445 – 17 May 1510" is a range of two dates)."""
     after = doc[i + 2] if i + 2 < len(doc) else None
-    return 0 < i < len(doc) - 1 and doc[i].text in ("-", "–") and re.fullmatch(r"\d{4}", doc[i - 1].text) is not None \
-        and re.fullmatch(r"\d{2}", doc[i + 1].text) is not None and \
-        (after is None or after.text not in _MONTHS and not after.like_num)
+    return 0 < i < len(doc) - 1 and doc[i].text in ("-", "–") and \
+        re.fullmatch(r"\d{4}", doc[i - 1].text) is not None and re.fullmatch(r"\d{2}", doc[i + 1].text) is not None \
+        and (after is None or after.text not in _MONTHS and not after.like_num)
 
 
 def _parts(ent: Any, seps: set[str]) -> list[tuple[int, int]]:

@@ -24,8 +24,8 @@ from .config import RankingConfig
 from .coref import ROLE_NOUNS, is_person_noun
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import (COARSE_KINDS, EVENT, GROUP, LAW, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds, coarse_words,
-                    country_named, name_head, noun_kind, read_by_ner)
+from .kinds import (COARSE_KINDS, EVENT, GROUP, LAW, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds,
+                    coarse_words, country_named, name_head, noun_kind, read_by_ner)
 from .linking import IRREGULAR_VERBS, STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
@@ -951,7 +951,7 @@ class Ranker:
         if asked == PERSON:
             return (nk.kind[nodes] >= 0) & (nk.kind[nodes] != COARSE_KINDS.index(PERSON))
         noun = (tokens(qg.answer_type) or [""])[-1]  # (a "Where" question asks for a place by no noun)
-        people = nk.kind[nodes] == COARSE_KINDS.index(GROUP) if asked in NOT_WHO else np.zeros(nodes.size, dtype=bool)
+        people = (nk.kind[nodes] == COARSE_KINDS.index(GROUP)) & (asked in NOT_WHO)
         return nk.sure_person[nodes] | nk.stated_other_kind(nodes, asked, noun) | people
 
     def countries_not_asked(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:

@@ -460,7 +460,8 @@ def render_evidence(trace: QueryTrace, engine, titles: dict[str, str]) -> None:
         st.markdown(f"From {len(docs)} document{'s' if len(docs) > 1 else ''}: " + ", ".join(f"*{md(t)}*" for t in docs))
     for (_, sentence), edges in sentence_groups(cited).items():
         source, c = edges[0][0].source, edges[0][1]
-        st.markdown("  \n".join(evidence_lines(edges)) + f"  \n> “{md(sentence)}” — *{md(c.title) if c else md(source)}*")
+        quote = f"> “{md(sentence)}” — *{md(c.title) if c else md(source)}*"
+        st.markdown("  \n".join(evidence_lines(edges) + [quote]))
         if c is None or engine is None:
             continue
         with st.expander(f"Open *{md(c.title)}* at this passage", icon=":material/article:"):

@@ -901,8 +901,7 @@ def _paternal_surname(given: list[str]) -> tuple[str, ...]:
     """The surname before "y" or "de" in an Iberian name ("Portales" of "Diego José Pedro Víctor Portales y
     Palazuelos", "Machado" of "Joaquim Maria Machado de Assis"), which the text calls the person by."""
     return tuple(given[i - 1] for i in range(2, len(given) - 1)
-                 if given[i] in _SURNAME_JOINERS | _SURNAME_PARTICLES and
-                 given[i - 1].lower() not in _SURNAME_JOINERS | _SURNAME_PARTICLES)[:1]
+                 if given[i] in _SURNAME_LINKS and given[i - 1].lower() not in _SURNAME_LINKS)[:1]
 
 
 def _coordinated_name(label: str) -> bool:
@@ -967,6 +966,7 @@ _SURNAME_JOINERS = {"y", "e", "i"}
 """Words joining a father's and a mother's surname in Spanish, Portuguese and Catalan names."""
 _SURNAME_PARTICLES = {"de", "da", "do", "dos", "das", "del"}
 """Particles before a last surname in Iberian names."""
+_SURNAME_LINKS = frozenset(_SURNAME_JOINERS | _SURNAME_PARTICLES)
 
 
 def _writes_out(title: list[str], name: list[str]) -> bool:

@@ -305,15 +305,17 @@ THE_CLASS_INSTANCES = register("the_class_instances", "linking", 'On a graph rea
                               'class node (at most 20 of them; they are never the answer).')
 MAX_INSTANCES = 20
 """Most things of a class a definite class word stands for; a class with more names no thing in particular."""
+_NAMES_TO_CLASS_WORD = r"(?:[A-Z][\w'’.-]*\s+){0,3}$"
+"""Up to three names between a definite article and the class word at the end ("the *Detroit* record label")."""
 _DEFINITE_BEFORE = re.compile(r"(?<![,;:])(?<![,;:] )\b(?<!is )(?<!was )(?<!are )(?<!were )(?<!be )(?<!been )"
                               r"(?<!became )(?<!becomes )(?<!become )(?<!remains )(?<!remained )(?<!as )"
-                              r"(?:[Tt]he|[Tt]his|[Tt]hat)\s+(?:[A-Z][\w'’.-]*\s+){0,3}$")
+                              r"(?:[Tt]he|[Tt]his|[Tt]hat)\s+" + _NAMES_TO_CLASS_WORD)
 """A definite article before a class word (perhaps with names between: "the Detroit record label"), not after a
 copula or "as", where the word says what the answer is ("was *the sequel* to", "served as *the president*"), nor
 after a comma, where it says what the name before it is ("Manuel, *the bumbling waiter*"); not a possessive
 ("together with *his wife*": the answer's own, whom a misread class edge may have made the answer itself)."""
 _SUBJECT_AFTER_COPULA = re.compile(r"^\s*(?i:in|at|on|from|into|near|under|through)\s+(?i:which|what)\s+[^,;:?]*?"
-                                   r"\b(?:is|was|are|were)\s+(?:the|this|that)\s+(?:[A-Z][\w'’.-]*\s+){0,3}$")
+                                   r"\b(?:is|was|are|were)\s+(?:the|this|that)\s+" + _NAMES_TO_CLASS_WORD)
 """... and after a copula where the question asks for a preposition's object ("In which city is *the Ullevi
 stadium*?"): the copula's subject follows, which is no answer, and its class word is a thing met through."""
 _DEFINITE_OWNER = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+$")

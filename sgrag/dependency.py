@@ -2471,8 +2471,9 @@ class _Reader:
         if m is None or m.end != verb.i - 1 or self.ents[m.entity].kind in ("PERSON", "VALUE") or \
                 m.entity in self.people:
             return None
-        root = self._root(m)
-        return root if root.i < verb.i and root.head.i != verb.i else None
+        root = self._root(m)  # not a name the participle's own clause holds ("At the Olympics in Mexico City, held
+        #                       weeks after ...": the chain from it leads back up to the participle, round and round)
+        return root if root.i < verb.i and all(a.i != verb.i for a in root.ancestors) else None
 
     def _example_of(self, tok: Any) -> Any:
         """The plural common noun a name is given as an example of ("teams *such as* Flamengo", "artists *including*

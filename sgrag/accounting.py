@@ -60,6 +60,12 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
             why = f"{why}; {read_as}"
         out.append(Condition(said, n.label, status, why, corrected, met=met))
         spans.append((m.start, m.end) if m is not None else (-1, -1))
+        things = " or ".join(n.instances)
+        for d in n.described_by:  # its description's names hold or fall with it
+            out.append(Condition(qg.question[d.start:d.end], d.chosen.label, status,
+                                 f"describes the {said}: met through {things}" if status == "used" else
+                                 f"describes the {said} ({things}); as that condition: {why}", met=met))
+            spans.append((d.start, d.end))
     for name in qg.unlinked:
         if known(name):
             out.append(Condition(name, name, "unused", f"the graph has '{name}', but the question's wording did not "

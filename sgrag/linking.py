@@ -302,10 +302,17 @@ YEAR_COVERS_DATES = register("year_covers_dates", "linking", 'On relations named
 THE_CLASS_INSTANCES = register("the_class_instances", "linking", 'On a graph read from documents, a class word the '
                               'question makes definite ("composed *the game\'s* score", "granted *the university* '
                               'status") is met, edge by edge, through the things of that class, not only through the '
-                              'class node (at most 20 of them; they are never the answer).')
+                              'class node (at most 20 of them, or those its description picks of up to 200; they are '
+                              'never the answer).')
+DESCRIBED_THINGS = register("described_things", "linking", 'On a graph read from documents, the names in the '
+                            'description of a definite class word ("the 1961 comedy film *produced by Franco '
+                            'Cristaldi*") pick out which things of that class it stands for, and constrain that thing, '
+                            'not the answer: each name every picked thing is joined to is met through it.')
 MAX_INSTANCES = 20
-"""Most things of a class a definite class word stands for; a class with more names no thing in particular."""
-_NAMES_TO_CLASS_WORD = r"(?:[A-Z][\w'’.-]*\s+){0,3}$"
+"""Most things of a class a definite class word stands for; a class with more names no thing in particular ..."""
+MAX_DESCRIBED = 200
+"""... unless the words describing it pick out a few (rule ``described_things``): the most things it picks among."""
+_NAMES_TO_CLASS_WORD = r"(?:[A-Z0-9][\w'’.-]*\s+){0,3}$"
 """Up to three names between a definite article and the class word at the end ("the *Detroit* record label")."""
 _DEFINITE_BEFORE = re.compile(r"(?<![,;:])(?<![,;:] )\b(?<!is )(?<!was )(?<!are )(?<!were )(?<!be )(?<!been )"
                               r"(?<!became )(?<!becomes )(?<!become )(?<!remains )(?<!remained )(?<!as )"
@@ -680,7 +687,9 @@ class Linker:
 
     def instances(self, question: str, m: Mention) -> tuple[str, ...]:
         """The labels of the things of the class a definite class word names ("the game" -> Outer Wilds), outside
-        the answer type, on a graph read from documents (``THE_CLASS_INSTANCES``); () otherwise."""
+        the answer type, on a graph read from documents (``THE_CLASS_INSTANCES``); () otherwise. At most
+        ``MAX_DESCRIBED``: a description may pick few of many (``described``); without one, more than
+        ``MAX_INSTANCES`` stand for none (``build_query_graph``)."""
         g = self.graph
         v = g.index_of.get(m.chosen.node_id) if m.chosen.node_id is not None else None
         owner = re.match(r"['’](?:s\b|\s)", question[m.end:]) is not None and \
@@ -692,7 +701,35 @@ class Linker:
                 m.start < answer_type_span(question)[2]:
             return ()
         members = self._instances.get(v, ())
-        return tuple(dict.fromkeys(g.labels[u] for u in members)) if 0 < len(members) <= MAX_INSTANCES else ()
+        return tuple(dict.fromkeys(g.labels[u] for u in members)) if 0 < len(members) <= MAX_DESCRIBED else ()
+
+    def described(self, question: str, m: Mention, instances: tuple[str, ...],
+                  others: list[Mention]) -> tuple[tuple[str, ...], tuple[Mention, ...]]:
+        """The things of ``instances`` that the names of ``m``'s description ("the 1961 comedy film *produced by
+        Franco Cristaldi*") pick out: those joined to the most of them (at least one); and the names of ``others``
+        inside the description that every picked thing is joined to, which are then its conditions, not the
+        answer's (``DESCRIBED_THINGS``). ``(instances, ())`` when no name of the description is joined to any."""
+        from .descriptions import description_span
+        if not instances or not others or not self.rules.on(DESCRIBED_THINGS):
+            return instances, ()
+        span = description_span(question, m.start, m.end)
+        inside = [o for o in others if span is not None and span[0] <= o.start and o.end <= span[1]
+                  and (o.end <= m.start or o.start >= m.end)]
+        if not inside:
+            return instances, ()
+        g = self.graph
+        meets: dict[str, set[int]] = {}
+        for label in instances:
+            near = {int(x) for v in g.nodes_by_label.get(label, ()) for x in g.neighbors(v).tolist()}
+            meets[label] = {i for i, o in enumerate(inside) if any(
+                v in near for x in (o.chosen.label, *self.equivalents(o.chosen.label))
+                for v in g.nodes_by_label.get(x, ()))}
+        most = max(map(len, meets.values()))
+        if not most:
+            return instances, ()
+        picked = tuple(x for x in instances if len(meets[x]) == most)
+        shared = set.intersection(*(meets[x] for x in picked))
+        return picked, tuple(o for i, o in enumerate(inside) if i in shared)
 
     @cached_property
     def _instances(self) -> dict[int, tuple[int, ...]]:

@@ -371,4 +371,9 @@ def met_through(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dic
                        else f"a {c.label} the question names: rule the_class_instances" if graph.labels[v] in c.instances
                        else "the same nationality: rule demonym_equivalence")
                 out.append(f"'{c.label}' is met through '{graph.labels[v]}' ({why}) for {r.label}.")
+    for c in qg.constraints:
+        if c.described_by:
+            said = ", ".join(f"'{qg.question[d.start:d.end]}'" for d in c.described_by)
+            out.append(f"{said} describe{'s' if len(c.described_by) == 1 else ''} the {c.label}, not the answer: "
+                       f"met through {' or '.join(c.instances)} (rule described_things).")
     return out

@@ -236,7 +236,7 @@ class Engine:
                 qg = build_query_graph(question, mentions, atype,
                                        "llm->offline" if cfg.query.mode == "llm" and self.llm else "offline",
                                        tuple(self.linker.unlinked(question, mentions)), self.rules,
-                                       self.linker.equivalents, self.linker.instances)
+                                       self.linker.equivalents, self.linker.instances, self.linker.described)
         trace.query_graph = qg
         trace.notes.extend(unknown_link_notes(overrides, self.graph))
         if not qg.constraints:

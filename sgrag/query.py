@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Callable
 
 from .errors import SgragError
-from .linking import Linker, answer_type_span
+from .linking import MAX_INSTANCES, Linker, answer_type_span
 from .rules import ALL_ON, RuleSwitches
 from .stated import relation_phrases
 from .types import UNK, Mention, QueryGraph, QueryNode, QueryPath
@@ -17,17 +17,34 @@ from .types import UNK, Mention, QueryGraph, QueryNode, QueryPath
 def build_query_graph(question: str, mentions: list[Mention], answer_type: str, source: str = "offline",
                       unlinked: tuple[str, ...] = (), rules: RuleSwitches = ALL_ON,
                       equivalents: Callable[[str], tuple[str, ...]] = lambda label: (),
-                      instances: Callable[[str, Mention], tuple[str, ...]] = lambda question, m: ()) -> QueryGraph:
+                      instances: Callable[[str, Mention], tuple[str, ...]] = lambda question, m: (),
+                      described: Callable[[str, Mention, tuple[str, ...], list[Mention]],
+                                          tuple[tuple[str, ...], tuple[Mention, ...]]] | None = None) -> QueryGraph:
     """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint; ``unlinked``: the names no node
     stands for, kept so the answer reports them; ``equivalents``: label -> the labels that meet it too
-    (``Linker.equivalents``); ``instances``: the things a definite class word stands for (``Linker.instances``)."""
+    (``Linker.equivalents``); ``instances``: the things a definite class word stands for (``Linker.instances``);
+    ``described``: which of them its description picks out, and the names of it met through them
+    (``Linker.described``): those names are the class word's conditions, no node of their own."""
     a_end = answer_type_span(question)[2]
-    phrases = relation_phrases(question, mentions, a_end, rules)
+    ordered = sorted(mentions, key=lambda m: m.start)
+    things = {id(m): instances(question, m) for m in ordered}
+    by: dict[int, tuple[Mention, ...]] = {}
+    if described is not None:  # a name belongs to the innermost thing it describes, the later class word's ("the
+        taken: set[int] = set()  # headquarters of *the manufacturer acquired by Harald Herlin*"): the last first
+        for m in sorted((m for m in ordered if things[id(m)]), key=lambda m: -m.start):
+            free = [o for o in ordered if o is not m and id(o) not in taken and not things[id(o)]]
+            things[id(m)], by[id(m)] = described(question, m, things[id(m)], free)
+            taken.update(id(o) for o in by[id(m)])
+        ordered = [m for m in ordered if id(m) not in taken]
+    for m in ordered:  # a class of many things no description picks from stands for none of them
+        if len(things[id(m)]) > MAX_INSTANCES and not by.get(id(m)):
+            things[id(m)] = ()
+    phrases = relation_phrases(question, ordered, a_end, rules)
     nodes = [QueryNode("q0", UNK, None, 1.0, None)]
     edges = []
-    for i, m in enumerate(sorted(mentions, key=lambda m: m.start), start=1):
+    for i, m in enumerate(ordered, start=1):
         nodes.append(QueryNode(f"q{i}", m.chosen.label, m.chosen.node_id, m.chosen.score, m,
-                               equivalents(m.chosen.label), instances(question, m)))
+                               equivalents(m.chosen.label), things[id(m)], by.get(id(m), ())))
         edges.append(("q0", f"q{i}"))
     return QueryGraph(question, tuple(nodes), tuple(edges), answer_type, tuple(phrases), source, tuple(unlinked))
 

@@ -49,6 +49,11 @@ class QueryNode:
     """Labels of the things of the class a definite class word names ("the game": Outer Wilds), which meet it edge by
     edge as its own (rule ``the_class_instances``); never an answer to it."""
 
+    described_by: tuple[Mention, ...] = ()
+    """The names of this class word's description that picked out its ``instances`` ("the comedy film *produced by
+    Franco Cristaldi*": Cristaldi), each joined to every one of them (rule ``described_things``): conditions on that
+    thing, met through it, so none is a condition of the answer's own."""
+
     @property
     def is_unknown(self) -> bool:
         return self.label == UNK

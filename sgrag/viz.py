@@ -36,7 +36,7 @@ import numpy as np
 from .graph import GraphBuilder, KnowledgeGraph
 from .types import UNK, Match, QueryGraph, QueryTrace
 
-__all__ = ["VizNode", "VizEdge", "network_html", "query_graph_html", "subgraph_html",
+__all__ = ["VizNode", "VizEdge", "network_html", "query_graph_html", "query_graph_view", "subgraph_html",
            "match_view", "evidence_graph", "tooltip", "DEFAULT_MAX_NODES", "EXPAND_CAP"]
 
 DEFAULT_MAX_NODES = 150  # neighbourhood nodes held in reserve behind "Show neighbourhood"
@@ -283,6 +283,11 @@ def network_html(nodes: Sequence[VizNode], edges: Sequence[VizEdge], *, height: 
 # ---- query graph ------------------------------------------------------------------------------
 def query_graph_html(qg: QueryGraph, *, height: int = 320) -> str:
     """The query graph q*: UNK target highlighted, each constraint labelled with its link."""
+    return network_html(*query_graph_view(qg), height=height, directed=False)
+
+
+def query_graph_view(qg: QueryGraph) -> tuple[list[VizNode], list[VizEdge]]:
+    """The nodes and edges ``query_graph_html`` draws: the query's, and a class word's describing names off it."""
     nodes, edges = [], []
     for n in qg.nodes:
         if n.is_unknown:
@@ -294,12 +299,20 @@ def query_graph_html(qg: QueryGraph, *, height: int = 320) -> str:
             rows = [("mention", m.text if m else ""), ("graph node", n.node_id or ""),
                     ("link score", f"{(m.chosen.score if m else n.confidence):.3f}"),
                     ("method", m.chosen.method if m else "")]
+            if n.instances:
+                rows.append(("stands for", ", ".join(n.instances)))
             nodes.append(VizNode(n.qid, n.label, tooltip(f"constraint {n.qid}", rows),
                                  color=C_CONSTRAINT, shape="box", size=18, border=1))
+            for k, d in enumerate(n.described_by):  # the names that picked out the thing: its conditions, dashed
+                nodes.append(VizNode(f"{n.qid}.{k}", d.chosen.label, tooltip(
+                    f"describes {n.label}", [("mention", d.text), ("met through", " or ".join(n.instances))]),
+                    color=C_CONSTRAINT, shape="box", size=14, border=1))
+                edges.append(VizEdge(n.qid, f"{n.qid}.{k}", "", tooltip("describes", [("the thing", n.label)]),
+                                     color="#888888", width=1, dashes=True, arrows=""))
     for a, b in qg.edges:
         edges.append(VizEdge(a, b, "", tooltip("query edge", [("between", f"{a} – {b}")]),
                              color="#888888", width=2, arrows=""))
-    return network_html(nodes, edges, height=height, directed=False)
+    return nodes, edges
 
 
 # ---- graph neighbourhoods ---------------------------------------------------------------------

@@ -232,6 +232,8 @@ CONTRACTS = {
                            "Which 1977 Ukrainian film is this?", on_only='not a date or number'),
     "answer_kind": Contract("kinds", "Which award has nominated both Gorvath Rising and Teeble Days?",
                             "Which thing has nominated both Gorvath Rising and Teeble Days?", on_only="not of the kind 'award'"),
+    "described_things": Contract("coarse", "Which label released the album produced by Ivo Lind?",
+                                 "Which label released the album?", on_only="met through Night Songs"),
     "coarse_kind": Contract("coarse", "Which league included the Toronto Huskies and is based in Toronto?",
                             "Who coached the Toronto Huskies?", on_only="clearly not an organization"),
     "who_not_a_thing": Contract("coarse", "Who hosted the Huskies Cup?", "Who coached the Toronto Huskies?",
@@ -614,3 +616,14 @@ def test_a_thing_never_answers_a_question_asking_for_a_date(world_ws):
     mixed = {g.index_of[x]: {} for x in ("ob", "os")}
     narrow_partial(g, RuleSwitches(), qg, mixed, values, classes)
     assert [g.labels[v] for v in mixed] == ["Oslo"]
+
+
+def test_the_names_describing_a_class_word_are_its_conditions_met_through_the_thing(world_ws):
+    """"the album *produced by Ivo Lind*": Ivo Lind picks out Night Songs among the albums; the label released it.
+    Lind is the album's condition, met through Night Songs, and counted among the conditions the answer satisfies."""
+    a = Engine.open(world_ws("coarse")).ask("Which label released the album produced by Ivo Lind?").answer
+    assert a.text == "Kontor Label" and [r.label for r in a.exact_set] == ["Kontor Label"]
+    said = {c.text: c for c in a.conditions}
+    assert said["Ivo Lind"].status == "used"
+    assert said["Ivo Lind"].reason == "describes the album: met through Night Songs"
+    assert a.headline == "Exactly one entity satisfies every condition."

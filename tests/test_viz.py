@@ -93,6 +93,22 @@ def test_labels_reach_the_page_escaped():
     assert "innerHTML = s" in page and "textContent = info.label" in page
 
 
+def test_the_query_graph_draws_a_class_words_describing_names_off_it_escaped():
+    """"the album produced by <Ivo Lind>": the name hangs off the class word it describes, not off the answer; a
+    document's label reaches the page as text."""
+    from sgrag.types import UNK, LinkCandidate, Mention, QueryGraph, QueryNode
+    q = f"Which label released the album produced by {XSS}?"
+    lind = Mention(XSS, q.index(XSS), q.index(XSS) + len(XSS), LinkCandidate("x", XSS, 1.0, "exact"))
+    album = QueryNode("q1", "album", "album", 1.0, Mention("album", 30, 35, LinkCandidate("album", "album", 1.0,
+                                                                                          "exact")),
+                      instances=("Night Songs",), described_by=(lind,))
+    qg = QueryGraph(q, (QueryNode("q0", UNK), album), (("q0", "q1"),), "label")
+    nodes, edges = viz.query_graph_view(qg)
+    assert {(e.src, e.dst) for e in edges} == {("q0", "q1"), ("q1", "q1.0")}
+    assert [n.label for n in nodes if n.id == "q1.0"] == [XSS]
+    assert "<img" not in viz.query_graph_html(qg)
+
+
 @settings(max_examples=60, deadline=None)
 @given(hs.recursive(hs.text() | hs.integers() | hs.booleans(),
                     lambda inner: hs.lists(inner, max_size=4) | hs.dictionaries(hs.text(max_size=8), inner, max_size=4),

@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v85"
+    VERSION = "spacy-v86"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1316,6 +1316,10 @@ class _Reader:
                     if b - 1 - a >= 2 and len({k for x, y, k in typed if x < b - 1 and y > a}) == 1:
                         spans.append((a, b - 1, "PROPN"))
             i = j
+        for a, b in _hyphened_names(sent):  # "Carrick-on-Shannon", whose halves NER typed apart: one place
+            kinds = {k for x, y, k in spans if a <= x and y <= b}
+            spans = [x for x in spans if not (a <= x[0] and x[1] <= b)] + \
+                [(a, b, next(iter(kinds)) if len(kinds) == 1 else "GPE" if kinds & _PLACE else "PROPN")]
         spans = [(a, b, k) for a, b, k in spans if not (  # "(Italian: Il Gattopardo)", "(...; Italian: Cattaro)": the
             a > sent.start and doc[a - 1].text in ("(", ";") and b < sent.end and doc[b].text == ":" and b - a <= 2)]
         merged: list[tuple[int, int, str]] = list(quoted)  # a quoted title is whole, whatever NER cut in it
@@ -1444,7 +1448,8 @@ class _Reader:
                 start, kind = k, "PERSON"  # not "King Edward College", "Major League Baseball"
         if kind in ("PERSON", "PROPN"):  # "General Nikolai Yudenich", "Confederate General J. Johnston Pettigrew",
             titles = [t.i for t in doc[start:max(start, min(start + 4, end - 2))]  # "prince Li Mao": the name
-                      if t.text in _HONORIFICS or t.is_lower and t.lower_ not in _NAME_INNER]  # after the title
+                      if t.text in _HONORIFICS or t.is_lower and t.lower_ not in _NAME_INNER  # after the title; not
+                      and not _hyphened(doc, t.i)]  # the particle of "Neuilly-sur-Seine"
             if titles and doc[titles[-1] + 1].lower_ == "of":  # "Prosecutor General of Ukraine Viktor Pshonka": the
                 k = titles[-1] + 2                                # person after the place the title is of, if known
                 known = [j for j in range(end - 1, k, -1) if fold(doc[k:j].text) in self.by_key or
@@ -3347,6 +3352,28 @@ def _value_word(tok: Any) -> bool:
     """A word a date or quantity's value is written with: digits, a number word, a month or era name."""
     return any(ch.isdigit() for ch in tok.text) or (tok.like_num and tok.lower_ not in _ORDINAL_WORDS) or \
         tok.text in _MONTHS or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
+
+
+def _hyphened(doc: Any, i: int) -> bool:
+    """Whether the lower-case word ``i`` is joined by hyphens, no space, to the words either side ("Neuilly-*sur*-Seine",
+    "Barrow-*in*-Furness"): a particle inside a place's name, not a word before it."""
+    return 1 < i < len(doc) - 1 and doc[i].is_lower and doc[i].is_alpha and not doc[i].whitespace_ and \
+        doc[i - 1].text == "-" == doc[i + 1].text and not doc[i - 1].whitespace_ and doc[i - 2].text[:1].isupper()
+
+
+def _hyphened_names(sent: Any) -> list[tuple[int, int]]:
+    """The (first, end) tokens of the names written as one word with lower-case particles between hyphens
+    ("Barrow-in-Furness", "Aix-en-Provence", "Sainte-Agathe-des-Monts")."""
+    doc, out, i = sent.doc, [], sent.start
+    while i < sent.end:
+        j = i
+        while j + 2 < sent.end and doc[j + 1].text == "-" and not doc[j].whitespace_ and not doc[j + 1].whitespace_ \
+                and doc[j + 2].is_alpha and (doc[j + 2].is_title or _hyphened(doc, j + 2)):
+            j += 2
+        if j > i and doc[i].is_title and doc[j].is_title and any(_hyphened(doc, k) for k in range(i + 1, j)):
+            out.append((i, j + 1))
+        i = j + 1
+    return out
 
 
 def _two_names(span: Any) -> list[tuple[int, int]]:

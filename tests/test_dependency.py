@@ -1010,6 +1010,17 @@ def test_a_participle_after_a_things_name_and_a_comma_is_said_of_that_thing(ex):
                    r.source != "UCI Road World Championships" for r in found.relations)
 
 
+def test_a_place_written_as_one_word_with_hyphened_particles_is_one_name(ex):
+    """"Barrow-in-Furness", "Neuilly-sur-Seine", "Carrick-on-Shannon": the lower-case particle is no title before a
+    name, and halves NER typed apart are one place."""
+    found = ex.extract_text("Built by Vickers at Barrow-in-Furness in England, she was launched in 1900. He died in "
+                            "Neuilly-sur-Seine in 1950. The town of Carrick-on-Shannon is in Leitrim.", "Mikasa")
+    names = {e.label for e in found.entities}
+    assert {"Barrow-in-Furness", "Neuilly-sur-Seine", "Carrick-on-Shannon"} <= names
+    assert not names & {"Barrow", "Seine", "Carrick", "Shannon", "Furness"}
+    assert rel(found, "Barrow-in-Furness", "England") == {"located in"}
+
+
 @pytest.mark.timeout(60)
 def test_a_participle_whose_own_clause_holds_the_name_before_its_comma_ends(ex):
     """"At the 1968 Summer Olympics in Mexico City, held weeks after ...": the parse hangs the name under the

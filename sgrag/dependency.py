@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v86"
+    VERSION = "spacy-v87"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -745,10 +745,12 @@ _HONORIFIC = re.compile(r"(?:Dr|Mr|Mrs|Ms|Mme|Prof|St|Sr|Jr|Gen|Col|Capt|Lt|Sgt|
 
 def _named_class_apposition(tok: Any) -> bool:
     """Whether a name stands right after its class noun, itself in apposition to another noun ("its image, *the poster
-    Den Tørstige Mand*,"): the name is what that noun is."""
+    Den Tørstige Mand*,") or coordinated with a name ("defeating Pachuca and *the Brazilian club Internacional*"):
+    the name is what that noun is."""
     noun = tok.head
-    return tok.dep_ == "appos" and tok.pos_ == "PROPN" and noun.pos_ == "NOUN" and noun.dep_ == "appos" and \
-        noun.head.pos_ == "NOUN" and tok.left_edge.i == noun.i + 1 and \
+    return tok.dep_ == "appos" and tok.pos_ == "PROPN" and noun.pos_ == "NOUN" and \
+        (noun.dep_ == "appos" and noun.head.pos_ == "NOUN" or noun.dep_ == "conj" and noun.head.pos_ == "PROPN") and \
+        tok.left_edge.i == noun.i + 1 and \
         all(c.dep_ in ("det", "amod", "compound", "punct") or c.i == tok.i for c in noun.children)
 
 
@@ -2454,7 +2456,9 @@ class _Reader:
                 t = h.head
                 continue
             elif _named_class_apposition(t):  # "Its image, the poster Den Tørstige Mand, was painted": the name
-                t = h                         # stands where its class noun does, in apposition to the subject
+                if h.dep_ == "conj":          # stands where its class noun does, in apposition to the subject;
+                    out.append((h, h.dep_))   # a coordinated class noun stays on the path, its modifiers the name's
+                t = h
                 continue
             elif self._example_of(t) is not None:  # "club teams in Brazil such as *Flamengo*": an apposition of
                 out[-1] = (out[-1][0], "example")   # the noun it exemplifies, "as" left out of the path
@@ -2625,7 +2629,8 @@ class _Reader:
                     return None
                 return top, _name([first] + nouns, preps[0] if preps else None), low, "clause", span
             if not any(t.pos_ in ("VERB", "AUX", "ADP") for t in toks) and len(content) <= 2 and \
-                    low_side[0][1] in _MODIFIER and self.ents[top.entity].kind not in ("VALUE", "NORP"):
+                    low_side[0][1] in _MODIFIER and self.ents[top.entity].kind not in ("VALUE", "NORP") and \
+                    not any(t.dep_ == "conj" and t.head in toks for t in toks[1:-1]):  # not "A and *the Brazilian* club"
                 name = self._modifier_name(low, toks)  # "the 1997 film Spawn"; "their album Vision Thing"
                 return top, name, low, "possessive" if name.endswith(" of") else "modifier", span
             if first.dep_ == "prep" and first.lower_ in ("in", "at", "near", "of", "from") and len(content) == 1 \

@@ -1021,6 +1021,18 @@ def test_a_place_written_as_one_word_with_hyphened_particles_is_one_name(ex):
     assert rel(found, "Barrow-in-Furness", "England") == {"located in"}
 
 
+def test_a_name_after_a_coordinated_class_noun_is_what_the_noun_is(ex):
+    """"defeating Pachuca of Mexico and *the Brazilian club Internacional*": the club is Internacional, so it was
+    defeated too and is the Brazilian one; Pachuca is not Brazilian."""
+    found = ex.extract_text("Tout Puissant Mazembe is a football club from Lubumbashi. In December 2010 it became the "
+                            "first club from outside Europe and South America to reach the final of the FIFA Club "
+                            "World Cup, defeating Pachuca of Mexico and the Brazilian club Internacional before "
+                            "losing 3–0 to Inter Milan in the final in Abu Dhabi.", "Tout Puissant Mazembe")
+    assert rel(found, "Tout Puissant Mazembe", "Internacional") == rel(found, "Tout Puissant Mazembe", "Pachuca") \
+        == {"defeat"}
+    assert rel(found, "Internacional", "Brazilian") == {"from"} and "from" not in rel(found, "Pachuca", "Brazilian")
+
+
 @pytest.mark.timeout(60)
 def test_a_participle_whose_own_clause_holds_the_name_before_its_comma_ends(ex):
     """"At the 1968 Summer Olympics in Mexico City, held weeks after ...": the parse hangs the name under the

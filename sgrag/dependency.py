@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v87"
+    VERSION = "spacy-v88"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -669,8 +669,13 @@ _COORDINATORS = ("and", "or", "&")
 
 _WITHIN = ("in", "within")
 _AREA_NOUNS = frozenset({"district", "part", "region", "area", "outskirts", "suburbs", "centre", "center", "heart",
-                         "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"})
-"""Nouns of a part of a place: "a village in the *district* of Gmina Ciężkowice" is a village in Gmina Ciężkowice."""
+                         "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
+                         "coast", "shore", "bank", "tip", "end", "side"})
+"""Nouns of a part of a place: "a village in the *district* of Gmina Ciężkowice" is a village in Gmina Ciężkowice,
+"a town on the east *coast* of the island of Ovalau" on Ovalau."""
+_DIRECTIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "central",
+                         "northeast", "northwest", "southeast", "southwest", "northeastern", "northwestern",
+                         "southeastern", "southwestern", "upper", "lower", "far"})
 
 _EVENT_NOUNS = frozenset({"massacre", "disaster", "siege", "bombing", "bombings", "earthquake", "riots", "protests",
                           "scandal", "uprising", "shooting", "crisis", "affair", "pogrom", "famine", "laws"})
@@ -686,12 +691,17 @@ last word of a name: "Nordvik Bank" is a bank)."""
 
 
 def _in_area_of(content: list[Any]) -> bool:
-    """Whether a path's words are "is a <place noun> in the <area noun> of" ("is a village in the administrative
-    district of Gmina Ciężkowice"), one word longer than ``MAX_PATH`` allows and as plain a statement of where."""
+    """Whether a path's words are "is a <place noun> in (or on) the <area noun> of", with any more area or place
+    nouns of it ("is a village in the administrative district of Gmina Ciężkowice", "is a town on the east coast of
+    the island of Ovalau"): longer than ``MAX_PATH`` allows and as plain a statement of where."""
     words = sorted((t for t in content if t.pos_ not in ("PUNCT", "DET", "CCONJ", "PART", "SPACE")), key=lambda t: t.i)
-    return len(words) == MAX_PATH + 1 and words[0].lemma_ == "be" and words[1].dep_ == "attr" and \
-        noun_kind(words[1].lemma_.lower()) == PLACE and words[2].lower_ in _WITHIN and \
-        words[3].lemma_.lower() in _AREA_NOUNS and words[4].lower_ == "of"
+    if len(words) < MAX_PATH + 1 or words[0].lemma_ != "be" or words[1].dep_ != "attr" or \
+            noun_kind(words[1].lemma_.lower()) != PLACE or words[2].lower_ not in _WITHIN + ("on",) or \
+            words[-1].lower_ != "of" or words[3].lemma_.lower() not in _AREA_NOUNS and \
+            not (words[3].lower_ in _DIRECTIONS and words[4].lemma_.lower() in _AREA_NOUNS):
+        return False
+    return all(t.lower_ == "of" or t.lemma_.lower() in _AREA_NOUNS or t.lower_ in _DIRECTIONS or
+               t.pos_ == "NOUN" and noun_kind(t.lemma_.lower()) == PLACE for t in words[3:])
 
 
 def _rule_label(name: str, canon: dict[str, str], inside: Callable[[str], str | None] = lambda _: None,

@@ -1033,6 +1033,18 @@ def test_a_name_after_a_coordinated_class_noun_is_what_the_noun_is(ex):
     assert rel(found, "Internacional", "Brazilian") == {"from"} and "from" not in rel(found, "Pachuca", "Brazilian")
 
 
+def test_a_place_on_the_coast_or_shore_of_another_lies_in_it(ex):
+    """"a town on the east coast of the island of Ovalau": Levuka is on Ovalau, however many area and place nouns
+    the path goes through; "in the south of Ukraine" still reads as before."""
+    found = ex.extract_text("Levuka is a town on the east coast of the island of Ovalau, in the Lomaiviti Province "
+                            "of Fiji.", "Levuka")
+    assert rel(found, "Levuka", "Ovalau") == {"located in"}
+    assert rel(ex.extract_text("Pogradec is a town on the southern shore of Lake Ohrid.", "Pogradec"),
+               "Pogradec", "Lake Ohrid") == {"located in"}
+    assert rel(ex.extract_text("Kherson is a city in the south of Ukraine.", "Kherson"),
+               "Kherson", "Ukraine") == {"located in"}
+
+
 @pytest.mark.timeout(60)
 def test_a_participle_whose_own_clause_holds_the_name_before_its_comma_ends(ex):
     """"At the 1968 Summer Olympics in Mexico City, held weeks after ...": the parse hangs the name under the

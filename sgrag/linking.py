@@ -347,6 +347,9 @@ FUZZY_FALLBACK = register("fuzzy_fallback", "linking", "A name-like span no labe
                           "by fuzzy ratio above a floor.")
 EMBEDDING_FALLBACK = register("embedding_fallback", "linking", "A name-like span still unmatched links its nearest "
                               "label embedding above a floor.")
+SURNAMES = register("surnames", "linking", 'A capitalised word no label matches that is the last word of exactly one '
+                    'person\'s name ("Stamboliyski", where the text only wrote "Aleksandar Stamboliyski") links that '
+                    'person at alias score.')
 CAPITALISED_PLURAL = register("capitalised_plural", "linking", 'A capitalised plural alone ("famous for its '
                               'Bulldogs") links its singular label.')
 TITLES = register("titles", "linking", 'A whole title ("X Award for ...") links a label with the same words, or '
@@ -1150,6 +1153,12 @@ class Linker:
                 self._embedding(text) if self.rules.on(EMBEDDING_FALLBACK) else [])
             if cand:
                 out.append(Mention(text, s, e, cand[0], tuple(cand)))
+        for m in re.finditer(r"(?<=\s)[A-Z][\w'’-]{2,}\b", question) if self.rules.on(SURNAMES) else ():
+            s, e = m.span()
+            person = self._surnames.get(fold(m.group()))
+            if person is not None and not any(s < c.end and c.start < e for c in out) and not at.covers(s, e):
+                cands = self._candidates(person, "surname", self.cfg.alias_score)
+                out.append(Mention(m.group(), s, e, cands[0], tuple(cands)))
         for m in _CAPITALISED_PLURAL.finditer(question) if self.rules.on(CAPITALISED_PLURAL) else ():  # "its Bulldogs"
             key = fold(m.group(1))
             entry = self.entries.get(key)
@@ -1159,6 +1168,26 @@ class Linker:
             cands = self._candidates(key, "alias", self.cfg.alias_score, entry)
             out.append(Mention(question[s:e], s, e, cands[0], tuple(cands)))
         return sorted(out, key=lambda m: m.start)
+
+    @cached_property
+    def _surnames(self) -> dict[str, str]:
+        """Folded last word -> the label key of the one person whose name of two to four capitalised words it ends
+        (a person: a type edge to "person" or "human"); a word ending several people's names, or a label itself,
+        stands for none of them."""
+        g = self.graph
+        rels = [i for i, r in enumerate(g.relations) if relation_word(r) in self.lexicon.type_relations]
+        kinds = [v for label in ("person", "human") for v in g.nodes_by_label.get(label, ())]
+        if not rels or not kinds:
+            return {}
+        people = np.unique(g.src[np.isin(g.rel, rels) & np.isin(g.dst, kinds)])
+        found: dict[str, set[str]] = {}
+        for v in people.tolist():
+            words = g.labels[v].split()
+            if 2 <= len(words) <= 4 and all(w[:1].isupper() and w[:1].isalpha() for w in words):
+                found.setdefault(fold(words[-1]), set()).add(fold(g.labels[v]))
+        return {last: next(iter(keys)) for last, keys in found.items()
+                if len(keys) == 1 and last not in self.entries and last not in STOPWORDS and next(iter(keys)) in
+                self.entries}
 
     def _fuzzy(self, text: str) -> list[LinkCandidate]:
         if not self._fuzzy_keys:

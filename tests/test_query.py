@@ -81,6 +81,20 @@ def labels(linker, q):
     return [m.chosen.label for m in mentions]
 
 
+def test_a_surname_links_the_one_person_it_ends_and_no_one_when_it_ends_two():
+    """Rule surnames: "Stamboliyski" for Aleksandar Stamboliyski; "Berg", which ends Ann Berg's and Ada Berg's names,
+    for neither; "Moon", which ends a title (no person), for nothing."""
+    b = GraphBuilder()
+    for name in ("Aleksandar Stamboliyski", "Ann Berg", "Ada Berg"):
+        b.add_edge(name.lower(), "person", "is a")
+        b.add_node(name.lower(), name)
+    b.add_node("person", "person")
+    b.add_node("heart", "In the Heart of the Moon")
+    link = Linker(b.build(), lexicon=Lexicon(type_relations=("is a",)))
+    assert labels(link, "Who overthrew Stamboliyski in 1923?") == ["Aleksandar Stamboliyski"]
+    assert labels(link, "Who married Berg?") == [] and labels(link, "Who sang of the Moon?") == []
+
+
 def test_longest_match_alias_and_case_folding(linker):
     got = labels(linker, "Which country is a member of the united nations and a REPUBLIC, like the United States?")
     assert got == ["United Nations", "Republic", "United States of America"]

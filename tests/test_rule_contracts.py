@@ -234,6 +234,7 @@ CONTRACTS = {
                             "Which thing has nominated both Gorvath Rising and Teeble Days?", on_only="not of the kind 'award'"),
     "described_things": Contract("coarse", "Which label released the album produced by Ivo Lind?",
                                  "Which label released the album?", on_only="met through Night Songs"),
+    "surnames": Contract("coarse", "Where was Hart born?", "Where was Lou Hart born?", on_only="Toronto"),
     "coarse_kind": Contract("coarse", "Which league included the Toronto Huskies and is based in Toronto?",
                             "Who coached the Toronto Huskies?", on_only="clearly not an organization"),
     "who_not_a_thing": Contract("coarse", "Who hosted the Huskies Cup?", "Who coached the Toronto Huskies?",

@@ -62,9 +62,10 @@ def account(qg: QueryGraph, answer: Answer, firm: set[str], stated: set[str], ga
         spans.append((m.start, m.end) if m is not None else (-1, -1))
         things = " or ".join(n.instances)
         for d in n.described_by:  # its description's names hold or fall with it
+            of = f"describes the {said}" if things else f"said of {n.label}"
             out.append(Condition(qg.question[d.start:d.end], d.chosen.label, status,
-                                 f"describes the {said}: met through {things}" if status == "used" else
-                                 f"describes the {said} ({things}); as that condition: {why}", met=met))
+                                 f"{of}: met through {things or 'it'}" if status == "used" else
+                                 f"{of}{f' ({things})' if things else ''}; as that condition: {why}", met=met))
             spans.append((d.start, d.end))
     for name in qg.unlinked:
         if known(name):

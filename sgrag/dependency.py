@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v88"
+    VERSION = "spacy-v89"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -666,6 +666,8 @@ _JOINING = re.compile(r"\s+[a-z]+(?:\s+the)?\s+")
 part of a name ("Traveller's Tales")."""
 
 _COORDINATORS = ("and", "or", "&")
+_NOT_MADE_BY = frozenset({"PERSON", "GPE", "LOC", "NORP", "VALUE"})
+"""Kinds of name that "by" after it gives no maker of ("the village by the lake", "Smith by a length")."""
 
 _WITHIN = ("in", "within")
 _AREA_NOUNS = frozenset({"district", "part", "region", "area", "outskirts", "suburbs", "centre", "center", "heart",
@@ -2643,8 +2645,9 @@ class _Reader:
                     not any(t.dep_ == "conj" and t.head in toks for t in toks[1:-1]):  # not "A and *the Brazilian* club"
                 name = self._modifier_name(low, toks)  # "the 1997 film Spawn"; "their album Vision Thing"
                 return top, name, low, "possessive" if name.endswith(" of") else "modifier", span
-            if first.dep_ == "prep" and first.lower_ in ("in", "at", "near", "of", "from") and len(content) == 1 \
-                    and self.ents[top.entity].kind != "VALUE":
+            if first.dep_ == "prep" and (first.lower_ in ("in", "at", "near", "of", "from") or first.lower_ == "by"
+                                         and self.ents[top.entity].kind not in _NOT_MADE_BY) and len(content) == 1 \
+                    and self.ents[top.entity].kind != "VALUE":  # ("Family Diary *by* Valerio Zurlini": its maker)
                 if self.ents[low.entity].kind == "VALUE":
                     return top, first.lower_, low, "modifier", span
                 rel = "located " + first.lower_ if first.lower_ in ("in", "at", "near") and \

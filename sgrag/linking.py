@@ -308,6 +308,10 @@ DESCRIBED_THINGS = register("described_things", "linking", 'On a graph read from
                             'description of a definite class word ("the 1961 comedy film *produced by Franco '
                             'Cristaldi*") pick out which things of that class it stands for, and constrain that thing, '
                             'not the answer: each name every picked thing is joined to is met through it.')
+OWNED_DESCRIBED = register("owned_described", "linking", 'On a graph read from documents, when the question asks '
+                           'whose a named thing is ("Which Italian director\'s film *Family Diary* shared the Golden '
+                           'Lion with Ivan\'s Childhood?"), the names after it that the thing is joined to are said of '
+                           'it, not of the answer: each is met through it.')
 MAX_INSTANCES = 20
 """Most things of a class a definite class word stands for; a class with more names no thing in particular ..."""
 MAX_DESCRIBED = 200
@@ -325,6 +329,9 @@ _SUBJECT_AFTER_COPULA = re.compile(r"^\s*(?i:in|at|on|from|into|near|under|throu
                                    r"\b(?:is|was|are|were)\s+(?:the|this|that)\s+" + _NAMES_TO_CLASS_WORD)
 """... and after a copula where the question asks for a preposition's object ("In which city is *the Ullevi
 stadium*?"): the copula's subject follows, which is no answer, and its class word is a thing met through."""
+_OWNER_ASKED = re.compile(r"\s*(?:(?:Which|What)\s[^?,;]*?['’]s|Whose)\s+(?:[a-z0-9][\w-]*\s+){0,3}")
+"""A question asking whose a thing is, to the thing's name: "Which Italian director's film ", "Whose 1957 short
+story "."""
 _DEFINITE_OWNER = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+$")
 """A definite article before a class word that owns what the answer is ("Which arena was *the team's* home?"): a
 copula before it says nothing of the class word."""
@@ -711,15 +718,26 @@ class Linker:
         """The things of ``instances`` that the names of ``m``'s description ("the 1961 comedy film *produced by
         Franco Cristaldi*") pick out: those joined to the most of them (at least one); and the names of ``others``
         inside the description that every picked thing is joined to, which are then its conditions, not the
-        answer's (``DESCRIBED_THINGS``). ``(instances, ())`` when no name of the description is joined to any."""
+        answer's (``DESCRIBED_THINGS``). ``(instances, ())`` when no name of the description is joined to any.
+        A named thing whose owner the question asks for ("Which director's film *Family Diary* shared ...") is
+        described by the rest of the question (``OWNED_DESCRIBED``): ``((), its names joined to it)``."""
         from .descriptions import description_span
-        if not instances or not others or not self.rules.on(DESCRIBED_THINGS):
+        owned = not instances and self._owned(question, m)
+        if not (instances or owned) or not others or \
+                not self.rules.on(OWNED_DESCRIBED if owned else DESCRIBED_THINGS):
             return instances, ()
-        span = description_span(question, m.start, m.end)
+        span = (m.end, len(question)) if owned else description_span(question, m.start, m.end)
         inside = [o for o in others if span is not None and span[0] <= o.start and o.end <= span[1]
                   and (o.end <= m.start or o.start >= m.end)]
         if not inside:
             return instances, ()
+        if owned:
+            return (), self._picked((m.chosen.label,), inside)[1]
+        return self._picked(instances, inside)
+
+    def _picked(self, instances: tuple[str, ...], inside: list[Mention]) -> tuple[tuple[str, ...], tuple[Mention, ...]]:
+        """The things of ``instances`` joined to the most of the names ``inside`` (at least one; else all of them),
+        and the names every picked thing is joined to."""
         g = self.graph
         meets: dict[str, set[int]] = {}
         for label in instances:
@@ -733,6 +751,15 @@ class Linker:
         picked = tuple(x for x in instances if len(meets[x]) == most)
         shared = set.intersection(*(meets[x] for x in picked))
         return picked, tuple(o for i, o in enumerate(inside) if i in shared)
+
+    def _owned(self, question: str, m: Mention) -> bool:
+        """Whether ``m`` names the thing whose owner the question asks for, right after the possessive, perhaps
+        after a few lower-case words ("Which pope's 1493 bull *Inter caetera*", "Whose memoir *A Book of Dreams*"),
+        on a graph read from documents."""
+        lead = _OWNER_ASKED.match(question)
+        v = self.graph.index_of.get(m.chosen.node_id) if m.chosen.node_id is not None else None
+        return lead is not None and v is not None and bool(self.graph.edge_sources) and m.role != "type" and \
+            m.start >= lead.end() and not question[lead.end():m.start].strip("\"“ ") and not self.is_class[v]
 
     @cached_property
     def _instances(self) -> dict[int, tuple[int, ...]]:

@@ -374,6 +374,9 @@ def met_through(graph: KnowledgeGraph, qg: QueryGraph, candidates: dict[int, dic
     for c in qg.constraints:
         if c.described_by:
             said = ", ".join(f"'{qg.question[d.start:d.end]}'" for d in c.described_by)
-            out.append(f"{said} describe{'s' if len(c.described_by) == 1 else ''} the {c.label}, not the answer: "
-                       f"met through {' or '.join(c.instances)} (rule described_things).")
+            one = len(c.described_by) == 1
+            out.append(f"{said} describe{'s' if one else ''} the {c.label}, not the answer: met through "
+                       f"{' or '.join(c.instances)} (rule described_things)." if c.instances else
+                       f"{said} {'is' if one else 'are'} said of {c.label}, not of the answer: met through it "
+                       "(rule owned_described).")
     return out

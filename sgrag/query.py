@@ -31,7 +31,7 @@ def build_query_graph(question: str, mentions: list[Mention], answer_type: str, 
     by: dict[int, tuple[Mention, ...]] = {}
     if described is not None:  # a name belongs to the innermost thing it describes, the later class word's ("the
         taken: set[int] = set()  # headquarters of *the manufacturer acquired by Harald Herlin*"): the last first
-        for m in sorted((m for m in ordered if things[id(m)]), key=lambda m: -m.start):
+        for m in sorted(ordered, key=lambda m: -m.start):
             free = [o for o in ordered if o is not m and id(o) not in taken and not things[id(o)]]
             things[id(m)], by[id(m)] = described(question, m, things[id(m)], free)
             taken.update(id(o) for o in by[id(m)])

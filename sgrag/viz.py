@@ -305,7 +305,8 @@ def query_graph_view(qg: QueryGraph) -> tuple[list[VizNode], list[VizEdge]]:
                                  color=C_CONSTRAINT, shape="box", size=18, border=1))
             for k, d in enumerate(n.described_by):  # the names that picked out the thing: its conditions, dashed
                 nodes.append(VizNode(f"{n.qid}.{k}", d.chosen.label, tooltip(
-                    f"describes {n.label}", [("mention", d.text), ("met through", " or ".join(n.instances))]),
+                    f"describes {n.label}", [("mention", d.text),
+                                             ("met through", " or ".join(n.instances) or n.label)]),
                     color=C_CONSTRAINT, shape="box", size=14, border=1))
                 edges.append(VizEdge(n.qid, f"{n.qid}.{k}", "", tooltip("describes", [("the thing", n.label)]),
                                      color="#888888", width=1, dashes=True, arrows=""))

@@ -1045,6 +1045,16 @@ def test_a_place_on_the_coast_or_shore_of_another_lies_in_it(ex):
                "Kherson", "Ukraine") == {"located in"}
 
 
+def test_a_work_by_someone_is_theirs(ex):
+    """"sharing it with Family Diary by Valerio Zurlini": the film is Zurlini's; "a cottage by the lake" and a
+    person "by" anyone are no making."""
+    found = ex.extract_text("The film won the Golden Lion at the 1962 Venice Film Festival, sharing it with Family "
+                            "Diary by Valerio Zurlini, and it was defended by Sartre.", "Ivan's Childhood")
+    assert rel(found, "Family Diary", "Valerio Zurlini") == {"by"}
+    assert not [r for r in ex.extract_text("He lived in Keswick by Derwentwater with Ann Berg by his side.",
+                                           "Robert Southey").relations if r.relation == "by"]
+
+
 @pytest.mark.timeout(60)
 def test_a_participle_whose_own_clause_holds_the_name_before_its_comma_ends(ex):
     """"At the 1968 Summer Olympics in Mexico City, held weeks after ...": the parse hangs the name under the

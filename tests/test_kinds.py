@@ -131,6 +131,8 @@ def coarse_graph():
     edge("Night Songs", "Ivo Lind", "produced by")  # "the album produced by Ivo Lind" is Night Songs, not Day Songs
     edge("Day Songs", "Sun Label", "released by")
     edge("Day Songs", "album", "is a", "class|0.9")
+    edge("Ivo Lind", "Night Songs", "produced")  # "Which producer's album Night Songs was released by Kontor Label?"
+    edge("Ivo Lind", "producer", "is a", "class|0.9")
     edge("Rita Vale", "Mosaic Records", "released by")  # a singer NER took for an organisation
     edge("Rita Vale", "organization", "is a", "ner|0.5")
     edge("Edda Roe", "Blue Song", "performed")  # a singer NER alone took for an organisation ...

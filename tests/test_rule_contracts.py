@@ -234,6 +234,8 @@ CONTRACTS = {
                             "Which thing has nominated both Gorvath Rising and Teeble Days?", on_only="not of the kind 'award'"),
     "described_things": Contract("coarse", "Which label released the album produced by Ivo Lind?",
                                  "Which label released the album?", on_only="met through Night Songs"),
+    "owned_described": Contract("coarse", "Which producer's album Night Songs was released by Kontor Label?",
+                                "Which producer made Night Songs?", on_only="said of Night Songs"),
     "surnames": Contract("coarse", "Where was Hart born?", "Where was Lou Hart born?", on_only="Toronto"),
     "coarse_kind": Contract("coarse", "Which league included the Toronto Huskies and is based in Toronto?",
                             "Who coached the Toronto Huskies?", on_only="clearly not an organization"),

@@ -1180,7 +1180,7 @@ class Linker:
                 self._embedding(text) if self.rules.on(EMBEDDING_FALLBACK) else [])
             if cand:
                 out.append(Mention(text, s, e, cand[0], tuple(cand)))
-        for m in re.finditer(r"(?<=\s)[A-Z][\w'’-]{2,}\b", question) if self.rules.on(SURNAMES) else ():
+        for m in re.finditer(r"(?<=\s)[A-Z][\w-]{2,}\b", question) if self.rules.on(SURNAMES) else ():  # (not 's)
             s, e = m.span()
             person = self._surnames.get(fold(m.group()))
             if person is not None and not any(s < c.end and c.start < e for c in out) and not at.covers(s, e):

@@ -92,6 +92,7 @@ def test_a_surname_links_the_one_person_it_ends_and_no_one_when_it_ends_two():
     b.add_node("heart", "In the Heart of the Moon")
     link = Linker(b.build(), lexicon=Lexicon(type_relations=("is a",)))
     assert labels(link, "Who overthrew Stamboliyski in 1923?") == ["Aleksandar Stamboliyski"]
+    assert labels(link, "Who led Stamboliyski's party?") == ["Aleksandar Stamboliyski"]
     assert labels(link, "Who married Berg?") == [] and labels(link, "Who sang of the Moon?") == []
 
 

@@ -329,9 +329,11 @@ _SUBJECT_AFTER_COPULA = re.compile(r"^\s*(?i:in|at|on|from|into|near|under|throu
                                    r"\b(?:is|was|are|were)\s+(?:the|this|that)\s+" + _NAMES_TO_CLASS_WORD)
 """... and after a copula where the question asks for a preposition's object ("In which city is *the Ullevi
 stadium*?"): the copula's subject follows, which is no answer, and its class word is a thing met through."""
-_OWNER_ASKED = re.compile(r"\s*(?:(?:Which|What)\s[^?,;]*?['’]s|Whose)\s+(?:[a-z0-9][\w-]*\s+){0,3}")
+_OWNER_ASKED = re.compile(r"\s*(?:(?:Which|What)(?:\s+[\w-]+){0,2}\s+[a-z][\w-]*['’]s|Whose)\s+"
+                          r"(?:[a-z0-9][\w-]*\s+){0,3}")
 """A question asking whose a thing is, to the thing's name: "Which Italian director's film ", "Whose 1957 short
-story "."""
+story "; the owner is the answer's noun ("Which architect won the competition for *Stockholm's* cemetery" asks
+whose no thing is)."""
 _DEFINITE_OWNER = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+$")
 """A definite article before a class word that owns what the answer is ("Which arena was *the team's* home?"): a
 copula before it says nothing of the class word."""

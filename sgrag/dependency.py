@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v89"
+    VERSION = "spacy-v90"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -3491,6 +3491,9 @@ _PEERAGE = frozenset({"Elector", "Electress", "Margrave", "Landgrave", "Count", 
                       "Emperor", "Empress", "King", "Queen", "Prince", "Princess", "Lord", "Lady", "Sultan", "Emir",
                       "Shah", "Khan", "Tsar", "Grand"})
 """Ranks and thrones named "of" a place after a person's name ("..., Countess of Lovelace"): a title of that person."""
+_ROMANISED = frozenset({"romanized", "romanised", "transliterated", "translit"})
+"""Labels of a name's romanisation in a bracket of names in other languages ("(Russian: Москва, *romanized*:
+Moskva)"), which stands where a language's name does."""
 _NAMING = frozenset({"called", "named", "titled", "entitled"})
 """Participles that give a class noun's name ("a band *called* Arcadia")."""
 _ALSO_NAMED = frozenset({"called", "spelled", "spelt", "written", "romanized", "romanised", "transliterated",
@@ -3540,8 +3543,8 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
         at = t.i
         while at is not None:
             colon = next((j for j in range(at + 1, min(at + 4, sent.end)) if doc[j].text == ":"), None)
-            if colon is None or colon == at + 1 or not all(w.text[:1].isupper() and w.is_alpha
-                                                           for w in doc[at + 1:colon]):
+            if colon is None or colon == at + 1 or not all(w.text[:1].isupper() and w.is_alpha or
+                                                           w.lower_ in _ROMANISED for w in doc[at + 1:colon]):
                 break
             start = colon + 1
             end = next((w.i for w in doc[start:sent.end] if w.text in (",", "(", ")", ";", ".", ":")), sent.end)
@@ -3553,7 +3556,8 @@ def _known_as(sent: Any) -> dict[tuple[int, int], int]:
                         doc[end + 1].text[:1].isupper() and doc[end + 1].is_alpha:
                     out[end + 1, after] = t.i - 1
                     end = after
-            at = end if end < sent.end and doc[end].text == ";" else None
+            at = end if end < sent.end and (doc[end].text == ";" or doc[end].text == "," and end + 2 < sent.end and
+                                            doc[end + 1].lower_ in _ROMANISED and doc[end + 2].text == ":") else None
     out.update(_native_names(sent))
     for t in sent:  # "The Neue Bachgesellschaft, or New Bach Society, is ...": the sentence's first name, named again
         if t.lower_ != "or" or t.i - 2 < sent.start or doc[t.i - 1].text != "," or t.i + 1 >= sent.end or \

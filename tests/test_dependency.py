@@ -1055,6 +1055,15 @@ def test_a_work_by_someone_is_theirs(ex):
                                            "Robert Southey").relations if r.relation == "by"]
 
 
+def test_a_romanised_name_in_the_lead_bracket_is_the_subjects(ex):
+    """"Moscow (Russian: Москва, romanized: Moskva) is the capital of Russia": the romanisation is Moscow's name too,
+    so the sentence (whose parse takes "Moskva" for the subject) is said of Moscow."""
+    found = ex.extract_text("Moscow (Russian: Москва, romanized: Moskva) is the capital of Russia.", "Moscow")
+    assert rel(found, "Moscow", "Russia") == {"capital of"}
+    assert {"Moskva", "Москва"} <= set(next(e.aliases for e in found.entities if e.label == "Moscow"))
+    assert "Moskva" not in {e.label for e in found.entities}
+
+
 @pytest.mark.timeout(60)
 def test_a_participle_whose_own_clause_holds_the_name_before_its_comma_ends(ex):
     """"At the 1968 Summer Olympics in Mexico City, held weeks after ...": the parse hangs the name under the

@@ -2642,7 +2642,8 @@ class _Reader:
                 return top, _name([first] + nouns, preps[0] if preps else None), low, "clause", span
             if not any(t.pos_ in ("VERB", "AUX", "ADP") for t in toks) and len(content) <= 2 and \
                     low_side[0][1] in _MODIFIER and self.ents[top.entity].kind not in ("VALUE", "NORP") and \
-                    not any(t.dep_ == "conj" and t.head in toks for t in toks[1:-1]):  # not "A and *the Brazilian* club"
+                    not any(t.dep_ == "conj" and t.head in toks for t in toks[1:-1]):  # not "A and *the Brazilian*
+                #                                                                       club B": B's, not A's
                 name = self._modifier_name(low, toks)  # "the 1997 film Spawn"; "their album Vision Thing"
                 return top, name, low, "possessive" if name.endswith(" of") else "modifier", span
             if first.dep_ == "prep" and (first.lower_ in ("in", "at", "near", "of", "from") or first.lower_ == "by"
@@ -3373,8 +3374,8 @@ def _value_word(tok: Any) -> bool:
 
 
 def _hyphened(doc: Any, i: int) -> bool:
-    """Whether the lower-case word ``i`` is joined by hyphens, no space, to the words either side ("Neuilly-*sur*-Seine",
-    "Barrow-*in*-Furness"): a particle inside a place's name, not a word before it."""
+    """Whether the lower-case word ``i`` is joined by hyphens, no space, to the words either side
+    ("Neuilly-*sur*-Seine", "Barrow-*in*-Furness"): a particle inside a place's name, not a word before it."""
     return 1 < i < len(doc) - 1 and doc[i].is_lower and doc[i].is_alpha and not doc[i].whitespace_ and \
         doc[i - 1].text == "-" == doc[i + 1].text and not doc[i - 1].whitespace_ and doc[i - 2].text[:1].isupper()
 

@@ -23,8 +23,9 @@ def build_query_graph(question: str, mentions: list[Mention], answer_type: str, 
     """ψ1/ψ2: UNK target node q0 joined to one node per linked constraint; ``unlinked``: the names no node
     stands for, kept so the answer reports them; ``equivalents``: label -> the labels that meet it too
     (``Linker.equivalents``); ``instances``: the things a definite class word stands for (``Linker.instances``);
-    ``described``: which of them its description picks out, and the names of it met through them
-    (``Linker.described``): those names are the class word's conditions, no node of their own."""
+    ``described``: which of them its description picks out, and the names of it met through them, or the names a
+    thing whose owner the question asks for is joined to (``Linker.described``): those names are that thing's
+    conditions, no node of their own."""
     a_end = answer_type_span(question)[2]
     ordered = sorted(mentions, key=lambda m: m.start)
     things = {id(m): instances(question, m) for m in ordered}

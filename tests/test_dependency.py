@@ -1068,11 +1068,11 @@ def test_a_romanised_name_in_the_lead_bracket_is_the_subjects(ex):
 def test_a_participle_whose_own_clause_holds_the_name_before_its_comma_ends(ex):
     """"At the 1968 Summer Olympics in Mexico City, held weeks after ...": the parse hangs the name under the
     participle itself; reading the name's path must not lead back to it and go round for ever (ingest hung)."""
-    found = ex.extract_text("She won her first Olympic medal, a silver in the team event, at the 1960 Summer Olympics in "
-                            "Rome, and at the 1964 Summer Olympics in Tokyo she took gold in the all-around, vault and "
-                            "balance beam. At the 1968 Summer Olympics in Mexico City, held weeks after the Warsaw Pact "
-                            "invasion of Czechoslovakia, she won four more golds, in the all-around, vault, uneven bars "
-                            "and floor exercise.", "Věra Čáslavská")
+    found = ex.extract_text("She won her first Olympic medal, a silver in the team event, at the 1960 Summer Olympics "
+                            "in Rome, and at the 1964 Summer Olympics in Tokyo she took gold in the all-around, vault "
+                            "and balance beam. At the 1968 Summer Olympics in Mexico City, held weeks after the Warsaw "
+                            "Pact invasion of Czechoslovakia, she won four more golds, in the all-around, vault, "
+                            "uneven bars and floor exercise.", "Věra Čáslavská")
     assert {"1968 Summer Olympics", "Mexico City"} <= {e.label for e in found.entities}
 
 

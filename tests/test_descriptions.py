@@ -17,7 +17,8 @@ def described(question: str, class_word: str) -> str:
 
 def test_a_class_words_description_holds_its_modifiers_and_clause_not_the_main_verb():
     q = "Who directed the 1961 Italian comedy film in which Marcello Mastroianni plays Ferdinando Cefalù?"
-    assert described(q, "comedy film") == "the 1961 Italian comedy film in which Marcello Mastroianni plays Ferdinando Cefalù"
+    assert described(q, "comedy film") == \
+        "the 1961 Italian comedy film in which Marcello Mastroianni plays Ferdinando Cefalù"
     assert described("Which studio distributed the 1974 film produced by Robert Evans?", "film") == \
         "the 1974 film produced by Robert Evans"
     inner = "In which city is the headquarters of the elevator manufacturer acquired by Harald Herlin in 1924?"

@@ -99,7 +99,7 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
         notes.append(f"{note} ({shown}): left out of the exact set.")
 
     nodes, sat = candidate_arrays(qg, candidates)
-    named = {x for c in qg.constraints for x in c.labels}
+    named = qg.named_labels
     own = np.array([g.labels[v] in named for v in nodes.tolist()], dtype=bool) & ranker.rules.on(NAMED_NOT_ANSWER)
     if own.any():  # never gives way: what the question names as a condition is not what it asks for
         drop(nodes[own], "named in the question as a condition",
@@ -269,7 +269,7 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
     """Removes from the partial candidates what the question's words rule out as for the exact set: a class node,
     a condition's own name, the question's own words, and a value when it asks for a thing or the reverse (a value
     gives way when it would leave nothing; a thing never answers a question asking for a value)."""
-    named = {x for c in qg.constraints for x in c.labels}
+    named = qg.named_labels
     nodes = list(candidates)
     echo = echoes_question(graph, qg, nodes) if rules.on(QUESTION_WORDS_NOT_ANSWER) else [False] * len(nodes)
     misspelt = bool(graph.edge_sources) and rules.on(MISSPELT_NAMED_NOT_ANSWER)
@@ -335,9 +335,9 @@ def echoes_question(graph: KnowledgeGraph, qg: QueryGraph, nodes: list[int]) -> 
     common word (no capital) anywhere in it (``QUESTION_WORDS_NOT_ANSWER``; "Sydney" inside "University of
     Sydney" is not an echo, "university" inside "Harvard University" is)."""
     text = list(qg.question)
-    for c in qg.constraints:
-        if c.mention is not None:
-            text[c.mention.start:c.mention.end] = "|" * (c.mention.end - c.mention.start)
+    for m in [c.mention for c in qg.constraints if c.mention is not None] + \
+            [d for c in qg.constraints for d in c.described_by]:
+        text[m.start:m.end] = "|" * (m.end - m.start)
     outside, whole = _words("".join(text).replace("|", " | ")), _words(qg.question)
     out = []
     for v in nodes:

@@ -10,7 +10,7 @@ from typing import Callable
 from .errors import SgragError
 from .linking import MAX_INSTANCES, Linker, answer_type_span
 from .rules import ALL_ON, RuleSwitches
-from .stated import relation_phrases
+from .stated import marked, relation_phrases
 from .types import UNK, Mention, QueryGraph, QueryNode, QueryPath
 
 
@@ -40,7 +40,7 @@ def build_query_graph(question: str, mentions: list[Mention], answer_type: str, 
     for m in ordered:  # a class of many things no description picks from stands for none of them
         if len(things[id(m)]) > MAX_INSTANCES and not by.get(id(m)):
             things[id(m)] = ()
-    phrases = relation_phrases(question, ordered, a_end, rules)
+    phrases = relation_phrases(marked(question, [d for ds in by.values() for d in ds]), ordered, a_end, rules)
     nodes = [QueryNode("q0", UNK, None, 1.0, None)]
     edges = []
     for i, m in enumerate(ordered, start=1):

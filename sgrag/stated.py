@@ -39,8 +39,17 @@ def stated_words(qg: QueryGraph, rules: RuleSwitches = ALL_ON) -> dict[str, tupl
         for at in [k.start() for k in re.finditer(re.escape(name), question)]:
             if not any(at < n.mention.end and n.mention.start < at + len(name) for n in ordered):
                 question = question[:at] + re.sub(r"\S", "·", name) + question[at + len(name):]
+    question = marked(question, [d for n in qg.constraints for d in n.described_by])
     stated = _stated(question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2], rules)
     return {n.qid: s for n, s in zip(ordered, stated)}
+
+
+def marked(question: str, names: list[Mention]) -> str:
+    """``question`` with each of ``names`` (those describing a thing, ``QueryNode.described_by``) a mark per word:
+    they are the thing's conditions, no words stating how the answer is related."""
+    for m in names:
+        question = question[:m.start] + re.sub(r"\S", "·", question[m.start:m.end]) + question[m.end:]
+    return question
 
 
 def _stated(question: str, ordered: list[tuple[Mention, float]], a_end: int,

@@ -87,6 +87,12 @@ class QueryGraph:
     def constraints(self) -> list[QueryNode]:
         return [n for n in self.nodes if not n.is_unknown]
 
+    @property
+    def named_labels(self) -> set[str]:
+        """Every label a condition of the question stands for: each constraint's (``QueryNode.labels``) and each
+        name describing one (``QueryNode.described_by``); none is an answer."""
+        return {x for c in self.constraints for x in (*c.labels, *(d.chosen.label for d in c.described_by))}
+
     def restricted_to(self, qids: set[str]) -> "QueryGraph":
         """The same query with only the given constraint nodes (and every unknown node)."""
         keep = {n.qid for n in self.nodes if n.is_unknown or n.qid in qids}

@@ -636,8 +636,9 @@ def test_the_names_describing_a_class_word_are_its_conditions_met_through_the_th
 def test_a_name_describing_a_class_word_is_a_condition_no_answer_and_no_relation_word(world_ws):
     """"Who produced the album released by Kontor Label?": Kontor Label picks the album, so it is named as a
     condition (set apart as one, not as stray words of the question), and its words state no relation."""
-    t = Engine.open(world_ws("coarse")).ask("Who produced the album released by Kontor Label?")
+    t = Engine.open(world_ws("coarse")).ask("Who produced the album released by the Kontor Label?")
     assert [r.label for r in t.answer.exact_set] == ["Ivo Lind"]
     assert any(x.label == "Kontor Label" and x.reason == "named in the question as a condition"
                for x in t.answer.set_apart)
     assert [p for p in t.query_graph.relation_phrases if "kontor" in p.lower() or "label" in p.lower()] == []
+    assert not [c for c in t.answer.conditions if c.status == "described"]  # "the Kontor Label" is a name, used

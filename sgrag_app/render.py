@@ -490,8 +490,8 @@ def verdict_badge(a: Answer) -> str:
         return f":orange-badge[meets {used} of {total} conditions]"
     if total and used == total:
         return ":orange-badge[joined to every condition, not proven]"
-    if total and not used:  # a name of the conditions' document that no fact joins to any of them
-        return ":orange-badge[meets none of the conditions]"
+    if total and not used and not any(c.met for c in a.conditions):  # a name of the conditions' document that no
+        return ":orange-badge[meets none of the conditions]"           # fact joins to any (nor a class word it is)
     return ":orange-badge[meets only some conditions]"
 
 

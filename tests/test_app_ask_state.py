@@ -300,6 +300,8 @@ def test_the_card_badge_tells_joined_to_every_condition_from_meeting_some():
     assert verdict_badge(some) == ":orange-badge[meets only some conditions]"
     none = replace(apart, conditions=tuple(Condition(t, t, "relaxed") for t in ("musical", "Rodgers", "Hammerstein")))
     assert verdict_badge(none) == ":orange-badge[meets none of the conditions]"
+    ranks = replace(none, conditions=(Condition("director", "director", "ranks", met=True),) + none.conditions[1:])
+    assert verdict_badge(ranks) == ":orange-badge[meets only some conditions]"  # as the verdict counts: 1 of 3
     assert verdict_badge(replace(apart, exact=True)) == ":green-badge[meets all 3 conditions]"
     assert verdict_badge(replace(some, exact=True)) == ":orange-badge[meets 2 of 3 conditions]"
     loose = replace(apart, exact=True, conditions=used[:2] + (Condition("Hammerstein", "Hammerstein", "unchecked"),))

@@ -51,8 +51,9 @@ class QueryNode:
 
     described_by: tuple[Mention, ...] = ()
     """The names of this class word's description that picked out its ``instances`` ("the comedy film *produced by
-    Franco Cristaldi*": Cristaldi), each joined to every one of them (rule ``described_things``): conditions on that
-    thing, met through it, so none is a condition of the answer's own."""
+    Franco Cristaldi*": Cristaldi), each joined to every one of them (rule ``described_things``), or the names said of
+    this named thing whose owner the question asks for ("Which director's film *Family Diary* shared the Golden Lion
+    with Ivan's Childhood?", rule ``owned_described``): conditions on that thing, met through it, none the answer's."""
 
     @property
     def is_unknown(self) -> bool:

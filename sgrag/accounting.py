@@ -10,7 +10,7 @@ import re
 
 from .linking import STOPWORDS
 from .textnorm import SUPERLATIVE, stem, tokens
-from .types import Answer, Condition, QueryGraph, joined_to_every
+from .types import Answer, Condition, QueryGraph, conditions_met, joined_to_every
 
 _LINK_READINGS = {"typo": "a spelling correction", "fuzzy": "a close spelling", "embedding": "a similar name"}
 
@@ -156,8 +156,8 @@ def headline(answer: Answer, conditions: tuple[Condition, ...]) -> str:
         head = (f"No entity is proven to satisfy every condition; {answer.text} is joined to all {total}, but "
                 + (why if why else "some only through facts read with too little confidence to prove them"))
     elif answer.node_id is not None:
-        meets = used + sum(c.met for c in conditions)  # (as the partial list counts: a class word it meets too)
-        head = (f"No entity satisfies every condition; the best partial match satisfies {meets} of {total}"
+        head = (f"No entity satisfies every condition; the best partial match satisfies {conditions_met(conditions)} "
+                f"of {total}"
                 if total else "No condition of the question was found in the graph")
     else:
         head = ("No entity satisfies the conditions" if total and any(c.label for c in conditions)

@@ -219,6 +219,12 @@ class Condition:
         return self.status == "used"
 
 
+def conditions_met(conditions: tuple[Condition, ...]) -> int:
+    """How many named conditions the answer meets as the partial list counts them: those used, and those that only
+    rank but the best partial match meets (a class word it is)."""
+    return sum(c.used or c.met for c in conditions)
+
+
 def joined_to_every(conditions: tuple[Condition, ...]) -> bool:
     """Whether every condition is used or joined with its stated relation not checked, at least one so: the verdict
     and the badge then say "joined to every condition", not "satisfies"."""

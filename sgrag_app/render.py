@@ -20,7 +20,7 @@ import streamlit as st
 from sgrag import errors as sgrag_errors
 from sgrag import viz
 from sgrag.passages import Citation, Passage, cite, document_titles, how_read, locate
-from sgrag.types import UNK, Answer, Condition, Match, QueryTrace, RankedAnswer, joined_to_every
+from sgrag.types import UNK, Answer, Condition, Match, QueryTrace, RankedAnswer, conditions_met, joined_to_every
 from sgrag_app import state as K
 from sgrag_app.jobs import CANCELLED, DONE, FAILED, Job, JobRegistry, OutsideWriter, build_percent
 
@@ -490,8 +490,8 @@ def verdict_badge(a: Answer) -> str:
         return f":orange-badge[meets {used} of {total} conditions]"
     if total and used == total:
         return ":orange-badge[joined to every condition, not proven]"
-    if total and not used and not any(c.met for c in a.conditions):  # a name of the conditions' document that no
-        return ":orange-badge[meets none of the conditions]"           # fact joins to any (nor a class word it is)
+    if total and not conditions_met(a.conditions):  # a name of the conditions' document no fact joins to any of them
+        return ":orange-badge[meets none of the conditions]"
     return ":orange-badge[meets only some conditions]"
 
 

@@ -40,7 +40,8 @@ def build_query_graph(question: str, mentions: list[Mention], answer_type: str, 
     for m in ordered:  # a class of many things no description picks from stands for none of them
         if len(things[id(m)]) > MAX_INSTANCES and not by.get(id(m)):
             things[id(m)] = ()
-    phrases = relation_phrases(marked(question, [d for ds in by.values() for d in ds]), ordered, a_end, rules)
+    phrases = relation_phrases(marked(question, [(d.start, d.end) for ds in by.values() for d in ds]), ordered, a_end,
+                               rules)
     nodes = [QueryNode("q0", UNK, None, 1.0, None)]
     edges = []
     for i, m in enumerate(ordered, start=1):

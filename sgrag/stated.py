@@ -38,17 +38,18 @@ def stated_words(qg: QueryGraph, rules: RuleSwitches = ALL_ON) -> dict[str, tupl
     for name in qg.unlinked:  # each word a mark, so the count of words after a constraint stays as written
         for at in [k.start() for k in re.finditer(re.escape(name), question)]:
             if not any(at < n.mention.end and n.mention.start < at + len(name) for n in ordered):
-                question = question[:at] + re.sub(r"\S", "·", name) + question[at + len(name):]
-    question = marked(question, [d for n in qg.constraints for d in n.described_by])
+                question = marked(question, [(at, at + len(name))])
+    question = marked(question, [(d.start, d.end) for n in qg.constraints for d in n.described_by])
     stated = _stated(question, [(n.mention, n.confidence) for n in ordered], answer_type_span(qg.question)[2], rules)
     return {n.qid: s for n, s in zip(ordered, stated)}
 
 
-def marked(question: str, names: list[Mention]) -> str:
-    """``question`` with each of ``names`` (those describing a thing, ``QueryNode.described_by``) a mark per word:
-    they are the thing's conditions, no words stating how the answer is related."""
-    for m in names:
-        question = question[:m.start] + re.sub(r"\S", "·", question[m.start:m.end]) + question[m.end:]
+def marked(question: str, spans: list[tuple[int, int]]) -> str:
+    """``question`` with each character of the words in ``spans`` a mark, the spaces kept: names that state no
+    relation (a name the graph lacks, a name describing a thing: ``QueryNode.described_by``), whose words still count
+    where they stand."""
+    for start, end in spans:
+        question = question[:start] + re.sub(r"\S", "·", question[start:end]) + question[end:]
     return question
 
 

@@ -741,12 +741,12 @@ class Linker:
         """The things of ``instances`` joined to the most of the names ``inside`` (at least one; else all of them),
         and the names every picked thing is joined to."""
         g = self.graph
+        named = [{v for x in (o.chosen.label, *self.equivalents(o.chosen.label)) for v in g.nodes_by_label.get(x, ())}
+                 for o in inside]  # each name's nodes, its demonym's or its year's dates too
         meets: dict[str, set[int]] = {}
         for label in instances:
             near = {int(x) for v in g.nodes_by_label.get(label, ()) for x in g.neighbors(v).tolist()}
-            meets[label] = {i for i, o in enumerate(inside) if any(
-                v in near for x in (o.chosen.label, *self.equivalents(o.chosen.label))
-                for v in g.nodes_by_label.get(x, ()))}
+            meets[label] = {i for i, nodes in enumerate(named) if nodes & near}
         most = max(map(len, meets.values()))
         if not most:
             return instances, ()
@@ -759,7 +759,7 @@ class Linker:
         after a few lower-case words ("Which pope's 1493 bull *Inter caetera*", "Whose memoir *A Book of Dreams*"),
         on a graph read from documents."""
         lead = _OWNER_ASKED.match(question)
-        v = self.graph.index_of.get(m.chosen.node_id) if m.chosen.node_id is not None else None
+        v = self.graph.index_of.get(m.chosen.node_id)
         return lead is not None and v is not None and bool(self.graph.edge_sources) and m.role != "type" and \
             m.start >= lead.end() and not question[lead.end():m.start].strip("\"“ ") and not self.is_class[v]
 

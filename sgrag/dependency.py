@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v90"
+    VERSION = "spacy-v91"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -675,9 +675,6 @@ _AREA_NOUNS = frozenset({"district", "part", "region", "area", "outskirts", "sub
                          "coast", "shore", "bank", "tip", "end", "side"})
 """Nouns of a part of a place: "a village in the *district* of Gmina Ciężkowice" is a village in Gmina Ciężkowice,
 "a town on the east *coast* of the island of Ovalau" on Ovalau."""
-_DIRECTIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "central",
-                         "northeast", "northwest", "southeast", "southwest", "northeastern", "northwestern",
-                         "southeastern", "southwestern", "upper", "lower", "far"})
 
 _EVENT_NOUNS = frozenset({"massacre", "disaster", "siege", "bombing", "bombings", "earthquake", "riots", "protests",
                           "scandal", "uprising", "shooting", "crisis", "affair", "pogrom", "famine", "laws"})
@@ -699,10 +696,9 @@ def _in_area_of(content: list[Any]) -> bool:
     words = sorted((t for t in content if t.pos_ not in ("PUNCT", "DET", "CCONJ", "PART", "SPACE")), key=lambda t: t.i)
     if len(words) < MAX_PATH + 1 or words[0].lemma_ != "be" or words[1].dep_ != "attr" or \
             noun_kind(words[1].lemma_.lower()) != PLACE or words[2].lower_ not in _WITHIN + ("on",) or \
-            words[-1].lower_ != "of" or words[3].lemma_.lower() not in _AREA_NOUNS and \
-            not (words[3].lower_ in _DIRECTIONS and words[4].lemma_.lower() in _AREA_NOUNS):
-        return False
-    return all(t.lower_ == "of" or t.lemma_.lower() in _AREA_NOUNS or t.lower_ in _DIRECTIONS or
+            words[-1].lower_ != "of" or words[3].lemma_.lower() not in _AREA_NOUNS:
+        return False  # (a direction word modifies its area noun, off the path: "on the *east* coast of")
+    return all(t.lower_ == "of" or t.lemma_.lower() in _AREA_NOUNS or
                t.pos_ == "NOUN" and noun_kind(t.lemma_.lower()) == PLACE for t in words[3:])
 
 

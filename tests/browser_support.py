@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--no-sandbox", "--headless", "--disable-background-networking", "--disable-gpu",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 120_000  # generous: a loaded 2-core machine
+_SERVER_LOGS: list[Path] = []  # the logs of the apps being served, newest last (for a failure's report)
+_PAGES: list = []  # the pages opened by new_page (for a failure's report)
 
 needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                     reason=f"Debian chromium is not installed at {CHROMIUM} "
@@ -41,6 +43,7 @@ def serve_app(default_ws: Path, log_path: Path, env: dict[str, str] | None = Non
     env = {**os.environ, "SGRAG_WORKSPACE": str(default_ws), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
     log = open(log_path, "w")
+    _SERVER_LOGS.append(Path(log_path))
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
                              "--server.headless", "true", "--server.address", "127.0.0.1",
                              "--server.port", str(port), "--server.fileWatcherType", "none"],
@@ -60,6 +63,7 @@ def serve_app(default_ws: Path, log_path: Path, env: dict[str, str] | None = Non
             time.sleep(0.3)
         yield url
     finally:
+        _SERVER_LOGS.remove(Path(log_path))
         proc.terminate()
         try:
             proc.wait(10)
@@ -75,11 +79,28 @@ def launch(pw):
 def new_page(browser, requests: list[str] | None = None, dialogs: list[str] | None = None):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.set_default_timeout(WAIT_MS)
+    _PAGES[:] = [p for p in _PAGES if not p.is_closed()] + [page]
     if requests is not None:
         page.on("request", lambda r: requests.append(r.url))
     if dialogs is not None:
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     return page
+
+
+def failure_report(lines: int = 60, chars: int = 4000) -> str:
+    """What the open pages show and the tail of each served app's log: a browser test that fails on
+    CI says why (a timeout alone names only the element it waited for)."""
+    out = []
+    for page in [p for p in _PAGES if not p.is_closed()]:
+        try:
+            text = page.locator("[data-testid='stMain']").inner_text(timeout=5000)
+        except Exception as exc:  # noqa: BLE001 - a report must not fail
+            text = f"(unreadable: {exc})"
+        out.append(f"--- page {page.url}\n{text[:chars]}")
+    for log in _SERVER_LOGS:
+        with contextlib.suppress(OSError):
+            out.append(f"--- {log} (last {lines} lines)\n" + "\n".join(log.read_text().splitlines()[-lines:]))
+    return "\n".join(out) or "(no page open, no app served)"
 
 
 def outside_requests(requests: list[str], url: str) -> list[str]:

@@ -128,6 +128,15 @@ def shared_or_skip(*parts: str) -> Path:
     return p
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test reports what its pages showed and its app's log."""
+    report = (yield).get_result()
+    if report.when == "call" and report.failed and "browser" in item.fixturenames:
+        from browser_support import failure_report
+        report.sections.append(("what the browser showed", failure_report()))
+
+
 @pytest.fixture(scope="module")
 def browser():
     """One headless Chromium per test module (each page opens in a fresh context)."""

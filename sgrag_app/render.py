@@ -153,17 +153,19 @@ def render_stages(job: Job, expected: dict[str, float] | None = None) -> None:
 
 
 def render_engine_loading(job: Job) -> None:
-    """The index is loading in the background: its progress, refreshed until the page can run."""
+    """The index is loading in the background (as the caller just read): its progress, refreshed until the
+    page can run."""
     def body(job: Job) -> None:
         with st.container(border=True):
             st.markdown(f"**Loading the index of '{md(Path(job.key).name)}'** in the background: "
                         "the page opens as soon as it is loaded.")
             render_stages(job)
-    live_job(job, K.LOAD_POLLING, body, poll_s=0.5)
+    live_job(job, K.LOAD_POLLING, body, poll_s=0.5, running=True)
 
 
 def render_building(ws, job: Job) -> None:
-    """A workspace without an index yet whose build is running: how far, refreshed until it is done."""
+    """A workspace without an index yet whose build is running (as the caller just read): how far, refreshed
+    until it is done."""
     def body(job: Job) -> None:
         with st.container(border=True):
             outside = isinstance(job, OutsideWriter)
@@ -176,7 +178,7 @@ def render_building(ws, job: Job) -> None:
                 st.markdown(f"**'{md(ws.path.name)}' is building{by}, {build_percent(job)}% — "
                             "questions answer when done.**")
             render_stages(job)
-    live_job(job, K.BUILD_WAIT_POLLING, body)
+    live_job(job, K.BUILD_WAIT_POLLING, body, running=True)
 
 
 STEP_TITLES = {"gnn": "epoch", "eval": "questions answered"}
@@ -230,7 +232,8 @@ def render_job_outcome(job: Job, what: str, failed_items: int = 0, items: int = 
 
 
 def render_demo_setup(job: Job) -> None:
-    """Live banner while the demo workspace is set up on first start (the page reloads when done)."""
+    """Live banner while the demo workspace is set up on first start (the caller saw it running; the page
+    reloads when done)."""
     def body(job: Job) -> None:
         with st.container(border=True):
             st.markdown("**Setting up the demo workspace** (a Freebase knowledge graph with sample questions). "
@@ -238,7 +241,7 @@ def render_demo_setup(job: Job) -> None:
             render_stages(job)
             if job.status == FAILED:
                 st.error(f"Demo setup failed: {job.error}")
-    live_job(job, K.DEMO_POLLING, body)
+    live_job(job, K.DEMO_POLLING, body, running=True)
 
 
 def plain_stage(name: str) -> str:
@@ -1158,14 +1161,18 @@ LIVE_CSS = (f'<style>[class*="st-key-{LIVE_KEY}"] [data-stale="true"] '
             f'[class*="st-key-{LIVE_KEY}"] [data-testid="stProgress"] * {{ transition: none !important; }}</style>')
 
 
-def live_job(job: Job, poll_key: str, body, poll_s: float = LIVE_POLL_S) -> None:
+def live_job(job: Job, poll_key: str, body, poll_s: float = LIVE_POLL_S, running: bool | None = None) -> None:
     """Render ``body(job)`` in a fragment that re-reads the job every ``poll_s`` while it runs.
 
-    When the job ends, one full rerun refreshes the rest of the page (buttons, results).
+    When the job ends, one full rerun refreshes the rest of the page (buttons, results), also when it
+    ends while this run draws: ``running`` is the caller's reading (else one taken here), and a job
+    seen running that is done by the time its panel draws reruns the page at once.
     """
-    @st.fragment(run_every=poll_s if job.active else None)
+    running = job.active if running is None else running
+
+    @st.fragment(run_every=poll_s if running else None)
     def _live() -> None:
-        if not job.active and st.session_state.get(poll_key):
+        if not job.active and (running or st.session_state.get(poll_key)):
             st.session_state[poll_key] = False
             st.rerun()
         st.session_state[poll_key] = job.active

@@ -20,7 +20,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlExcepti
 import sgrag
 from sgrag_app import state as K
 from sgrag_app.asking import LINK_PARAM, Q_PARAM, AnswerCache
-from sgrag_app.jobs import DONE, EngineCache, Job, JobRegistry, OutsideWriter
+from sgrag_app.jobs import DONE, QUEUED, RUNNING, EngineCache, Job, JobRegistry, OutsideWriter
 
 log = logging.getLogger("sgrag_app")
 
@@ -224,9 +224,10 @@ class PageContext:
         except sgrag.SgragError as exc:
             st.info(str(exc), icon=":material/info:")
             st.stop()
-        if job.status == DONE:
+        status = job.status  # read once: the loading may end while this run draws
+        if status == DONE:
             return job.result
-        if job.active:
+        if status in (QUEUED, RUNNING):
             say_waiting()
             render_engine_loading(job)
         else:

@@ -105,3 +105,80 @@ def test_a_worker_whose_app_is_gone_stops_and_keeps_the_last_index(tmp_path):
             os.kill(int(pid), signal.SIGKILL)  # never leave a million-epoch build behind
     assert not Path(job_dir).exists()  # it cleaned up after itself
     assert not Workspace(ws).index_version  # cancelled: nothing half-built was published
+
+
+def _page_whose_job_ends_while_it_draws():
+    """A page that shows a job's progress while it runs; the job ends between two readings of it."""
+    import streamlit as st
+
+    from sgrag_app.render import live_job
+
+    class EndsWhileDrawn:
+        reads = 0
+
+        @property
+        def active(self) -> bool:  # running when first read, done from then on
+            EndsWhileDrawn.reads += 1
+            return EndsWhileDrawn.reads == 1
+
+    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
+    if st.session_state["runs"] == 1:
+        live_job(EndsWhileDrawn(), "test.polling", lambda job: st.write("loading"))
+    else:
+        st.write("opened")
+
+
+def test_a_job_that_ends_while_its_progress_draws_still_opens_the_page():
+    """Seen as running, then done before its panel drew: the page reruns and opens (it had stayed on
+    "loading" for ever: no poll was left to notice the end)."""
+    from streamlit.testing.v1 import AppTest
+    at = AppTest.from_function(_page_whose_job_ends_while_it_draws, default_timeout=30).run()
+    assert not at.exception
+    assert [m.value for m in at.markdown] == ["opened"]
+
+
+def _page_whose_index_loads_while_it_draws():
+    """A page that needs the engine of SGRAG_TEST_WS, whose loading ends between two readings of it."""
+    import os
+    from pathlib import Path
+
+    import streamlit as st
+
+    import sgrag
+    from sgrag_app.runtime import PageContext
+
+    ws = sgrag.Workspace(Path(os.environ["SGRAG_TEST_WS"]))
+    st.session_state["runs"] = st.session_state.get("runs", 0) + 1
+    st.write(f"answered by {PageContext(ws.path.parent, ws).engine_or_stop()}")
+
+
+def test_an_index_that_loads_while_the_page_draws_opens_the_page(built_ws, monkeypatch):
+    """Loading when first read, loaded a moment later: the page opens with the engine (it had said
+    "Cannot open the index: " with no reason, or waited for ever)."""
+    from streamlit.testing.v1 import AppTest
+
+    import sgrag_app.runtime as runtime
+
+    class LoadsWhileDrawn:
+        reads = 0
+        result, error = "the engine", ""
+
+        @property
+        def status(self) -> str:
+            LoadsWhileDrawn.reads += 1
+            return "running" if LoadsWhileDrawn.reads == 1 else DONE
+
+        @property
+        def active(self) -> bool:
+            return self.status == "running"
+
+        def snapshot(self):
+            return {}
+
+        def elapsed(self):
+            return 0.0
+    monkeypatch.setattr(runtime, "engine_job", lambda ws, retry=False: LoadsWhileDrawn())
+    monkeypatch.setenv("SGRAG_TEST_WS", str(built_ws))
+    at = AppTest.from_function(_page_whose_index_loads_while_it_draws, default_timeout=30).run()
+    assert not at.exception and not at.error
+    assert [m.value for m in at.markdown if "answered" in m.value] == ["answered by the engine"]

@@ -1,6 +1,6 @@
 """Fit the offline ranker's weights (config section "ranking", ``weights``) as a conditional logit, with k-fold CV.
 
-    python bench/fit_ranker.py --workspace W [--queries CSV] [--limit N] [--folds 5] [--write]
+    python bench/fit_ranker.py --workspace W [--queries CSV] [--also W2=CSV2 ...] [--limit N] [--folds 5] [--write]
 
 Asks every question once, keeps each question's candidates with their features (from the
 trace), then maximises log P(gold | candidates) = softmax(w . features) over the questions
@@ -11,6 +11,10 @@ weights fitted on all questions; ``--write`` stores those in the workspace's con
 weights from the next time it opens. ``--fix coverage=100`` measures the alternative where
 satisfying more constraints always outranks the other evidence. Tune on the dev
 file only: the held-out ERQA questions are for checking.
+
+``--also W2=CSV2`` (repeatable) pools another workspace's questions, e.g. the graphs of several document sets
+and their questions: the cross-validation then leaves one set out at a time (questions on the same documents
+are not independent), and prints each set's Hit@1 with the current and the fitted weights.
 
 ``--in-edge-weights 0.003,0.01,0.1,1`` instead chooses ``ranking.in_edge_weight`` (how much an edge the
 candidate is the tail of counts in ``likelihood``) together with the likelihood's weight: it asks the
@@ -132,6 +136,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workspace", "-w", required=True)
     ap.add_argument("--queries", default=str(ERQA / "fb_erqa_dev.csv"))
+    ap.add_argument("--also", action="append", default=[], metavar="W=CSV",
+                    help="pool another workspace's questions; the cross-validation then leaves one set out")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--fix", action="append", default=[], metavar="NAME=W",
@@ -148,14 +154,28 @@ def main() -> None:
         return
     fixed = {k: float(v) for k, v in (f.split("=", 1) for f in args.fix)}
     data, current = collect(args.workspace, questions)
+    sets = [(args.workspace, data)]
+    for pair in args.also:
+        workspace, _, path = pair.partition("=")
+        sets.append((workspace, collect(workspace, read_questions(path, args.limit or None))[0]))
+    data = [q for _, d in sets for q in d]
     print(f"questions: {len(data)}; gold among the candidates: {sum(bool(y.any()) for _, y in data)}")
     print(f"Hit@1 with the current weights: {hit1(data, current):.4f}")
-    folds = np.array_split(np.random.default_rng(0).permutation(len(data)), args.folds)
+    if len(sets) > 1:  # leave one set out
+        start = np.cumsum([0] + [len(d) for _, d in sets])
+        folds = [np.arange(start[k], start[k + 1]) for k in range(len(sets))]
+    else:
+        folds = np.array_split(np.random.default_rng(0).permutation(len(data)), args.folds)
     held_out = 0.0
     for k, test in enumerate(folds):
         train = [data[i] for j, f in enumerate(folds) if j != k for i in f]
-        held_out += hit1([data[i] for i in test], fit(train, fixed)) * len(test)
-    print(f"{args.folds}-fold cross-validated Hit@1 of fitted weights: {held_out / len(data):.4f}")
+        right = hit1([data[i] for i in test], fit(train, fixed)) * len(test)
+        held_out += right
+        if len(sets) > 1:
+            print(f"  {sets[k][0]}: {len(test)} questions, Hit@1 current {hits([data[i] for i in test], current).sum()}, "
+                  f"fitted without it {right:.0f}")
+    how = "leave-one-set-out" if len(sets) > 1 else f"{args.folds}-fold"
+    print(f"{how} cross-validated Hit@1 of fitted weights: {held_out / len(data):.4f}")
     w = fit(data, fixed)
     print(f"Hit@1 of weights fitted on all: {hit1(data, w):.4f}")
     fitted = {n: round(float(v), 2) for n, v in zip(NAMES, w)}

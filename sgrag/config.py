@@ -128,12 +128,14 @@ class RankingConfig:
         "likelihood": 14.6, "kind": 0.0, "document": 0.0})
     """Weight of each ranking feature (every feature lies in [0, 1]); a feature left out keeps its default."""
     document_weights: dict[str, float] = field(default_factory=lambda: {
-        "coverage": 4.83, "soft": 1.26, "type": 2.67, "relation": 3.81, "relation_words": 1.74, "prior": 3.34,
-        "likelihood": 1.64, "kind": 1.45, "document": 6.61})
-    """The weights on a graph read from documents, unless the workspace sets its own ``weights``: fitted on the
-    Re-DocRED dev questions over the offline extractor's graph of its 150 documents (``bench/fit_ranker.py``,
-    coverage free: 5-fold cross-validated Hit@1 of the ranked lists 0.37 -> 0.46). There a small star is no sign
-    of the answer (every extracted node has few edges), and the relation's words and the answer's kind are."""
+        "coverage": 4.83, "soft": 1.46, "type": 2.1, "relation": 4.43, "relation_words": 4.01, "prior": 6.46,
+        "likelihood": 1.36, "kind": 1.62, "document": 6.61})
+    """The weights on a graph read from documents, unless the workspace sets its own ``weights``: fitted
+    (``bench/fit_ranker.py --also``) on the Re-DocRED dev questions and 15 held-out sets of encyclopedic documents
+    with their questions (1,004 in all), each over the offline extractor's graph of its documents, coverage and
+    document held at their earlier fit (on Re-DocRED dev alone). There a small star is no sign of the answer
+    (every extracted node has few edges); the relation's words, the answer's kind and a candidate more specific
+    than the document's hub (often the thing the question names) are."""
     kind_class_min_members: int = 3
     """A class noun of a document graph names a coarse kind (``sgrag.kinds``) once at least this many of its members
     have one ..."""

@@ -22,7 +22,8 @@ FEATURE_WORDS = {"coverage": "satisfies more of the constraints", "soft": "also 
                  "relation_words": "has relations named by the question's words",
                  "prior": "is more specific (fewer connections overall)",
                  "likelihood": "is joined to the constraints by more edges",
-                 "kind": "is of the kind the answer type asks for (person, place, ...)"}
+                 "kind": "is of the kind the answer type asks for (person, place, ...)",
+                 "sentence": "is named in one sentence with more of the conditions"}
 
 MEETING = "that satisfy every condition used"
 JOINED = "joined to every condition (a relation the question states not checked)"

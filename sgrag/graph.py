@@ -90,6 +90,15 @@ class KnowledgeGraph:
         return out
 
     @cached_property
+    def sentences_of(self) -> list[frozenset[str]]:
+        """Per node, the sentences its provenance names it in, each as ``<chunk id>@<start>-<end>`` (empty on a
+        graph not read from documents, and for a bare chunk id)."""
+        out = [frozenset()] * self.num_nodes
+        for v, sources in self.node_sources.items():
+            out[v] = frozenset(head for s in sources if "@" in (head := s.split("|", 1)[0]))
+        return out
+
+    @cached_property
     def nodes_of_document(self) -> dict[str, list[int]]:
         """Document id -> the nodes its text names (``documents_of`` turned round)."""
         out: dict[str, list[int]] = {}

@@ -74,6 +74,9 @@ FEATURE_RULES = {
     "document": register("document", "ranking", "On a graph read from documents, ranks first the candidates that one "
                          "document names together with the most firm conditions: a fact its sentences state apart (or "
                          "through a pronoun the reader missed) still lies in the document about it."),
+    "sentence": register("sentence", "ranking", "On a graph read from documents, ranks first the candidates that one "
+                         "sentence names together with the most firm conditions: a fact the reader did not take apart "
+                         "is still stated beside its answer."),
 }
 PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph read from documents, how many conditions "
                                "a partial match meets counts among its evidence (coverage) instead of first: one more "
@@ -498,6 +501,22 @@ class Ranker:
         docs, named = self.graph.documents_of, documents_naming(self.graph, qg, self.soft_below)
         for i, v in enumerate(nodes.tolist()):
             out[i] = max((named.get(d, 0) for d in docs[v]), default=0) / firm
+        return out
+
+    def _same_sentence(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
+        """Per candidate, the largest share of the firm conditions that one sentence naming it names too (the
+        ``sentence`` feature; met by an edge or not); 0 on a graph not read from documents."""
+        out = np.zeros(nodes.size, dtype=np.float64)
+        firm = firm_constraints(qg, self.soft_below)
+        if not self._read or not firm:
+            return out
+        sentences, by_label = self.graph.sentences_of, self.graph.nodes_by_label
+        named: dict[str, int] = {}
+        for c in firm:
+            for s in frozenset().union(*(sentences[v] for x in c.labels for v in by_label.get(x, ()))):
+                named[s] = named.get(s, 0) + 1
+        for i, v in enumerate(nodes.tolist()):
+            out[i] = max((named.get(s, 0) for s in sentences[v]), default=0) / len(firm)
         return out
 
     @property
@@ -1083,7 +1102,7 @@ class Ranker:
                 "prior": prior,
                 "likelihood": np.clip(likelihood, 0.0, 1.0),
                 "kind": self.kind_fit(qg, nodes),
-                "document": self._same_document(qg, nodes)}
+                "document": self._same_document(qg, nodes), "sentence": self._same_sentence(qg, nodes)}
 
     def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
         """Per candidate: the features ``rank`` weighs (all in [0, 1]).

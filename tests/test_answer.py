@@ -186,6 +186,9 @@ def brute_features(ranker, qg, candidates):
                   float(COARSE_KINDS[ranker.node_kinds.kind[v]] == asked),
                   "document": max((sum(any(d in g.documents_of[u] for x in c.labels for u in g.nodes_by_label[x])
                                        for c in firm) for d in g.documents_of[v]), default=0) / len(firm)
+                  if g.edge_sources and firm else 0.0,
+                  "sentence": max((sum(any(s in g.sentences_of[u] for x in c.labels for u in g.nodes_by_label[x])
+                                       for c in firm) for s in g.sentences_of[v]), default=0) / len(firm)
                   if g.edge_sources and firm else 0.0}
     return out
 

@@ -9,6 +9,8 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sgrag import Engine, GraphBuilder
 from sgrag.config import RankingConfig
@@ -17,7 +19,7 @@ from sgrag.narrowing import one_typo_apart
 from sgrag.relax import best_tiers
 from sgrag_app.render import CONDITION_STATUS, candidate_constraint_table, exact_set_title
 from conftest import build_workspace, fast_config
-from test_rule_contracts import kin_graph, one_document_graph, partial_read_graph
+from test_rule_contracts import kin_graph, one_document_graph, one_sentence_graph, partial_read_graph
 
 
 def _read(edges):
@@ -799,3 +801,35 @@ def test_the_person_the_sentence_names_outranks_the_documents_hub(hub_documents,
     alone, put the hub first)."""
     answer_given = hub_documents.ask(question).answer
     assert answer_given.text == answer, [r.label for r in answer_given.ranked[:3]]
+
+
+@pytest.fixture(scope="module")
+def one_sentence_engine(tmp_path_factory):
+    return Engine.open(build_workspace(tmp_path_factory.mktemp("sentence") / "ws", one_sentence_graph()).path)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=5), st.sampled_from([
+    "Which company did Ann Holt found in Oslo in 1921?", "Which company did Ann Holt found?",
+    "What was founded in Oslo?"]))
+def test_the_sentence_feature_is_the_share_of_firm_conditions_one_sentence_names_with_the_candidate(
+        one_sentence_engine, picks, question):
+    """Column-wise ``sentence`` equals its definition one candidate at a time: over the sentences naming the
+    candidate, the most firm conditions one of them names too (any node bearing the condition's label), as a share."""
+    from sgrag.ranking import firm_constraints
+    eng = one_sentence_engine
+    g, qg = eng.graph, eng.ask(question).query_graph
+    firm = firm_constraints(qg, eng.ranker.soft_below)
+    got = eng.ranker.features(qg, {v: {} for v in picks})
+    for v in set(picks):
+        want = max((sum(any(s in g.sentences_of[u] for x in c.labels for u in g.nodes_by_label[x]) for c in firm)
+                    for s in g.sentences_of[v]), default=0) / len(firm) if firm else 0.0
+        assert got[v]["sentence"] == pytest.approx(want), (g.labels[v], question)
+
+
+def test_the_candidate_named_in_one_sentence_with_every_condition_ranks_first(one_sentence_engine):
+    """Ann Holt founded two companies; the sentence naming Vik Pianos also names Oslo and 1921, which the reader
+    took no fact of: Vik Pianos is the answer, Sol Mills (named with Ann Holt alone) second."""
+    answer = one_sentence_engine.ask("Which company did Ann Holt found in Oslo in 1921?").answer
+    assert [(r.label, r.features["sentence"]) for r in answer.ranked[:2]] == \
+        [("Vik Pianos", 1.0), ("Sol Mills", 0.3333)]  # (features are shown to 4 places)

@@ -203,6 +203,8 @@ CONTRACTS = {
                                  "Which country contains Paris?"),
     "document": Contract("one_document", "Which writer is from America and wrote The Alloy of Law?",
                          "Which country won medals at the 2012 Summer Olympics?"),
+    "sentence": Contract("one_sentence", "Which company did Ann Holt found in Oslo in 1921?",
+                         "Which company did Ann Holt found?"),
     # ---- narrowing: who stays in the exact set ---------------------------------------------------------------
     "named_not_answer": Contract("people", "Which country is home to a comedian and to Paul Reubens?",
                                  "Who is the female comedian from the United States of America?", on_only='named in the question as a condition'),
@@ -356,6 +358,22 @@ def partial_read_graph():
          ("lw", "os", "mentioned with", "Lund Works hired a cousin of Ann Holt in Oslo.", "document|0.3")])
 
 
+def one_sentence_graph():
+    """Read from one document: Ann Holt founded Sol Mills (a sentence of its own) and Vik Pianos, in the sentence
+    that also names Oslo and 1921 (the reader took no fact of those); nothing else tells the two apart."""
+    sentences = ["Ann Holt founded Sol Mills.", "Ann Holt founded Vik Pianos in Oslo in 1921."]
+    at = [0, len(sentences[0]) + 1]
+    b = GraphBuilder()
+    for nid, label in [("sm", "Sol Mills"), ("vp", "Vik Pianos"), ("ah", "Ann Holt"), ("os", "Oslo"), ("y", "1921")]:
+        b.add_node(nid, label)
+    for k, src, dst, rel, how in [(0, "ah", "sm", "founded", "svo|0.85"), (1, "ah", "vp", "founded", "svo|0.85"),
+                                  (1, "ah", "os", "mentioned with", "document|0.3"),
+                                  (1, "ah", "y", "mentioned with", "document|0.3")]:
+        span = f"{at[k]}-{at[k] + len(sentences[k])}"
+        b.add_edge(src, dst, rel, sentences[k], sources=(f"d:p0:c0@{span}|{how}|{span}",))
+    return b.build()
+
+
 def one_document_graph():
     """Read from documents, several facts to a document: one names a harbor in Connecticut, a light replaced in
     1845 and, with neither, the Five Mile Point Lighthouse; one says Brandon Sanderson wrote The Alloy of Law and
@@ -466,7 +484,7 @@ def kin_graph():
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
-          "misspelt": misspelt_graph, "one_document": one_document_graph, "cut": cut_graph, "coarse": coarse_graph,
+          "misspelt": misspelt_graph, "one_document": one_document_graph, "one_sentence": one_sentence_graph, "cut": cut_graph, "coarse": coarse_graph,
           "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph, "birthplaces": birthplaces_graph,
           "dated": lambda: _read_facts([("sl", "Stone Line"), ("y", "1875")],
                                        [("sl", "y", "opened in", "The Stone Line was opened in 1875.", "passive|0.85")])}
@@ -481,7 +499,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read", "misspelt", "one_document", "cut", "coarse", "places_read", "kin"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "one_document", "one_sentence", "cut", "coarse", "places_read", "kin"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

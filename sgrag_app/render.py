@@ -669,6 +669,7 @@ def render_ranked(trace: QueryTrace) -> None:
                  column_config={"candidate": st.column_config.TextColumn(pinned=True, width=150),
                                 "met": st.column_config.TextColumn(width=45),
                                 "same doc": st.column_config.TextColumn(width=70),
+                                "same sentence": st.column_config.TextColumn(width=70),
                                 "score": st.column_config.NumberColumn(width=60, format="%.2f")})
 
 
@@ -682,7 +683,7 @@ def firm_conditions(trace: QueryTrace) -> int:
 def partial_frame(ranked, n: int, firm: int, apart: dict[str, str] | None = None) -> pd.DataFrame:
     """The partial matches as the list shows them: the ``n`` conditions each meets by a fact and, on a graph read
     from documents, how many of the ``firm`` ones (a class word is named by every document) one document naming it
-    names too (what a candidate meeting none rests on); ``apart`` (node id -> why): the candidates the question's
+    names too (what a candidate meeting none rests on), and one sentence naming it; ``apart`` (node id -> why): the candidates the question's
     words rule out, whatever their score ("not a person"), so that one ranked below a lower score says why."""
     apart = apart or {}
     rows = []
@@ -692,6 +693,8 @@ def partial_frame(ranked, n: int, firm: int, apart: dict[str, str] | None = None
             row["ruled out"] = apart.get(r.node_id, "")
         if any(x.features.get("document") for x in ranked):
             row["same doc"] = f"{round(r.features.get('document', 0.0) * firm)}/{firm}"
+        if any(x.features.get("sentence") for x in ranked):
+            row["same sentence"] = f"{round(r.features.get('sentence', 0.0) * firm)}/{firm}"
         row["score"] = round(float(r.score), 3)
         rows.append(row)
     return pd.DataFrame(rows)
@@ -705,7 +708,8 @@ def partial_order_note(ranked) -> str:
         return "No entity meets every condition: candidates meeting more conditions come first, then by score."
     return ("No entity meets every condition: candidates are ranked by their evidence (how many conditions they meet, "
             "\"met\"; how sure those facts are; whether they are of the kind asked; how many of the conditions one "
-            "document naming them names too, \"same doc\"), so one meeting fewer may come first.")
+            "document naming them names too, \"same doc\", and one sentence, \"same sentence\"), so one meeting "
+            "fewer may come first.")
 
 
 def render_candidates(trace: QueryTrace, engine=None) -> None:

@@ -163,6 +163,11 @@ def test_the_partial_list_says_what_a_candidate_meeting_no_condition_rests_on():
     # a candidate the question's words rule out says so, whatever its score
     ruled = partial_frame(ranked, 2, 2, {"b": "not a person"})
     assert list(ruled["ruled out"]) == ["", "not a person"]
+    # and what one sentence naming it names too, where a sentence names any condition with a candidate
+    said = [RankedAnswer("a", "Vik Pianos", 3.0, ("q1",), ("q2", "q3"), {"document": 1.0, "sentence": 1.0}),
+            RankedAnswer("b", "Sol Mills", 2.9, ("q1",), ("q2", "q3"), {"document": 1.0, "sentence": 1 / 3})]
+    assert list(partial_frame(said, 3, 3)["same sentence"]) == ["3/3", "1/3"]
+    assert "same sentence" not in partial_frame(ranked, 2, 2).columns
 
 
 def test_the_partial_list_says_how_it_is_ordered():

@@ -666,11 +666,16 @@ def render_ranked(trace: QueryTrace) -> None:
     st.markdown("##### Ranked candidates")
     st.caption(partial_order_note(a.ranked))
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
-                 column_config={"candidate": st.column_config.TextColumn(pinned=True, width=150),
-                                "met": st.column_config.TextColumn(width=45),
-                                "same doc": st.column_config.TextColumn(width=70),
-                                "same sentence": st.column_config.TextColumn(width=70),
-                                "score": st.column_config.NumberColumn(width=60, format="%.2f")})
+                 column_config={"candidate": st.column_config.TextColumn(pinned=True, width=122),
+                                "met": st.column_config.TextColumn(width=40),
+                                "same doc": st.column_config.TextColumn(width=66, help=SAME_DOC_HELP),
+                                "same sentence": st.column_config.TextColumn("sentence", width=62,
+                                                                             help=SAME_SENTENCE_HELP),
+                                "score": st.column_config.NumberColumn(width=50, format="%.2f")})
+
+
+SAME_DOC_HELP = "How many of the firmly linked conditions one document naming the candidate names too"
+SAME_SENTENCE_HELP = "How many of the firmly linked conditions one sentence naming the candidate names too"
 
 
 def firm_conditions(trace: QueryTrace) -> int:
@@ -708,8 +713,8 @@ def partial_order_note(ranked) -> str:
         return "No entity meets every condition: candidates meeting more conditions come first, then by score."
     return ("No entity meets every condition: candidates are ranked by their evidence (how many conditions they meet, "
             "\"met\"; how sure those facts are; whether they are of the kind asked; how many of the conditions one "
-            "document naming them names too, \"same doc\", and one sentence, \"same sentence\"), so one meeting "
-            "fewer may come first.")
+            "document naming them names too, \"same doc\", and one sentence, \"sentence\"), so one meeting fewer may "
+            "come first.")
 
 
 def render_candidates(trace: QueryTrace, engine=None) -> None:

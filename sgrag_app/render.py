@@ -688,8 +688,9 @@ def firm_conditions(trace: QueryTrace) -> int:
 def partial_frame(ranked, n: int, firm: int, apart: dict[str, str] | None = None) -> pd.DataFrame:
     """The partial matches as the list shows them: the ``n`` conditions each meets by a fact and, on a graph read
     from documents, how many of the ``firm`` ones (a class word is named by every document) one document naming it
-    names too (what a candidate meeting none rests on), and one sentence naming it; ``apart`` (node id -> why): the candidates the question's
-    words rule out, whatever their score ("not a person"), so that one ranked below a lower score says why."""
+    names too (what a candidate meeting none rests on), and one sentence naming it; ``apart`` (node id -> why): the
+    candidates the question's words rule out, whatever their score ("not a person"), so that one ranked below a
+    lower score says why."""
     apart = apart or {}
     rows = []
     for r in ranked:

@@ -124,8 +124,7 @@ def _trailing_descriptions(qg: QueryGraph) -> list[str]:
     northernmost university in the world*", "won *a gold medal*", "was released *first*"): conditions no name
     stands for, one per coordinated part ("led *the smaller squadron* and *was promoted to vice admiral after the
     victory*"). A relation phrase alone ("Which county is Roper located in?", "... in its crew") is none."""
-    ends = [m.end for n in qg.constraints for m in ([n.mention] if n.mention is not None else []) + list(n.described_by)
-            if 0 < m.end <= len(qg.question)]
+    ends = [m.end for m in qg.condition_mentions if 0 < m.end <= len(qg.question)]
     ends += [k.end() for name in qg.unlinked for k in re.finditer(re.escape(name), qg.question)]
     if not ends:
         return []

@@ -1204,13 +1204,10 @@ class Linker:
         (a person: a type edge to "person" or "human"); a word ending several people's names, or a label itself,
         stands for none of them."""
         g = self.graph
-        rels = [i for i, r in enumerate(g.relations) if relation_word(r) in self.lexicon.type_relations]
-        kinds = [v for label in ("person", "human") for v in g.nodes_by_label.get(label, ())]
-        if not rels or not kinds:
-            return {}
-        people = np.unique(g.src[np.isin(g.rel, rels) & np.isin(g.dst, kinds)])
+        people = {u for label in ("person", "human") for v in g.nodes_by_label.get(label, ())
+                  for u in self._instances.get(v, ())}
         found: dict[str, set[str]] = {}
-        for v in people.tolist():
+        for v in people:
             words = g.labels[v].split()
             if 2 <= len(words) <= 4 and all(w[:1].isupper() and w[:1].isalpha() for w in words):
                 found.setdefault(fold(words[-1]), set()).add(fold(g.labels[v]))

@@ -335,8 +335,7 @@ def echoes_question(graph: KnowledgeGraph, qg: QueryGraph, nodes: list[int]) -> 
     common word (no capital) anywhere in it (``QUESTION_WORDS_NOT_ANSWER``; "Sydney" inside "University of
     Sydney" is not an echo, "university" inside "Harvard University" is)."""
     text = list(qg.question)
-    for m in [c.mention for c in qg.constraints if c.mention is not None] + \
-            [d for c in qg.constraints for d in c.described_by]:
+    for m in qg.condition_mentions:
         text[m.start:m.end] = "|" * (m.end - m.start)
     outside, whole = _words("".join(text).replace("|", " | ")), _words(qg.question)
     out = []

@@ -494,29 +494,23 @@ class Ranker:
     def _same_document(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per candidate, the largest share of the firm conditions that one document naming it names too (the
         ``document`` feature; met by an edge or not); 0 on a graph not read from documents."""
-        out = np.zeros(nodes.size, dtype=np.float64)
-        firm = len(firm_constraints(qg, self.soft_below))
-        if not self._read or not firm:
-            return out
-        docs, named = self.graph.documents_of, documents_naming(self.graph, qg, self.soft_below)
-        for i, v in enumerate(nodes.tolist()):
-            out[i] = max((named.get(d, 0) for d in docs[v]), default=0) / firm
-        return out
+        return self._named_with(qg, nodes, self.graph.documents_of)
 
     def _same_sentence(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
         """Per candidate, the largest share of the firm conditions that one sentence naming it names too (the
         ``sentence`` feature; met by an edge or not); 0 on a graph not read from documents."""
+        return self._named_with(qg, nodes, self.graph.sentences_of)
+
+    def _named_with(self, qg: QueryGraph, nodes: np.ndarray, places: list[frozenset[str]]) -> np.ndarray:
+        """Per candidate, the largest share of the firm conditions that one of the places naming it (per node:
+        ``places``, its documents or its sentences) names too."""
         out = np.zeros(nodes.size, dtype=np.float64)
-        firm = firm_constraints(qg, self.soft_below)
+        firm = len(firm_constraints(qg, self.soft_below))
         if not self._read or not firm:
             return out
-        sentences, by_label = self.graph.sentences_of, self.graph.nodes_by_label
-        named: dict[str, int] = {}
-        for c in firm:
-            for s in frozenset().union(*(sentences[v] for x in c.labels for v in by_label.get(x, ()))):
-                named[s] = named.get(s, 0) + 1
+        named = places_naming(self.graph, qg, self.soft_below, places)
         for i, v in enumerate(nodes.tolist()):
-            out[i] = max((named.get(s, 0) for s in sentences[v]), default=0) / len(firm)
+            out[i] = max((named.get(p, 0) for p in places[v]), default=0) / firm
         return out
 
     @property
@@ -1194,11 +1188,18 @@ def firm_constraints(qg: QueryGraph, soft_below: float) -> list[QueryNode]:
 
 def documents_naming(graph: KnowledgeGraph, qg: QueryGraph, soft_below: float) -> dict[str, int]:
     """Document id -> how many of the question's firm conditions it names (any label meeting each)."""
-    docs, by_label = graph.documents_of, graph.nodes_by_label
+    return places_naming(graph, qg, soft_below, graph.documents_of)
+
+
+def places_naming(graph: KnowledgeGraph, qg: QueryGraph, soft_below: float,
+                  places: list[frozenset[str]]) -> dict[str, int]:
+    """Place (per node: ``places``, its documents or its sentences) -> how many of the question's firm conditions
+    it names (any label meeting each)."""
+    by_label = graph.nodes_by_label
     out: dict[str, int] = {}
     for c in firm_constraints(qg, soft_below):
-        for d in frozenset().union(*(docs[v] for x in c.labels for v in by_label.get(x, ()))):
-            out[d] = out.get(d, 0) + 1
+        for p in frozenset().union(*(places[v] for x in c.labels for v in by_label.get(x, ()))):
+            out[p] = out.get(p, 0) + 1
     return out
 
 

@@ -89,6 +89,13 @@ class QueryGraph:
         return [n for n in self.nodes if not n.is_unknown]
 
     @property
+    def condition_mentions(self) -> list[Mention]:
+        """Where the question names its conditions: each constraint's mention and each name describing one
+        (``QueryNode.described_by``)."""
+        return [m for c in self.constraints
+                for m in ([c.mention] if c.mention is not None else []) + list(c.described_by)]
+
+    @property
     def named_labels(self) -> set[str]:
         """Every label a condition of the question stands for: each constraint's (``QueryNode.labels``) and each
         name describing one (``QueryNode.described_by``); none is an answer."""

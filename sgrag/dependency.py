@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v91"
+    VERSION = "spacy-v92"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -359,8 +359,11 @@ class ParseExtractor:
     # ---- the work ----------------------------------------------------------------------------
     def _extract(self, text: str, title: str) -> tuple[list[ExtractedEntity], list[ExtractedRelation]]:
         from .nlp import english
-        headed = bool(title) and text.lstrip().startswith(title) and "\n" in text
-        body = text.split("\n", 1)[1] if headed else text
+        lead = len(text) - len(text.lstrip())
+        line_end = text.find("\n", lead)
+        headed = bool(title) and line_end >= 0 and text[lead:line_end].strip() == title.strip()
+        body = text[line_end + 1:] if headed else text  # (a first line that only begins with the title is prose:
+        #                                                  "Marie Curie was a physicist." in Marie_Curie.txt)
         # the title line is parsed as blanks (offsets kept): run into the first sentence, it breaks the parse of
         # that sentence ("Elias Brown\n\nElias Brown (May 9, 1793–July 7, 1857) was ..." splits at each word)
         doc = english()(re.sub(r"\S", " ", text[:len(text) - len(body)]) + body if headed else text)

@@ -2404,3 +2404,13 @@ def test_a_nationality_or_person_noun_run_into_a_name_is_no_part_of_it(ex):
     labels = {e.label for e in found.entities}
     assert {"Noureddine Morceli", "Hector Hodler", "Scottish Premier League"} <= labels
     assert not [x for x in labels if x.startswith(("Algerian ", "Swiss E"))]
+
+
+def test_a_first_line_that_begins_with_the_files_title_is_read_as_prose(ex, tmp_path):
+    """A file named after its subject whose first line is a sentence naming it ("Marie_Curie.txt": "Marie Curie was a
+    Polish physicist ..."): that sentence is read, not blanked as a title line (was: its facts were lost)."""
+    relations = document_relations(ex, tmp_path / "Marie_Curie.txt",
+                                   "Marie Curie was a Polish physicist born in Warsaw.\n"
+                                   "She won the Nobel Prize in Physics in 1903.\n")
+    read = {(r.source, r.relation, r.target) for r in relations}
+    assert {("Marie Curie", "from", "Polish"), ("Marie Curie", "is a", "physicist")} <= read

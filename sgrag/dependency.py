@@ -301,7 +301,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v92"
+    VERSION = "spacy-v93"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1208,8 +1208,10 @@ class _Reader:
                         not _event_word(ent[-1].text):
                     spans.append((ent.start, ent.start + 1, "VALUE"))  # "the NFL champion 1957 Lions": a team's
                     ent = doc[ent.start + 1:ent.end]                   # season, not an edition; "a 2001 French film"
-                if kind == "PERSON" and len(ent) > 2 and ent[0].text in _DEMONYM_NOUNS:
-                    ent = doc[ent.start + 1:ent.end]  # "his fellow Finn Ville Ritola": a Finn, named Ville Ritola
+                named = doc[ent.start + (ent[0].lower_ == "the"):ent.end]  # (NER's organisation may take "the")
+                if kind in ("PERSON", "ORG") and len(named) > 2 and named[0].text in _DEMONYM_NOUNS:
+                    ent, kind = named[1:], "PERSON"  # "his fellow Finn Ville Ritola", "the Frenchman René Caillié"
+                    #                                  (NER's organisation): a Finn, a Frenchman, named ...
                 first = doc[ent.start - 1] if ent.start > sent.start else None
                 if kind == "PERSON" and first is not None and first.ent_type_ == "GPE" and first.ent_iob_ == "B" and \
                         first.pos_ == "PROPN" and first.dep_ == "compound" and ent.start <= first.head.i < ent.end:
@@ -1356,6 +1358,16 @@ class _Reader:
         doc = self.doc
         if i + 1 >= end or doc[i + 1].pos_ != "PROPN":
             return False
+        if doc[i].ent_type_ in ("PERSON", "ORG") and doc[i + 1].ent_iob_ == "I" and (
+                doc[i].ent_iob_ == "B" or i > 0 and doc[i - 1].ent_iob_ == "B" and doc[i - 1].lower_ == "the"):
+            k = i + 1
+            while k < len(doc) and doc[k].ent_iob_ == "I":
+                k += 1
+            if k - i > 2 and doc[i].text in _DEMONYM_NOUNS:
+                return True  # NER's organisation or person of both ("the Frenchman René Caillié")
+        if doc[i].text in _DEMONYM_NOUNS and doc[i].text.endswith(("man", "woman")) and i + 2 < end and \
+                doc[i + 2].pos_ == "PROPN":
+            return True  # no name begins with "Frenchman" (as one may with "Finn" or "Scot")
         if doc[i + 1].ent_type_ == "PERSON" and (doc[i].text in _DEMONYM_NOUNS or is_person_noun(doc[i].lower_)
                                                   and doc[i].text not in _HONORIFICS | _PEERAGE):
             return True  # (a title stays: "Emperor Xuanzong" is read as the emperor's name elsewhere)
@@ -2506,6 +2518,19 @@ class _Reader:
         noun = h.head
         return noun if noun.pos_ == "NOUN" and noun.tag_ == "NNS" and noun.i not in self.token_mention else None
 
+    def _modifier_of_named_subject(self, a: _Mention, ta: Any, b: _Mention, tb: Any):
+        """"*The Scottish* explorer Alexander Gordon Laing reached ...": a modifier of the subject noun a name stands for
+        (``_named_subject``) is the name's, as it is where the noun is no subject ("by the German geographer Hans
+        Meyer") -> (name, "from", modifier, "modifier", span) (or a year, a date), or None."""
+        for (low, tl), (top, tt) in (((a, ta), (b, tb)), ((b, tb), (a, ta))):
+            noun = tt.head
+            if tl.head.i == noun.i and tl.dep_ in _MODIFIER and tl.i < noun.i and self._named_subject(tt) and \
+                    self.ents[top.entity].kind != "VALUE":
+                name = self._modifier_name(low, [noun])  # a nationality, a place, a year; not the noun's own
+                if name in ("from", "year", "date"):     # name ("Sangiran area is divided between 2 regencies:
+                    return top, name, low, "modifier", self.doc[min(tl.i, tt.i):max(tl.i, tt.i) + 1]  # Sragen")
+        return None
+
     def _named_subject(self, tok: Any) -> bool:
         """A name in apposition to its clause's subject, a common noun ("*A sequel*, Änglagård–andra sommaren, was
         produced in 1994"): what the clause says of the subject it says of the name."""
@@ -2553,6 +2578,9 @@ class _Reader:
         """(source, relation, target, how, evidence span) for two mentions of one sentence, or None."""
         doc = self.doc
         ta, tb = self._root(a), self._root(b)
+        described = self._modifier_of_named_subject(a, ta, b, tb)
+        if described is not None:
+            return described
         ca, cb = self._titled_chain(a, ta), self._titled_chain(b, tb)
         ids_b = {t.i: k for k, (t, _) in enumerate(cb)}
         lca_k = next((k for k, (t, _) in enumerate(ca) if t.i in ids_b), None)

@@ -2414,3 +2414,23 @@ def test_a_first_line_that_begins_with_the_files_title_is_read_as_prose(ex, tmp_
                                    "She won the Nobel Prize in Physics in 1903.\n")
     read = {(r.source, r.relation, r.target) for r in relations}
     assert {("Marie Curie", "from", "Polish"), ("Marie Curie", "is a", "physicist")} <= read
+
+
+def test_a_nationality_before_the_subject_noun_a_name_stands_for_is_the_names(ex):
+    """"The Scottish explorer Alexander Gordon Laing reached ...": the name stands in the subject noun's place, and
+    the noun's nationality is the name's, as it is after "by the German geographer Hans Meyer" (was: only
+    "mentioned with")."""
+    found = ex.extract_text("The Scottish explorer Alexander Gordon Laing reached Timbuktu in 1826, and the city was "
+                            "first described by the German geographer Heinrich Barth.")
+    assert "from" in rel(found, "Alexander Gordon Laing", "Scottish")
+    assert "from" in rel(found, "Heinrich Barth", "German")
+
+
+def test_a_nations_noun_before_a_name_is_no_part_of_it_whatever_ner_calls_the_whole(ex):
+    """"the Frenchman René Caillié": NER reads the three words as one organisation; the name is René Caillié, a
+    person (as "his fellow Finn Ville Ritola" already was)."""
+    found = ex.extract_text("The Scottish explorer Alexander Gordon Laing reached the city in 1826, and the Frenchman "
+                            "René Caillié became the first European to visit it and return alive in 1828.")
+    labels = {e.label for e in found.entities}
+    assert "René Caillié" in labels and not any("Frenchman" in x for x in labels)
+    assert ("René Caillié", "is a", "person") in triples(found)

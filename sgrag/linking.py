@@ -390,6 +390,15 @@ CAPITALISED_STOPWORDS = register("capitalised_stopwords", "linking", 'A common w
                                  'question\'s first word and spelt so by a label names it ("the song *More*").')
 ONE_MENTION_PER_LABEL = register("one_mention_per_label", "linking", "Two mentions of one label become one constraint "
                                  '(the surer: "United Kingdom", not "British").')
+SPELLING_VARIANTS = register("spelling_variants", "linking", 'On relations named in plain words, a class word is '
+                             'also met through the node of its other English spelling, where the graph holds both '
+                             '("Which organization": an "is a organisation" edge, as a British text writes it); the '
+                             'answer says so.')
+_SPELLINGS = (("isation", "ization"), ("isations", "izations"), ("iser", "izer"), ("our", "or"), ("ours", "ors"),
+              ("tre", "ter"), ("tres", "ters"), ("ogue", "og"), ("ogues", "ogs"))
+"""British and American endings of one word (each way, after at least three letters): what ``spelling_variants``
+tries on a class word's last word; ``_SPELT`` holds whole words."""
+_SPELT = (("programme", "program"), ("defence", "defense"), ("licence", "license"), ("offence", "offense"))
 
 
 def relation_word(name: str) -> str:
@@ -776,7 +785,30 @@ class Linker:
         """The labels of the nodes that meet a condition on ``label`` too: "Dutch" for Netherlands, "France" for
         French (``DEMONYM_EQUIVALENCE``); "26 September 1969" for 1969 (``YEAR_COVERS_DATES``)."""
         same = self._equivalents.get(label, ()) if self.rules.on(DEMONYM_EQUIVALENCE) else ()
+        same += self._spelt_otherwise.get(label, ()) if self.rules.on(SPELLING_VARIANTS) else ()
         return same + (self._dates_in.get(label, ()) if self.rules.on(YEAR_COVERS_DATES) else ())
+
+    @cached_property
+    def _spelt_otherwise(self) -> dict[str, tuple[str, ...]]:
+        """Class label (lower case) -> the graph's labels for it in the other English spelling ("organisation" <->
+        "organization", "centre" <-> "center"); only on relations named in plain words, where a text's own words
+        name the classes."""
+        if not naming_style(self.graph)[1]:
+            return {}
+        labels = set(self.graph.nodes_by_label)
+        out: dict[str, list[str]] = {}
+        for label in labels:
+            if not label.islower() or not label.replace(" ", "").isalpha():
+                continue
+            head, _, last = label.rpartition(" ")
+            words = [b for a, b in _SPELT + tuple((y, x) for x, y in _SPELT) if last == a]
+            words += [last[:-len(a)] + b for a, b in _SPELLINGS + tuple((y, x) for x, y in _SPELLINGS)
+                      if last.endswith(a) and len(last) - len(a) >= 3]
+            for word in words:
+                other = f"{head} {word}".strip()
+                if other in labels:
+                    out.setdefault(label, []).append(other)
+        return {label: tuple(dict.fromkeys(xs)) for label, xs in out.items()}
 
     @cached_property
     def _dates_in(self) -> dict[str, tuple[str, ...]]:

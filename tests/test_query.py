@@ -757,6 +757,28 @@ def test_a_country_is_met_through_its_demonym_unless_that_names_a_language_or_re
     assert linker("/people/person/nationality").equivalents("Netherlands") == ()
 
 
+@pytest.mark.parametrize("british, american", [("organisation", "organization"), ("theatre", "theater"),
+                                                ("harbour", "harbor"), ("catalogue", "catalog"),
+                                                ("programme", "program"), ("defence", "defense"),
+                                                ("arts centre", "arts center")])
+def test_a_class_word_is_met_through_its_other_spelling_both_ways_and_only_where_the_graph_holds_it(british,
+                                                                                                  american):
+    """"organization" also stands for the graph's "organisation" and back (a British text's class, an American
+    question); a spelling the graph lacks adds nothing, and a path-named graph (no text's words) gets none."""
+    def linker(relation: str, *labels: str) -> Linker:
+        b = GraphBuilder()
+        b.add_node("x", "Vos Trust")
+        for i, label in enumerate(labels):
+            b.add_node(f"c{i}", label)
+            b.add_edge("x", f"c{i}", relation)
+        return Linker(b.build())
+
+    both = linker("instance of", british, american)
+    assert both.equivalents(american) == (british,) and both.equivalents(british) == (american,)
+    assert linker("instance of", american).equivalents(american) == ()
+    assert linker("/common/topic/notable_types", british, american).equivalents(american) == ()
+
+
 def test_an_irregular_past_stems_as_its_base_and_other_words_stay():
     """"won" meets "win", "wrote" and "written" meet "write"; "found" (to establish), "born" and "left" are words of
     their own, not forms of find, bear and leave."""

@@ -167,6 +167,8 @@ CONTRACTS = {
                                 "Which actor was born in Birmingham and Alabama?", on_only="'Alabama', 0.5"),
     "demonym_equivalence": Contract("nations", "Which singer from the Netherlands performed Top Wave?",
                                     "Which singer from the Netherlands performed Low Song?", on_only="met through 'Dutch'"),
+    "spelling_variants": Contract("nations", "Which organization did Kees Vos found?", "Which singer performed Low Song?",
+                                  on_only="met through 'organisation'"),
     "year_covers_dates": Contract("nations", "Which song was released in 1969?", "Which singer performed Low Song?",
                                   on_only="met through '26 September 1969'"),
     "comma_titles": Contract("words", "Which actor starred in Crouching Tiger, Hidden Dragon?",
@@ -455,11 +457,16 @@ def places_read_graph():
 
 def nations_graph():
     """Read from documents: Edsa Rom is written Dutch ("a Dutch singer"), Kees Vos from the Netherlands; both
-    nodes are in the graph, as an extractor leaves them."""
+    nodes are in the graph, as an extractor leaves them. Vos Trust, which Kees Vos founded, is "an organisation" (a
+    British text); the graph's "organization" is a kind NER gave Rock Fest."""
     return _read_facts(
         [("er", "Edsa Rom"), ("kv", "Kees Vos"), ("du", "Dutch"), ("nl", "Netherlands"), ("tw", "Top Wave"),
-         ("ls", "Low Song"), ("d69", "26 September 1969"), ("y69", "1969"), ("fest", "Rock Fest")],
-        [("er", "du", "from", "Edsa Rom is a Dutch singer.", "nationality|0.8"),
+         ("ls", "Low Song"), ("d69", "26 September 1969"), ("y69", "1969"), ("fest", "Rock Fest"),
+         ("vt", "Vos Trust"), ("gb", "organisation"), ("us", "organization")],
+        [("kv", "vt", "founded", "Kees Vos founded Vos Trust.", "svo|0.85"),
+         ("vt", "gb", "is a", "Vos Trust is an organisation.", "class|0.9"),
+         ("fest", "us", "is a", "Rock Fest was held in 1969.", "ner|0.5"),
+         ("er", "du", "from", "Edsa Rom is a Dutch singer.", "nationality|0.8"),
          ("er", "tw", "performed", "Edsa Rom performed Top Wave.", "svo|0.85"),
          ("kv", "nl", "born in", "Kees Vos was born in the Netherlands.", "svo|0.85"),
          ("kv", "ls", "performed", "Kees Vos performed Low Song.", "svo|0.85"),

@@ -171,15 +171,8 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
              f"{n:,} of the {nodes.size:,} entities joined to every constraint {'is' if n == 1 else 'are'} not of "
              f"the kind '{qg.answer_type}' by the graph's relation types")
         nodes, sat = nodes[kind], sat[kind]
-    elif nodes.size and not ranker.can_check_kind(qg.answer_type) \
-            and not any(c.mention is not None and c.mention.role == "type" for c in qg.constraints):
-        coarse = ranker.asked_kind(qg)
-        if coarse is not None:
-            notes.append(f"Nothing in the graph names the kind '{qg.answer_type}': only its coarse kind ({coarse}) was "
-                         "checked, from the kinds read from the documents; the answer type otherwise only ranks.")
-        else:
-            notes.append(f"Nothing in the graph says which entities are a '{qg.answer_type}' (no class node nor "
-                         "relation kind names it): the answer type was not checked and only ranks.")
+    elif nodes.size and (note := unchecked_type(ranker, qg)):
+        notes.append(note)
     gone = np.zeros(nodes.size, dtype=bool)
     for j, mask in ranker.reversed_containment(qg, nodes, sat):  # never gives way: read backwards, the edge says the opposite
         label, mask = qg.constraints[j].label, mask & ~gone
@@ -254,6 +247,20 @@ def set_apart(graph: KnowledgeGraph, ranker: Ranker, qg: QueryGraph, candidates:
     for j, word, mask in ranker.stated_relations(qg, nodes, sat):
         joined_by(j, mask, f"'{word}' names")
     return out, stated, unchecked
+
+
+def unchecked_type(ranker: Ranker, qg: QueryGraph) -> str:
+    """What the answer says of an answer type nothing in the graph names ("Which *lighthouse*" where no class node
+    nor relation kind does), exact set or partial matches: only its coarse kind was checked, or nothing; else ""."""
+    if ranker.can_check_kind(qg.answer_type) or any(c.mention is not None and c.mention.role == "type"
+                                                    for c in qg.constraints):
+        return ""
+    coarse = ranker.asked_kind(qg)
+    if coarse is not None:
+        return (f"Nothing in the graph names the kind '{qg.answer_type}': only its coarse kind ({coarse}) was "
+                "checked, from the kinds read from the documents; the answer type otherwise only ranks.")
+    return (f"Nothing in the graph says which entities are a '{qg.answer_type}' (no class node nor relation kind "
+            "names it): the answer type was not checked and only ranks.")
 
 
 def _not_checked(qg: QueryGraph, j: int, phrase: str, notes: list[str], unchecked: dict[str, str]) -> None:

@@ -32,7 +32,7 @@ from .ingest import import_kg
 from .lexicon import Lexicon, resolve_preset
 from .linking import Linker, unknown_link_notes
 from .match import Matcher
-from .narrowing import met_through, narrow_partial, set_apart as narrow, unmet_reversed
+from .narrowing import met_through, narrow_partial, set_apart as narrow, unchecked_type, unmet_reversed
 from .query import build_query_graph, decompose, llm_query_graph
 from .ranking import EvidenceModel, Ranker
 from .relax import (CLASS_WORDS_GIVE_WAY, DOCUMENT_CANDIDATES, PARTIAL_MATCHES, best_tiers, class_words, demoted,
@@ -291,6 +291,8 @@ class Engine:
                 narrow_partial(self.graph, self.rules, qg, candidates, self.value_nodes, self.class_only)
                 unmet_reversed(self.ranker, qg, candidates)
             trace.notes.append("No exact match: showing the best partial matches.")
+            if candidates and (note := unchecked_type(self.ranker, qg)):
+                trace.notes.append(note)  # a condition the question names, said as for an exact set
         elif not exact:
             candidates, matches = {}, []
             trace.notes.append("No exact match (the rule partial_matches is off in this workspace: no partial answers).")

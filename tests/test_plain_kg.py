@@ -235,3 +235,11 @@ def test_an_answer_type_the_graph_cannot_check_is_said_to_be_unchecked(plain_eng
     assert any(n.startswith("Nothing in the graph says which entities are a 'bridge'") for n in bridge.notes)
     person = plain_engine.ask("Which person was born in Kherson and studied at Odesa University?")
     assert not any(n.startswith("Nothing in the graph says") for n in person.notes)  # "person" names no kind
+
+
+def test_partial_matches_say_too_that_the_answer_type_was_not_checked(plain_engine):
+    """Nothing meets both conditions: the partial matches were not checked to be bridges either, and the answer says
+    so as an exact set's does (was: no word of it, as if the type had been met)."""
+    trace = plain_engine.ask("Which bridge in Mill Town was published by Tor House?")
+    assert not trace.exact_count and trace.answer.ranked
+    assert any(n.startswith("Nothing in the graph says which entities are a 'bridge'") for n in trace.notes)

@@ -6,6 +6,7 @@ from dataclasses import replace
 import numpy as np
 
 from .graph import KnowledgeGraph
+from .kinds import country_named
 from .rules import register
 from .types import QueryGraph
 
@@ -59,11 +60,14 @@ def best_tiers(support: dict[int, dict[str, int]], qg, cap: int, tiers: int | No
 
 def class_words(qg: QueryGraph, graph: KnowledgeGraph, is_class: np.ndarray) -> list[set[str]]:
     """The constraints linked to class nodes, grouped by the word that named them ("actress": Actor,
-    Female), in the order they give way: answer-type words (head first), then the others (last first)."""
+    Female), in the order they give way: answer-type words (head first), then the others (last first). A nationality
+    in the answer type names a country, no class ("Which *South African* runner"): it stays a condition."""
     index_of = graph.index_of
     words: dict[tuple[int, int], set[str]] = {}
     for n in qg.constraints:
         m = n.mention
+        if m is not None and m.role == "type" and country_named(n.label) is not None:
+            continue
         if m is not None and (m.role == "type" or (n.node_id in index_of and is_class[index_of[n.node_id]])):
             words.setdefault((m.role != "type", -m.start, m.end), set()).add(n.qid)
     return [words[k] for k in sorted(words)]

@@ -83,6 +83,15 @@ def test_type_words_give_way_when_nothing_of_that_type_fits(people_engine):
     assert any("now only rank the answers" in n for n in trace.notes)
 
 
+def test_a_nationality_in_the_answer_type_is_a_condition_that_never_gives_way(people_engine):
+    """"Which *British* comedian ...": British names a country, no class. Nobody British is from the United States,
+    so nothing is exact (was: "British" gave way like a class word, and three Americans were claimed to meet every
+    condition used); the class word "comedian" may still give way."""
+    trace = people_engine.ask("Which British comedian is from the United States of America?")
+    assert not trace.answer.exact_set and trace.answer.ranked
+    assert not any("'British' now only rank" in n for n in trace.notes)
+
+
 def test_classes_come_from_graph_statistics_not_names():
     b = GraphBuilder()
     for i in range(30):

@@ -1358,16 +1358,16 @@ class _Reader:
         doc = self.doc
         if i + 1 >= end or doc[i + 1].pos_ != "PROPN":
             return False
-        if doc[i].ent_type_ in ("PERSON", "ORG") and doc[i + 1].ent_iob_ == "I" and (
-                doc[i].ent_iob_ == "B" or i > 0 and doc[i - 1].ent_iob_ == "B" and doc[i - 1].lower_ == "the"):
-            k = i + 1
-            while k < len(doc) and doc[k].ent_iob_ == "I":
-                k += 1
-            if k - i > 2 and doc[i].text in _DEMONYM_NOUNS:
-                return True  # NER's organisation or person of both ("the Frenchman René Caillié")
-        if doc[i].text in _DEMONYM_NOUNS and doc[i].text.endswith(("man", "woman")) and i + 2 < end and \
-                doc[i + 2].pos_ == "PROPN":
-            return True  # no name begins with "Frenchman" (as one may with "Finn" or "Scot")
+        if doc[i].text in _DEMONYM_NOUNS:
+            if doc[i].text.endswith(("man", "woman")) and i + 2 < end and doc[i + 2].pos_ == "PROPN":
+                return True  # no name begins with "Frenchman" (as one may with "Finn" or "Scot")
+            if doc[i].ent_type_ in ("PERSON", "ORG") and doc[i + 1].ent_iob_ == "I" and (
+                    doc[i].ent_iob_ == "B" or i > 0 and doc[i - 1].ent_iob_ == "B" and doc[i - 1].lower_ == "the"):
+                k = i + 1
+                while k < len(doc) and doc[k].ent_iob_ == "I":
+                    k += 1
+                if k - i > 2:
+                    return True  # NER's organisation or person of both ("his fellow Swede Gunder Hägg")
         if doc[i + 1].ent_type_ == "PERSON" and (doc[i].text in _DEMONYM_NOUNS or is_person_noun(doc[i].lower_)
                                                   and doc[i].text not in _HONORIFICS | _PEERAGE):
             return True  # (a title stays: "Emperor Xuanzong" is read as the emperor's name elsewhere)

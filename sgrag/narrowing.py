@@ -11,7 +11,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .extract import parse_edge_source
 from .graph import KnowledgeGraph
-from .kinds import EVENT, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, noun_kind
+from .kinds import EVENT, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, country_named, noun_kind
 from .linking import STOPWORDS
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
@@ -296,13 +296,15 @@ def narrow_partial(graph: KnowledgeGraph, rules: RuleSwitches, qg: QueryGraph, c
 
 def _names_a_thing(qg: QueryGraph, wants_value: bool) -> bool:
     """Whether the answer type names a kind of thing no year or number can be ("Which *person*", "Which *city*",
-    "Which *battle*"): then a value never answers, even when nothing else is joined to the conditions. A work
-    may be titled by a number ("1917"), and a bare "What ..." says nothing: there a value gives way."""
+    "Which *battle*"), or gives it a nationality ("Which *German* count"): then a value never answers, even when
+    nothing else is joined to the conditions. A work may be titled by a number ("1917"), and a bare "What ..." says
+    nothing: there a value gives way."""
     words = tokens(qg.answer_type)
     if wants_value or not words:
         return False
     head = singular(words[-1])
-    return head in PERSON_WORDS or noun_kind(head) in _NEVER_NUMBERS
+    return head in PERSON_WORDS or noun_kind(head) in _NEVER_NUMBERS or \
+        any(country_named(w) is not None for w in words[:-1])
 
 
 _NEVER_NUMBERS = frozenset({PERSON, ORGANIZATION, PLACE, EVENT})

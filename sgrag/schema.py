@@ -39,6 +39,9 @@ _VALUE = re.compile(
     re.I)
 VALUE_WORDS = frozenset({"year", "date", "day", "month", "decade", "century", "number", "amount", "population",
                          "age", "height", "length", "area", "size", "count"})
+THING_TOO = frozenset({"population", "age", "height", "length", "area", "size", "count"})
+"""Value words that also name things: "What is the *area* of ..." asks for a value, "Which protected *area*" and "Which
+*Count* of Provence" for a thing."""
 _ASKS_WHEN = re.compile(r"^\s*(?:when\b|(?:in|on|at) (?:what|which) (?:year|date|day|month|decade)\b)", re.I)
 
 
@@ -79,11 +82,18 @@ def value_nodes(graph: KnowledgeGraph) -> np.ndarray:
 
 
 def asks_for_value(question: str, answer_type: str) -> bool:
-    """Whether the question asks for a value ("In which year ...", "On what date ...", "When ...")."""
+    """Whether the question asks for a value ("In which year ...", "On what date ...", "When ..."); not where the
+    answer type gives the value word a nationality, which no value has ("What *German* count"), nor where a word
+    that also names things (``THING_TOO``) follows "Which" or is capitalised as a title ("Which protected area",
+    "the Count of Castile")."""
     if _ASKS_WHEN.match(question):
         return True
+    from .kinds import country_named
     words = [singular(w) for w in tokens(answer_type)]
-    return bool(words) and words[-1] in VALUE_WORDS
+    if not words or words[-1] not in VALUE_WORDS or any(country_named(w) is not None for w in words[:-1]):
+        return False
+    return words[-1] not in THING_TOO or not (re.match(r"\s*which\b", question, re.I) or re.search(
+        rf"\b{words[-1][:1].upper()}{words[-1][1:]}", question))
 
 
 def class_only_nodes(graph: KnowledgeGraph, type_relation: str = "is a") -> np.ndarray:

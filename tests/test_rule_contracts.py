@@ -647,6 +647,27 @@ def test_a_thing_never_answers_a_question_asking_for_a_date(world_ws):
     assert [g.labels[v] for v in mixed] == ["Oslo"]
 
 
+def test_a_question_giving_its_answer_a_nationality_or_a_which_asks_for_no_value(world_ws):
+    """No value has a nationality: "What *German* count" asks for a nobleman, not a number (was: "count" read as a
+    value word, and "1,460 metres" answered), and "Which *Norwegian* thing" is answered by no value even where
+    nothing else is joined to its conditions. A value word that also names things asks for a thing after "Which" or
+    as a title ("Which protected area", "Which Count of Provence"), for a value in "What is the area of"."""
+    from sgrag.schema import asks_for_value
+    assert not asks_for_value("What German count reached Lake Kivu in 1894?", "German count")
+    assert not asks_for_value("Which protected area in Morocco was created in 1942?", "protected area")
+    assert not asks_for_value("Which Count of Provence was the father of Eleanor?", "Count")
+    assert asks_for_value("What is the count of members?", "count")
+    assert asks_for_value("What is the area of Olesno County?", "area")
+    assert asks_for_value("Which year did Ann Holt found Vik Pianos?", "year")
+    engine = _engine(world_ws("read"), "")
+    g, qg = engine.graph, engine.ask("Which Norwegian thing wrote Fjord Songs?").query_graph
+    values, classes = np.zeros(g.num_nodes, dtype=bool), np.zeros(g.num_nodes, dtype=bool)
+    values[g.index_of["os"]] = True  # (a stand-in value)
+    only_value = {g.index_of["os"]: {}}
+    narrow_partial(g, RuleSwitches(), qg, only_value, values, classes)
+    assert only_value == {}
+
+
 def test_the_names_describing_a_class_word_are_its_conditions_met_through_the_thing(world_ws):
     """"the album *produced by Ivo Lind*": Ivo Lind picks out Night Songs among the albums; the label released it.
     Lind is the album's condition, met through Night Songs, and counted among the conditions the answer satisfies."""

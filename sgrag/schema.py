@@ -16,6 +16,7 @@ import numpy as np
 
 from .fsutil import atomic_write_json, read_json
 from .graph import KnowledgeGraph
+from .kinds import country_named
 from .textnorm import singular, tokens
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
@@ -88,7 +89,6 @@ def asks_for_value(question: str, answer_type: str) -> bool:
     "the Count of Castile")."""
     if _ASKS_WHEN.match(question):
         return True
-    from .kinds import country_named
     words = [singular(w) for w in tokens(answer_type)]
     if not words or words[-1] not in VALUE_WORDS or any(country_named(w) is not None for w in words[:-1]):
         return False

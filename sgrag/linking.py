@@ -40,7 +40,9 @@ _TYPE_STOP = STOPWORDS | frozenset("""features featuring starring stars starred 
 nominated associated located born died directed produced written released connected linked served serves
 played plays known includes include included shares share has have had also""".split())
 
-_WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under)\s+)?(which|what)\s+"  # "On what date"
+_WHICH = re.compile(r"^\s*(?:(?:in|on|at|for|from|during|by|with|to|of|under|against|near|into|through|behind|after|"
+                    r"before|across|along|around|beside|between|among|over|within|towards?|onto|beyond|below|above|"
+                    r"alongside|throughout)\s+)?(which|what)\s+"  # "On what date", "Against which team"
                     r"(?:is\s+(?-i:the)\s+|was\s+(?-i:the)\s+|are\s+(?-i:the)\s+)?(.*)$", re.I)  # not "The Wire"
 _ASKS_WHO = re.compile(r"\s*who\b", re.I)
 _WHO = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an|this|that)\s+(.*)$", re.I)

@@ -58,6 +58,10 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     # a preposition before the question word: the value asked for is the answer type, not a condition
     ("On what date were both America's Sweetheart and Mono released?", "date"),
     ("In which year was Flesh & Blood released?", "year"),
+    ("Against which team did Dražen Petrović score 62 points?", "team"),  # any preposition (was: no answer type)
+    ("Near which Paris railway station did Le Monde open its offices?", "Paris railway station"),
+    ("Into which river does the Vienne flow?", "river"),
+    ("After which archaeologist is the museum named?", "archaeologist"),
 ])
 def test_answer_type(question, expected):
     assert answer_type_span(question)[0] == expected

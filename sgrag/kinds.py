@@ -264,3 +264,9 @@ def country_named(label: str) -> str | None:
     """The country a name or nationality word stands for ("U.S.", "the United States", "American"), or None."""
     key = fold(label)
     return _country_names().get(key[4:] if key.startswith("the ") else key)
+
+
+def names_a_nationality(words: list[str]) -> bool:
+    """Whether one of ``words`` (an answer type's before its head) names a country or its people ("Which *German*
+    count"): what the answer is has a nationality, which no value has."""
+    return any(country_named(w) is not None for w in words)

@@ -401,6 +401,8 @@ _SPELLINGS = (("isation", "ization"), ("isations", "izations"), ("iser", "izer")
 """British and American endings of one word (each way, after at least three letters): what ``spelling_variants``
 tries on a class word's last word; ``_SPELT`` holds whole words."""
 _SPELT = (("programme", "program"), ("defence", "defense"), ("licence", "license"), ("offence", "offense"))
+_SPELLINGS_BOTH_WAYS = _SPELLINGS + tuple((us, gb) for gb, us in _SPELLINGS)
+_SPELT_BOTH_WAYS = dict(_SPELT + tuple((us, gb) for gb, us in _SPELT))
 
 
 def relation_word(name: str) -> str:
@@ -803,8 +805,8 @@ class Linker:
             if not label.islower() or not label.replace(" ", "").isalpha():
                 continue
             head, _, last = label.rpartition(" ")
-            words = [b for a, b in _SPELT + tuple((y, x) for x, y in _SPELT) if last == a]
-            words += [last[:-len(a)] + b for a, b in _SPELLINGS + tuple((y, x) for x, y in _SPELLINGS)
+            words = [_SPELT_BOTH_WAYS[last]] if last in _SPELT_BOTH_WAYS else []
+            words += [last[:-len(a)] + b for a, b in _SPELLINGS_BOTH_WAYS
                       if last.endswith(a) and len(last) - len(a) >= 3]
             for word in words:
                 other = f"{head} {word}".strip()

@@ -11,7 +11,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .extract import parse_edge_source
 from .graph import KnowledgeGraph
-from .kinds import EVENT, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, country_named, noun_kind
+from .kinds import EVENT, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, names_a_nationality, noun_kind
 from .linking import STOPWORDS
 from .ranking import Ranker, candidate_arrays
 from .rules import RuleSwitches, register
@@ -303,8 +303,7 @@ def _names_a_thing(qg: QueryGraph, wants_value: bool) -> bool:
     if wants_value or not words:
         return False
     head = singular(words[-1])
-    return head in PERSON_WORDS or noun_kind(head) in _NEVER_NUMBERS or \
-        any(country_named(w) is not None for w in words[:-1])
+    return head in PERSON_WORDS or noun_kind(head) in _NEVER_NUMBERS or names_a_nationality(words[:-1])
 
 
 _NEVER_NUMBERS = frozenset({PERSON, ORGANIZATION, PLACE, EVENT})

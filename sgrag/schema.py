@@ -16,7 +16,7 @@ import numpy as np
 
 from .fsutil import atomic_write_json, read_json
 from .graph import KnowledgeGraph
-from .kinds import country_named
+from .kinds import names_a_nationality
 from .textnorm import singular, tokens
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
@@ -90,10 +90,10 @@ def asks_for_value(question: str, answer_type: str) -> bool:
     if _ASKS_WHEN.match(question):
         return True
     words = [singular(w) for w in tokens(answer_type)]
-    if not words or words[-1] not in VALUE_WORDS or any(country_named(w) is not None for w in words[:-1]):
+    if not words or words[-1] not in VALUE_WORDS or names_a_nationality(words[:-1]):
         return False
-    return words[-1] not in THING_TOO or not (re.match(r"\s*which\b", question, re.I) or re.search(
-        rf"\b{words[-1][:1].upper()}{words[-1][1:]}", question))
+    return words[-1] not in THING_TOO or not (re.match(r"\s*which\b", question, re.I) or
+                                              re.search(rf"\b{words[-1].capitalize()}", question))
 
 
 def class_only_nodes(graph: KnowledgeGraph, type_relation: str = "is a") -> np.ndarray:

@@ -210,6 +210,13 @@ _GROUP_NOUNS = {"band", "group", "team", "family", "duo", "trio", "club", "compa
 _AGENT_ENDINGS = ("er", "or", "ist", "ast", "ian", "ant", "ent", "man", "woman", "ess")
 """Endings of class nouns for people ("footballer", "broadcaster", "leader"): with NER's PERSON,
 enough to call the entity a person; a class "palace" or "song" is not."""
+_NAMED_BEFORE_NOUNS = frozenset({"team", "club", "side", "squad", "band", "label", "company", "firm", "party"})
+"""Class nouns of organisations a name before them names ("the *Flandria team* directed by Peter Post", "the
+*Ferrari team*"): the name is the team, as a work noun's name is not the work ("the Beatles song" is theirs)."""
+_DEFINITE = frozenset({"the", "his", "her", "their", "its"})
+"""Before a name and the team it names: "*the* Flandria team"; not "a Bundesliga club", "the only NHL team"."""
+_NOT_NAMING_TEAMS = frozenset({"GPE", "LOC", "FAC", "NORP", "LANGUAGE", "VALUE"})
+"""Kinds of a name before "team" that is not the team: "the Liverpool team", "the English club"."""
 _MODIFIER = {"amod", "nummod", "compound", "npadvmod", "nmod", "poss"}
 """Roles of a modifier inside a noun phrase ("the *1997* film", "*American* band")."""
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
@@ -301,7 +308,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v93"
+    VERSION = "spacy-v94"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -767,15 +774,32 @@ def _named_class_apposition(tok: Any) -> bool:
 
 def _qualifying_clause(name: Any, chain: list) -> list | None:
     """``chain`` (another mention's, up to the root) up to ``name``, when ``name`` is in apposition to a common noun
-    that ``chain`` reaches through a clause on it ("the song "Waterloo", *performed by ABBA*"): the clause says of the
+    that ``chain`` reaches through a clause on it ("the song "Waterloo", *performed by ABBA*"), or names the
+    organisation noun right after it ("the TI–Raleigh team *directed by Peter Post*"): the clause says of the
     name what it says of the noun, so the name stands at its end; else None."""
     noun = name.head
-    if name.dep_ != "appos" or name.pos_ != "PROPN" or noun.pos_ != "NOUN":
+    if not (name.dep_ == "appos" and name.pos_ == "PROPN" and noun.pos_ == "NOUN" or _names_noun_after(name)):
         return None
     at = next((k for k, (t, _) in enumerate(chain) if t.i == noun.i), None)
     if at is None or at < 2 or chain[at - 1][1] not in ("acl", "relcl") or chain[at - 1][0].pos_ != "VERB":
         return None
     return chain[:at] + [(name, chain[at][1])]
+
+
+def _names_noun_after(name: Any, start: int | None = None) -> bool:
+    """Whether ``name`` (a mention's root; ``start``: its first token, else the parse's) is the modifier right before
+    an organisation noun it names ("the Flandria team", "the TI–Raleigh team")."""
+    noun = name.head
+    between = name.doc[name.i + 1:noun.i]  # the rest of a dashed name the parse hung on the noun too
+    after = name.doc[noun.i + 1] if noun.i + 1 < len(name.doc) else None
+    start = name.left_edge.i if start is None else start
+    before = name.doc[start - 1] if start > 0 else None
+    return name.dep_ in ("compound", "amod") and noun.i > name.i and noun.pos_ == "NOUN" and \
+        before is not None and before.lower_ in _DEFINITE and \
+        noun.lower_ in _NAMED_BEFORE_NOUNS and name.text[:1].isupper() and name.ent_type_ not in _NOT_NAMING_TEAMS \
+        and all(t.head.i == noun.i and (t.text == "–" or t.text[:1].isupper()) for t in between) and \
+        not (after is not None and after.pos_ == "PROPN")  # "the Premier League side Tottenham": the noun is
+    #                                                      the next name's class
 
 
 def dates_thing(relation: str, how: str) -> bool:
@@ -1292,6 +1316,10 @@ class _Reader:
                 elif t.text in ("-", "–", "&") and j + 1 < sent.end and doc[j + 1].pos_ == "PROPN" \
                         and doc[j + 1].ent_type_ not in _VALUE_NER and j not in cut:  # not "Ohio–December 3, 1912"
                     j += 1
+                elif t.text == "–" and j + 1 < sent.end and not doc[j - 1].whitespace_ and not t.whitespace_ and \
+                        doc[j + 1].text[:1].isupper() and doc[j + 1].is_alpha and doc[j + 1].text not in _MONTHS and \
+                        doc[j + 1].ent_type_ != "NORP" and j not in cut:  # "the TI–Raleigh team": a dashed name's
+                    j += 2  # last part, which the parse may tag as an adjective (not "a Soviet–North Korean airline")
                 elif _model_number(t.text) and not (j + 1 < sent.end and doc[j + 1].lower_ in
                                                      ("to", "-", "–", "—", ":", "and", "or")):
                     # "Billboard Hot 100", "Falcon 9", "Xbox 360", "Nokia 3310"; not a score ("Great Britain 11 to
@@ -2149,9 +2177,20 @@ class _Reader:
                     self._add(self.ents[m.entity].label, IS_A, conj.lower_, "class", self.doc[conj.i:conj.i + 1],
                               sent, m.via)
         self._classes_before_names(sent)
+        self._classes_after_names(sent)
         self._classes_called(sent)
         self._shared_heads(sent)
         self._plural_classes_before_names(sent)
+
+    def _classes_after_names(self, sent: Any) -> None:
+        """A name right before an organisation noun ("rode for *the Flandria team*", "the TI–Raleigh team"): the
+        name's entity is one (not a place's: "the Liverpool team" is a club, not the city)."""
+        for t in sent:
+            m = self.token_mention.get(t.i)
+            if m is None or m.end >= sent.end or not _names_noun_after(t, m.start) or t.head.i != m.end or \
+                    m.end in self.token_mention or self.ents[m.entity].kind in _NOT_NAMING_TEAMS:
+                continue
+            self._class_of(m, t.head, sent)
 
     def _plural_classes_before_names(self, sent: Any) -> None:
         """A plural noun for people right before names joined by "and" ("accompanied by *saxophonists* John Coltrane
@@ -2927,7 +2966,9 @@ class _Reader:
         in the next. A list of places ("France, Switzerland and Italy") is no chain."""
         chain: list[_Mention] = []
         for m in [m for m in mentions if not m.via] + [None]:
-            if m is not None and chain and self.ents[m.entity].kind in _CHAINED and self._comma_between(chain[-1], m):
+            if m is not None and chain and (self.ents[m.entity].kind in _CHAINED or self._place(m.entity) and re.search(
+                    r"\b(?:in|within)\b", self._between(chain[-1], m))) and self._comma_between(chain[-1], m):
+                # (a polity NER calls a building, said to hold the place: "Hämeenlinna, in the Grand Duchy of Finland")
                 chain.append(m)
                 continue
             listed = bool(chain) and re.match(r"\s*,?\s*(?:and|or|&)\s+(?:the\s+)?[A-Z]",

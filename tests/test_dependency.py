@@ -2434,3 +2434,46 @@ def test_a_nations_noun_before_a_name_is_no_part_of_it_whatever_ner_calls_the_wh
     labels = {e.label for e in found.entities}
     assert "René Caillié" in labels and not any("Frenchman" in x for x in labels)
     assert ("René Caillié", "is a", "person") in triples(found)
+
+
+def test_a_dashed_name_is_whole_even_where_its_last_part_is_read_as_an_adjective(ex):
+    """"the TI–Raleigh team": the parse tags "Raleigh" an adjective, which cut the name to "TI"; a date range whose
+    dash lost its spaces stays two ("Ohio–December")."""
+    found = ex.extract_text("His victory came in 1980 while he was riding for the TI–Raleigh team directed by Peter Post.")
+    labels = {e.label for e in found.entities}
+    assert "TI–Raleigh" in labels and "TI" not in labels
+    found = ex.extract_text("Alice Stockham (November 8, 1833 in Cardington, Ohio–December 3, 1912) was a doctor.")
+    assert not any("–December" in e.label for e in found.entities)
+    found = ex.extract_text("The airline traces its origins to SOKAO, a joint Soviet–North Korean airline.")
+    assert "from" in rel(found, "SOKAO", "North Korean")  # a nationality after the dash is its own
+
+
+def test_a_name_before_an_organisation_noun_is_that_organisation(ex):
+    """"rode for the Flandria team directed by Peter Post": Flandria is the team, and Peter Post directed it; a work
+    noun after a name is the name's work, not the name ("the Beatles song written by John Lennon"), and a place
+    before "team" is no team."""
+    found = ex.extract_text("He rode for the Flandria team directed by Peter Post.")
+    assert "is a" in rel(found, "Flandria", "team")
+    assert "directed" in rel(found, "Peter Post", "Flandria")
+    found = ex.extract_text("His overall victory came in 1980 while he was riding for the TI–Raleigh team directed by "
+                            "Peter Post.")
+    assert "directed" in rel(found, "Peter Post", "TI–Raleigh")
+    found = ex.extract_text("They recorded the Beatles song written by John Lennon.")
+    assert not rel(found, "John Lennon", "Beatles") - {"mentioned with"}
+    found = ex.extract_text("He moved to London and joined the England team coached by Alf Ramsey.")
+    assert not rel(found, "England", "team")
+    found = ex.extract_text("He signed for the English club Arsenal. In 1998 he joined the Premier League side "
+                            "Tottenham Hotspur.")  # a noun before a name is that name's class
+    assert not rel(found, "English", "club") and not rel(found, "Premier League", "side")
+    assert "is a" in rel(found, "Arsenal", "club")
+    found = ex.extract_text("It is the only existing NHL team to predate the league. He joined a Bundesliga club.")
+    assert not rel(found, "NHL", "team") and not rel(found, "Bundesliga", "club")
+
+
+def test_a_place_in_a_polity_ner_calls_a_building_is_located_in_it(ex):
+    """"born in Hämeenlinna, in the Grand Duchy of Finland,": NER calls the duchy a facility, which ended the place
+    chain; a duchy, a kingdom, an empire are places (the kinds lexicon)."""
+    found = ex.extract_text("He was born in Hämeenlinna, in the Grand Duchy of Finland, into a musical family.")
+    assert "located in" in rel(found, "Hämeenlinna", "Grand Duchy of Finland")
+    found = ex.extract_text("Its Gothic cathedral, Burgos Cathedral, was begun in 1221.")  # no "in": no place in it
+    assert not any(r.relation == "located in" for r in found.relations)

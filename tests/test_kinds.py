@@ -56,6 +56,8 @@ def test_a_name_s_head_noun_names_its_kind_only_where_names_mean_it():
     # a ceremony or competition held again and again is an event; "Games" ends companies' names as often
     assert named_kind("79th Academy Awards", "organization") == "event" == named_kind("FA Cup", None)
     assert named_kind("Midway Games", "organization") is None
+    # a polity is a place, as a country is: "the Grand Duchy of Finland", "the Ottoman Empire"
+    assert named_kind("Grand Duchy of Finland", "place") == "place" == named_kind("Ottoman Empire", None)
 
 
 @pytest.mark.parametrize("answer_type, kind", [
@@ -63,6 +65,7 @@ def test_a_name_s_head_noun_names_its_kind_only_where_names_mean_it():
     ("league", "organization"), ("publisher", "organization"), ("record label", "organization"),
     ("chapel", "place"), ("county", "place"), ("lighthouse", "place"),
     ("film", "work"), ("musical", "work"), ("battle", "event"), ("tournament", "event"),
+    ("kingdom", "place"), ("empire", "place"), ("duchy", "place"), ("sultanate", "place"),
     ("design bureau", "organization"), ("Venus probe", "product"),
     ("person", "person"), ("people", "person"), ("date", None), ("year", None), ("entity", None), ("one", None),
     ("widget", None)])

@@ -77,6 +77,9 @@ FEATURE_RULES = {
     "sentence": register("sentence", "ranking", "On a graph read from documents, ranks first the candidates that one "
                          "sentence names together with the most firm conditions: a fact the reader did not take apart "
                          "is still stated beside its answer."),
+    "wording": register("wording", "ranking", "On a graph read from documents, ranks first the candidates a sentence "
+                        "stating one of their facts says in the question's own words (those beside the names: \"set "
+                        "up a *pulp mill*\"): a relation the reader did not name so is still worded there."),
 }
 PARTIAL_BY_EVIDENCE = register("partial_by_evidence", "ranking", "On a graph read from documents, how many conditions "
                                "a partial match meets counts among its evidence (coverage) instead of first: one more "
@@ -264,6 +267,7 @@ class Ranker:
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
+        self._sentence_words_cache: dict[int, frozenset[str]] = {}
         self._relation_stems_cache: dict[int, frozenset[str]] = {}
         self._name_heads: dict[str, frozenset[str]] = {}
 
@@ -500,6 +504,31 @@ class Ranker:
         """Per candidate, the largest share of the firm conditions that one sentence naming it names too (the
         ``sentence`` feature; met by an edge or not); 0 on a graph not read from documents."""
         return self._named_with(qg, nodes, self.graph.sentences_of)
+
+    def _worded_alike(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
+        """Per candidate, the largest share of the question's own words (``own_words``, less the candidate's name)
+        that one sentence stating an edge of the candidate holds (the ``wording`` feature); 0 on a graph not read
+        from documents."""
+        out = np.zeros(nodes.size, dtype=np.float64)
+        words = own_words(qg) if self._read else frozenset()
+        if not words:
+            return out
+        g = self.graph
+        for i, v in enumerate(nodes.tolist()):
+            asked = words - self._label_words(v)
+            if asked:
+                said = [self._sentence_words(d) for d in np.unique(g.desc[g.incident_edges(v)]).tolist() if d >= 0]
+                out[i] = max((len(asked & w) for w in said), default=0) / len(asked)
+        return out
+
+    def _sentence_words(self, d: int) -> frozenset[str]:
+        words = self._sentence_words_cache.get(d)
+        if words is None:
+            words = self._sentence_words_cache[d] = frozenset(stem(w) for w in tokens(self.graph.texts[d]))
+        return words
+
+    def _label_words(self, v: int) -> frozenset[str]:
+        return frozenset(stem(w) for w in tokens(self.graph.labels[v]))
 
     def _named_with(self, qg: QueryGraph, nodes: np.ndarray, places: list[frozenset[str]]) -> np.ndarray:
         """Per candidate, the largest share of the firm conditions that one of the places naming it (per node:
@@ -1096,7 +1125,8 @@ class Ranker:
                 "prior": prior,
                 "likelihood": np.clip(likelihood, 0.0, 1.0),
                 "kind": self.kind_fit(qg, nodes),
-                "document": self._same_document(qg, nodes), "sentence": self._same_sentence(qg, nodes)}
+                "document": self._same_document(qg, nodes), "sentence": self._same_sentence(qg, nodes),
+                "wording": self._worded_alike(qg, nodes)}
 
     def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
         """Per candidate: the features ``rank`` weighs (all in [0, 1]).
@@ -1189,6 +1219,15 @@ def firm_constraints(qg: QueryGraph, soft_below: float) -> list[QueryNode]:
 def documents_naming(graph: KnowledgeGraph, qg: QueryGraph, soft_below: float) -> dict[str, int]:
     """Document id -> how many of the question's firm conditions it names (any label meeting each)."""
     return places_naming(graph, qg, soft_below, graph.documents_of)
+
+
+def own_words(qg: QueryGraph) -> frozenset[str]:
+    """The stems of what a question says besides the names of its conditions ("In which *city* did Fredrik Idestam
+    *set up* a *pulp mill* in 1865?"): its relations and its answer type, as a sentence would word them."""
+    text = list(qg.question)
+    for m in qg.condition_mentions:
+        text[m.start:m.end] = " " * (m.end - m.start)
+    return frozenset(stem(w) for w in tokens("".join(text)) if len(w) > 2 and w not in STOPWORDS)
 
 
 def places_naming(graph: KnowledgeGraph, qg: QueryGraph, soft_below: float,

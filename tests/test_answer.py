@@ -110,6 +110,21 @@ def test_a_label_two_nodes_share_counts_the_edges_to_both(tmp_path, homonyms):
     assert {x.label for x in trace.answer.set_apart} == {"Web Hero", "Web Hero Forever"}
 
 
+def _brute_wording(g, qg, v) -> float:
+    """The ``wording`` feature one candidate at a time: the share of the question's words outside its conditions'
+    names (and the candidate's) that the sentence of one of its edges holds; 0 on a graph not read from documents."""
+    from sgrag.linking import STOPWORDS
+    from sgrag.textnorm import stem, tokens
+    text = qg.question
+    for m in qg.condition_mentions:
+        text = text[:m.start] + " " * (m.end - m.start) + text[m.end:]
+    asked = {stem(w) for w in tokens(text) if len(w) > 2 and w not in STOPWORDS} - {stem(w) for w in tokens(g.labels[v])}
+    if not g.edge_sources or not asked:
+        return 0.0
+    return max((len(asked & {stem(w) for w in tokens(g.edge_description(int(e)))}) for e in g.incident_edges(v)),
+               default=0) / len(asked)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sets(st.integers(0, 3)), min_size=1, max_size=6))
 def test_partial_candidates_rank_by_constraints_satisfied_first(olympics_engine, satisfied_sets):
@@ -189,7 +204,8 @@ def brute_features(ranker, qg, candidates):
                   if g.edge_sources and firm else 0.0,
                   "sentence": max((sum(any(s in g.sentences_of[u] for x in c.labels for u in g.nodes_by_label[x])
                                        for c in firm) for s in g.sentences_of[v]), default=0) / len(firm)
-                  if g.edge_sources and firm else 0.0}
+                  if g.edge_sources and firm else 0.0,
+                  "wording": _brute_wording(g, qg, v)}
     return out
 
 

@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 
 from sgrag import Engine, GraphBuilder
 from sgrag.config import RankingConfig
+from sgrag.query import build_query_graph
 from sgrag.ranking import Ranker
 from sgrag.narrowing import one_typo_apart
 from sgrag.relax import best_tiers
 from sgrag_app.render import CONDITION_STATUS, candidate_constraint_table, exact_set_title
 from conftest import build_workspace, fast_config
-from test_rule_contracts import kin_graph, one_document_graph, one_sentence_graph, partial_read_graph
+from test_answer import _brute_wording
+from test_rule_contracts import kin_graph, one_document_graph, one_sentence_graph, partial_read_graph, worded_graph
 
 
 def _read(edges):
@@ -233,7 +235,7 @@ def engines(tmp_path_factory):
                         ("sound", sound_graph), ("stadium", stadium_graph), ("ground", ground_graph),
                         ("firm", firm_graph), ("series", series_graph), ("career", career_graph),
                         ("discography", discography_graph), ("marriage", marriage_graph),
-                        ("nationals", nationals_graph), ("capitals_of", capitals_of_graph)):
+                        ("nationals", nationals_graph), ("capitals_of", capitals_of_graph), ("mills", worded_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -833,3 +835,29 @@ def test_the_candidate_named_in_one_sentence_with_every_condition_ranks_first(on
     answer = one_sentence_engine.ask("Which company did Ann Holt found in Oslo in 1921?").answer
     assert [(r.label, r.features["sentence"]) for r in answer.ranked[:2]] == \
         [("Vik Pianos", 1.0), ("Sol Mills", 0.3333)]  # (features are shown to 4 places)
+
+
+def test_the_candidate_a_sentence_says_in_the_question_s_words_ranks_first(engines):
+    """Both towns are only named beside Fredrik Idestam; the sentence naming Tampere says what the question asks
+    ("set up a pulp mill"), the one naming Espoo does not: Tampere first, and neither is an exact answer."""
+    a = engines["mills"].ask("In which town did Fredrik Idestam set up a pulp mill?").answer
+    feats = {r.label: r.features["wording"] for r in a.ranked}
+    assert feats["Tampere"] == 1.0 and feats["Espoo"] == 0.0  # "town", "set", "pulp", "mill" (the name aside)
+    assert a.text == "Tampere" and not a.exact
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sets(st.integers(0, 40), min_size=1, max_size=8), st.sampled_from([
+    "In which town did Fredrik Idestam set up a pulp mill?", "Which writer is from America and wrote The Alloy of Law?",
+    "Which harbor in Connecticut had its light replaced in 1845?", "Who lived in Espoo with his family?"]))
+def test_the_wording_feature_equals_its_one_candidate_at_a_time_definition(engines, picks, question):
+    """On graphs read from documents, ``wording`` of any candidate is the largest share of the question's own words
+    (outside its conditions' names and the candidate's) that one of its edges' sentences holds."""
+    for name in ("mills", "one_document"):
+        eng = engines[name]
+        g = eng.graph
+        qg = build_query_graph(question, *eng.linker.link(question))
+        candidates = {v % g.num_nodes: {} for v in picks}
+        got = eng.ranker.features(qg, candidates)
+        for v in candidates:
+            assert got[v]["wording"] == pytest.approx(_brute_wording(g, qg, v), abs=1e-9)

@@ -207,6 +207,8 @@ CONTRACTS = {
                          "Which country won medals at the 2012 Summer Olympics?"),
     "sentence": Contract("one_sentence", "Which company did Ann Holt found in Oslo in 1921?",
                          "Which company did Ann Holt found?"),
+    "wording": Contract("worded", "In which town did Fredrik Idestam set up a pulp mill?",
+                        "Who set up a pulp mill in Tampere?"),
     # ---- narrowing: who stays in the exact set ---------------------------------------------------------------
     "named_not_answer": Contract("people", "Which country is home to a comedian and to Paul Reubens?",
                                  "Who is the female comedian from the United States of America?", on_only='named in the question as a condition'),
@@ -350,6 +352,18 @@ def _read_facts(nodes: list[tuple[str, str]], facts: list[tuple[str, str, str, s
     return b.build()
 
 
+def worded_graph():
+    """Read from documents: Fredrik Idestam is named beside two towns, each in a sentence whose relation the reader did
+    not name; one says he set up a pulp mill in the town, the other that he lived there."""
+    return _read_facts([("fi", "Fredrik Idestam"), ("ta", "Tampere"), ("es", "Espoo"), ("tw", "town")],
+                       [("fi", "ta", "mentioned with", "In 1865 Fredrik Idestam set up a pulp mill in the town of Tampere.",
+                         "sentence|0.35"),
+                        ("fi", "es", "mentioned with", "Fredrik Idestam later lived in Espoo with his family.",
+                         "sentence|0.35"),
+                        ("ta", "tw", "is a", "Tampere is a town.", "class|0.9"),
+                        ("es", "tw", "is a", "Espoo is a town.", "class|0.9")])
+
+
 def partial_read_graph():
     """Read from documents, where nothing meets both conditions of "founded by Ann Holt and based in Oslo": Ann Holt
     founded Vik Pianos (a sentence says so); Lund Works is only mentioned beside Ann Holt and Oslo."""
@@ -491,7 +505,7 @@ def kin_graph():
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
-          "misspelt": misspelt_graph, "one_document": one_document_graph, "one_sentence": one_sentence_graph, "cut": cut_graph, "coarse": coarse_graph,
+          "misspelt": misspelt_graph, "one_document": one_document_graph, "one_sentence": one_sentence_graph, "worded": worded_graph, "cut": cut_graph, "coarse": coarse_graph,
           "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph, "birthplaces": birthplaces_graph,
           "dated": lambda: _read_facts([("sl", "Stone Line"), ("y", "1875")],
                                        [("sl", "y", "opened in", "The Stone Line was opened in 1875.", "passive|0.85")])}
@@ -506,7 +520,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read", "misspelt", "one_document", "one_sentence", "cut", "coarse", "places_read", "kin"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "one_document", "one_sentence", "worded", "cut", "coarse", "places_read", "kin"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

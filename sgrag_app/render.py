@@ -671,11 +671,14 @@ def render_ranked(trace: QueryTrace) -> None:
                                 "same doc": st.column_config.TextColumn(width=66, help=SAME_DOC_HELP),
                                 "same sentence": st.column_config.TextColumn("sentence", width=62,
                                                                              help=SAME_SENTENCE_HELP),
+                                "wording": st.column_config.TextColumn(width=62, help=WORDING_HELP),
                                 "score": st.column_config.NumberColumn(width=50, format="%.2f")})
 
 
 SAME_DOC_HELP = "How many of the firmly linked conditions one document naming the candidate names too"
 SAME_SENTENCE_HELP = "How many of the firmly linked conditions one sentence naming the candidate names too"
+WORDING_HELP = ("The largest share of the question's own words (beside the names) that one sentence stating a fact "
+                "of the candidate holds")
 
 
 def firm_conditions(trace: QueryTrace) -> int:
@@ -688,7 +691,8 @@ def firm_conditions(trace: QueryTrace) -> int:
 def partial_frame(ranked, n: int, firm: int, apart: dict[str, str] | None = None) -> pd.DataFrame:
     """The partial matches as the list shows them: the ``n`` conditions each meets by a fact and, on a graph read
     from documents, how many of the ``firm`` ones (a class word is named by every document) one document naming it
-    names too (what a candidate meeting none rests on), and one sentence naming it; ``apart`` (node id -> why): the
+    names too (what a candidate meeting none rests on), and one sentence naming it, and how much of the question's
+    wording one of its sentences holds; ``apart`` (node id -> why): the
     candidates the question's words rule out, whatever their score ("not a person"), so that one ranked below a
     lower score says why."""
     apart = apart or {}
@@ -701,6 +705,8 @@ def partial_frame(ranked, n: int, firm: int, apart: dict[str, str] | None = None
             row["same doc"] = f"{round(r.features.get('document', 0.0) * firm)}/{firm}"
         if any(x.features.get("sentence") for x in ranked):
             row["same sentence"] = f"{round(r.features.get('sentence', 0.0) * firm)}/{firm}"
+        if any(x.features.get("wording") for x in ranked):
+            row["wording"] = f"{round(r.features.get('wording', 0.0) * 100)}%"
         row["score"] = round(float(r.score), 3)
         rows.append(row)
     return pd.DataFrame(rows)

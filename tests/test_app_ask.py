@@ -168,6 +168,11 @@ def test_the_partial_list_says_what_a_candidate_meeting_no_condition_rests_on():
             RankedAnswer("b", "Sol Mills", 2.9, ("q1",), ("q2", "q3"), {"document": 1.0, "sentence": 1 / 3})]
     assert list(partial_frame(said, 3, 3)["same sentence"]) == ["3/3", "1/3"]
     assert "same sentence" not in partial_frame(ranked, 2, 2).columns
+    # and how much of the question's wording one sentence stating a fact of it holds
+    worded = [RankedAnswer("a", "Tampere", 3.0, (), ("q1",), {"document": 1.0, "wording": 0.75}),
+              RankedAnswer("b", "Espoo", 2.0, (), ("q1",), {"document": 1.0, "wording": 0.0})]
+    assert list(partial_frame(worded, 1, 1)["wording"]) == ["75%", "0%"]
+    assert "wording" not in partial_frame(ranked, 2, 2).columns
 
 
 def test_the_partial_list_says_how_it_is_ordered():

@@ -668,6 +668,7 @@ def render_ranked(trace: QueryTrace) -> None:
     st.dataframe(df, hide_index=True, width="stretch", height=min(36 * len(df) + 38, 320),
                  column_config={"candidate": st.column_config.TextColumn(pinned=True, width=122),
                                 "met": st.column_config.TextColumn(width=40),
+                                "ruled out": st.column_config.TextColumn(width=90),
                                 "same doc": st.column_config.TextColumn(width=66, help=SAME_DOC_HELP),
                                 "same sentence": st.column_config.TextColumn("sentence", width=62,
                                                                              help=SAME_SENTENCE_HELP),
@@ -720,7 +721,8 @@ def partial_order_note(ranked) -> str:
         return "No entity meets every condition: candidates meeting more conditions come first, then by score."
     return ("No entity meets every condition: candidates are ranked by their evidence (how many conditions they meet, "
             "\"met\"; how sure those facts are; whether they are of the kind asked; how many of the conditions one "
-            "document naming them names too, \"same doc\", and one sentence, \"sentence\"), so one meeting fewer may "
+            "document naming them names too, \"same doc\", and one sentence, \"sentence\"; how much of the question's "
+            "own wording one of their sentences holds, \"wording\"), so one meeting fewer may "
             "come first.")
 
 

@@ -24,7 +24,7 @@ from .config import RankingConfig
 from .coref import ROLE_NOUNS, is_person_noun
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import (COARSE_KINDS, EVENT, GROUP, LAW, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds,
+from .kinds import (COARSE_KINDS, EVENT, GROUP, LAW, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds,
                     coarse_words, country_named, name_head, noun_kind, read_by_ner)
 from .linking import IRREGULAR_VERBS, STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
@@ -70,7 +70,8 @@ FEATURE_RULES = {
                            "constraints are likeliest drawn (edges to them / star size)."),
     "kind": register("kind", "ranking", 'On a graph read from documents, ranks first the candidates of the coarse kind '
                      '(person, organization, place, work, event, product, law, nationality or group) the answer type '
-                     'asks for ("Which *singer*": a person), as NER and the stated classes typed them.'),
+                     'asks for ("Which *singer*": a person; "Who": a person first, then an organization), as NER and '
+                     'the stated classes typed them.'),
     "document": register("document", "ranking", "On a graph read from documents, ranks first the candidates that one "
                          "document names together with the most firm conditions: a fact its sentences state apart (or "
                          "through a pronoun the reader missed) still lies in the document about it."),
@@ -948,12 +949,16 @@ class Ranker:
             and re.match(r"\s*(?:who|whom)\b", qg.question, re.I) is not None
 
     def kind_fit(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
-        """Per node: 1 of the coarse kind the answer type asks for, 0 of another, 0.5 of none known; 0 for every
-        node when it asks for none (the ``kind`` feature)."""
+        """Per node: 1 of the coarse kind the answer type asks for, 0 of another, 0.5 of none known; for "Who" with no
+        kind of its own (``asks_who``) 1 for a person, 0.5 for an organisation or a group (a band, a publisher) or
+        none known, 0 for the rest; 0 for every node when it asks for none (the ``kind`` feature)."""
         asked = self.asked_kind(qg) if self.rules.on(FEATURE_RULES["kind"]) else None
+        kind = self.node_kinds.kind[nodes]
+        if asked is None and nodes.size and self.rules.on(FEATURE_RULES["kind"]) and self.asks_who(qg):
+            maybe = (kind < 0) | np.isin(kind, [COARSE_KINDS.index(ORGANIZATION), COARSE_KINDS.index(GROUP)])
+            return np.where(kind == COARSE_KINDS.index(PERSON), 1.0, np.where(maybe, 0.5, 0.0))
         if asked is None or not nodes.size:
             return np.zeros(nodes.size, dtype=np.float64)
-        kind = self.node_kinds.kind[nodes]
         return np.where(kind < 0, 0.5, (kind == COARSE_KINDS.index(asked)).astype(np.float64))
 
     def within_first(self, qg: QueryGraph, ranked: list[RankedAnswer]) -> tuple[list[RankedAnswer], dict[str, str]]:

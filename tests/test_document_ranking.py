@@ -222,6 +222,26 @@ def discography_graph():
                   ("Rumours", "Sound City", "recorded at studio of", "svo|0.85")])
 
 
+def marriage_year_graph():
+    """One document about Sibelius: his symphony Kullervo premiered in 1892 (facts joining it to both), and Aino
+    Järnefelt, a person, married him that year (a fact the reader missed: nothing joins her to either); Ainola, a
+    name of no known kind."""
+    first = "Sibelius's choral symphony Kullervo premiered in 1892."
+    sentences = [("Kullervo", "1892", "premiered in", first), ("Kullervo", "symphony", "is a", first),
+                 ("Kullervo", "work", "is a", first), ("Kullervo", "Sibelius", "symphony of", first),
+                 ("Aino Järnefelt", "person", "is a", "That year Sibelius married Aino Järnefelt."),
+                 ("Ainola", "Aino Järnefelt", "named after", "That year Sibelius married Aino Järnefelt.")]
+    b = GraphBuilder()
+    for head, tail, rel, sentence in sentences:
+        for label in (head, tail):
+            b.add_node(label.lower(), label)
+        start = 0 if sentence == first else len(first) + 1
+        span = f"{start}-{start + len(sentence)}"
+        how = "class|0.9" if rel == "is a" else "svo|0.85"
+        b.add_edge(head.lower(), tail.lower(), rel, sentence, sources=(f"sib:p0:c0@{span}|{how}|{span}",))
+    return b.build()
+
+
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     cfg = fast_config()
@@ -235,7 +255,8 @@ def engines(tmp_path_factory):
                         ("sound", sound_graph), ("stadium", stadium_graph), ("ground", ground_graph),
                         ("firm", firm_graph), ("series", series_graph), ("career", career_graph),
                         ("discography", discography_graph), ("marriage", marriage_graph),
-                        ("nationals", nationals_graph), ("capitals_of", capitals_of_graph), ("mills", worded_graph)):
+                        ("nationals", nationals_graph), ("capitals_of", capitals_of_graph), ("mills", worded_graph),
+                        ("marriage_year", marriage_year_graph)):
         path = tmp_path_factory.mktemp(name) / "ws"
         build_workspace(path, graph(), cfg)
         out[name] = Engine.open(path)
@@ -861,3 +882,13 @@ def test_the_wording_feature_equals_its_one_candidate_at_a_time_definition(engin
         got = eng.ranker.features(qg, candidates)
         for v in candidates:
             assert got[v]["wording"] == pytest.approx(_brute_wording(g, qg, v), abs=1e-9)
+
+
+def test_who_weighs_a_person_above_a_thing_of_no_known_kind_and_a_work_below_both(engines):
+    """"Whom did Sibelius marry in 1892?" asks no kind by a noun, but "Who" asks for a person first: the ``kind``
+    feature is 1 for Aino Järnefelt (a person), 0.5 for Ainola (no kind known: a band or a publisher may answer
+    "Who"), 0 for the symphony Kullervo, which is also kept out of the exact set."""
+    a = engines["marriage_year"].ask("Whom did Sibelius marry in 1892?").answer
+    kind = {r.label: r.features["kind"] for r in a.ranked}
+    assert kind["Aino Järnefelt"] == 1.0 and kind["Ainola"] == 0.5 and kind["Kullervo"] == 0.0
+    assert not a.exact

@@ -125,18 +125,19 @@ class RankingConfig:
     5-fold cross-validated) and the Re-DocRED dev questions (relation fit)."""
     weights: dict[str, float] = field(default_factory=lambda: {
         "coverage": 2.66, "soft": 1.96, "type": 2.78, "relation": 2.76, "relation_words": 3.81, "prior": 2.97,
-        "likelihood": 14.6, "kind": 0.0, "document": 0.0, "sentence": 0.0, "wording": 0.0})
+        "likelihood": 14.6, "kind": 0.0, "document": 0.0, "sentence": 0.0, "wording": 0.0, "passage": 0.0})
     """Weight of each ranking feature (every feature lies in [0, 1]); a feature left out keeps its default."""
     document_weights: dict[str, float] = field(default_factory=lambda: {
         "coverage": 4.83, "soft": 1.39, "type": 2.06, "relation": 4.09, "relation_words": 3.55, "prior": 6.89,
-        "likelihood": 1.45, "kind": 1.61, "document": 6.61, "sentence": 1.0, "wording": 1.5})
+        "likelihood": 1.45, "kind": 1.61, "document": 6.61, "sentence": 1.0, "wording": 1.5, "passage": 2.0})
     """The weights on a graph read from documents, unless the workspace sets its own ``weights``: fitted
     (``bench/fit_ranker.py --also``) on the Re-DocRED dev questions and 15 held-out sets of encyclopedic documents
     with their questions (1,004 in all), each over the offline extractor's graph of its documents, coverage and
     document held at their earlier fit (on Re-DocRED dev alone), sentence at 1: the most at which the Re-DocRED
     dev questions, built from facts as a held-out set's are, lose nothing (the helper-written sets would take 3.5;
     their questions come from one sentence more often); wording at 1.5, on the same rule (the others held, it
-    would take 4.7 there). There a small star is no sign of the answer (every
+    would take 4.7 there), and passage at 2, the best for Re-DocRED dev and synth-dev together (both gain from 0.5
+    to 4). There a small star is no sign of the answer (every
     extracted node has few edges); the relation's words, the answer's kind, a candidate more specific than the
     document's hub (often the thing the question names) and one named in a sentence with the conditions are."""
     kind_class_min_members: int = 3

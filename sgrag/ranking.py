@@ -31,7 +31,7 @@ from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
                      one_way_relations, value_precision)
 from .stated import stated_words
-from .textnorm import MAKING, SUPERLATIVE, singular, stem, tokens
+from .textnorm import MAKING, SUPERLATIVE, fold, singular, stem, tokens
 from .types import QueryGraph, QueryNode, RankedAnswer
 
 # Answer-type words that ask for anything: "Who is the person ..." is how every "Who" question is put, whatever
@@ -78,6 +78,9 @@ FEATURE_RULES = {
     "sentence": register("sentence", "ranking", "On a graph read from documents, ranks first the candidates that one "
                          "sentence names together with the most firm conditions: a fact the reader did not take apart "
                          "is still stated beside its answer."),
+    "passage": register("passage", "ranking", "On a graph read from documents, ranks first the candidates one sentence "
+                        "of whose facts says the most of the question at once: its own words and the names of its firm "
+                        "conditions (\"In 1865 Fredrik Idestam set up a pulp mill in Tampere\")."),
     "wording": register("wording", "ranking", "On a graph read from documents, ranks first the candidates a sentence "
                         "stating one of their facts says in the question's own words (those beside the names: \"set "
                         "up a *pulp mill*\"): a relation the reader did not name so is still worded there."),
@@ -520,6 +523,28 @@ class Ranker:
             if asked:
                 said = [self._sentence_words(d) for d in np.unique(g.desc[g.incident_edges(v)]).tolist() if d >= 0]
                 out[i] = max((len(asked & w) for w in said), default=0) / len(asked)
+        return out
+
+    def _said_together(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
+        """Per candidate, the largest share of the question that one sentence stating an edge of the candidate says
+        at once: its own words (``own_words``, less the candidate's name) and its firm conditions, each named there
+        by a label or as the question names it (the ``passage`` feature); 0 on a graph not read from documents."""
+        out = np.zeros(nodes.size, dtype=np.float64)
+        if not self._read:
+            return out
+        words = own_words(qg)
+        names = [{f" {x} " for x in (*map(fold, c.labels), fold(c.mention.text) if c.mention else "") if x}
+                 for c in firm_constraints(qg, self.soft_below)]
+        g = self.graph
+        for i, v in enumerate(nodes.tolist()):
+            asked = words - self._label_words(v)
+            if not asked and not names:
+                continue
+            for d in np.unique(g.desc[g.incident_edges(v)]).tolist():
+                if d >= 0:
+                    text = f" {fold(g.texts[d])} "
+                    said = len(asked & self._sentence_words(d)) + sum(any(x in text for x in c) for c in names)
+                    out[i] = max(out[i], said / (len(asked) + len(names)))
         return out
 
     def _sentence_words(self, d: int) -> frozenset[str]:
@@ -1131,7 +1156,7 @@ class Ranker:
                 "likelihood": np.clip(likelihood, 0.0, 1.0),
                 "kind": self.kind_fit(qg, nodes),
                 "document": self._same_document(qg, nodes), "sentence": self._same_sentence(qg, nodes),
-                "wording": self._worded_alike(qg, nodes)}
+                "wording": self._worded_alike(qg, nodes), "passage": self._said_together(qg, nodes)}
 
     def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
         """Per candidate: the features ``rank`` weighs (all in [0, 1]).

@@ -110,6 +110,40 @@ def test_a_label_two_nodes_share_counts_the_edges_to_both(tmp_path, homonyms):
     assert {x.label for x in trace.answer.set_apart} == {"Web Hero", "Web Hero Forever"}
 
 
+def _own_words(qg) -> set[str]:
+    from sgrag.linking import STOPWORDS
+    from sgrag.textnorm import stem, tokens
+    text = qg.question
+    for m in qg.condition_mentions:
+        text = text[:m.start] + " " * (m.end - m.start) + text[m.end:]
+    return {stem(w) for w in tokens(text) if len(w) > 2 and w not in STOPWORDS}
+
+
+def _brute_passage(g, qg, v, soft_below: float) -> float:
+    """The ``passage`` feature one candidate at a time: the largest share of the question's own words (less the
+    candidate's name's) and its firm conditions (a label or the question's name for it, as whole words) that the
+    sentence of one of its edges holds; 0 on a graph not read from documents."""
+    from sgrag.textnorm import fold, stem, tokens
+    if not g.edge_sources:
+        return 0.0
+    asked = _own_words(qg) - {stem(w) for w in tokens(g.labels[v])}
+    firm = [c for c in qg.constraints if c.confidence >= soft_below]
+    best = 0.0
+    for e in g.incident_edges(v):
+        sentence = g.edge_description(int(e))
+        if not sentence:
+            continue
+        words = {stem(w) for w in tokens(sentence)}
+        folded = fold(sentence).split()
+        named = 0
+        for c in firm:
+            forms = [fold(x).split() for x in c.labels] + ([fold(c.mention.text).split()] if c.mention else [])
+            named += any(f and any(folded[i:i + len(f)] == f for i in range(len(folded))) for f in forms)
+        if asked or firm:
+            best = max(best, (len(asked & words) + named) / (len(asked) + len(firm)))
+    return best
+
+
 def _brute_wording(g, qg, v) -> float:
     """The ``wording`` feature one candidate at a time: the share of the question's words outside its conditions'
     names (and the candidate's) that the sentence of one of its edges holds; 0 on a graph not read from documents."""
@@ -205,7 +239,7 @@ def brute_features(ranker, qg, candidates):
                   "sentence": max((sum(any(s in g.sentences_of[u] for x in c.labels for u in g.nodes_by_label[x])
                                        for c in firm) for s in g.sentences_of[v]), default=0) / len(firm)
                   if g.edge_sources and firm else 0.0,
-                  "wording": _brute_wording(g, qg, v)}
+                  "wording": _brute_wording(g, qg, v), "passage": _brute_passage(g, qg, v, ranker.soft_below)}
     return out
 
 

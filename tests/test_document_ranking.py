@@ -20,7 +20,7 @@ from sgrag.narrowing import one_typo_apart
 from sgrag.relax import best_tiers
 from sgrag_app.render import CONDITION_STATUS, candidate_constraint_table, exact_set_title
 from conftest import build_workspace, fast_config
-from test_answer import _brute_wording
+from test_answer import _brute_passage, _brute_wording
 from test_rule_contracts import kin_graph, one_document_graph, one_sentence_graph, partial_read_graph, worded_graph
 
 
@@ -870,10 +870,12 @@ def test_the_candidate_a_sentence_says_in_the_question_s_words_ranks_first(engin
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sets(st.integers(0, 40), min_size=1, max_size=8), st.sampled_from([
     "In which town did Fredrik Idestam set up a pulp mill?", "Which writer is from America and wrote The Alloy of Law?",
-    "Which harbor in Connecticut had its light replaced in 1845?", "Who lived in Espoo with his family?"]))
-def test_the_wording_feature_equals_its_one_candidate_at_a_time_definition(engines, picks, question):
+    "Which harbor in Connecticut had its light replaced in 1845?", "Who lived in Espoo with his family?",
+    "Which town did Idestam found a company in?"]))
+def test_the_wording_features_equal_their_one_candidate_at_a_time_definitions(engines, picks, question):
     """On graphs read from documents, ``wording`` of any candidate is the largest share of the question's own words
-    (outside its conditions' names and the candidate's) that one of its edges' sentences holds."""
+    (outside its conditions' names and the candidate's) that one of its edges' sentences holds; ``passage`` the same
+    with the firm conditions named there counted in."""
     for name in ("mills", "one_document"):
         eng = engines[name]
         g = eng.graph
@@ -882,6 +884,7 @@ def test_the_wording_feature_equals_its_one_candidate_at_a_time_definition(engin
         got = eng.ranker.features(qg, candidates)
         for v in candidates:
             assert got[v]["wording"] == pytest.approx(_brute_wording(g, qg, v), abs=1e-9)
+            assert got[v]["passage"] == pytest.approx(_brute_passage(g, qg, v, eng.ranker.soft_below), abs=1e-9)
 
 
 def test_who_weighs_a_person_above_a_thing_of_no_known_kind_and_a_work_below_both(engines):

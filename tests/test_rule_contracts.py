@@ -207,6 +207,8 @@ CONTRACTS = {
                          "Which country won medals at the 2012 Summer Olympics?"),
     "sentence": Contract("one_sentence", "Which company did Ann Holt found in Oslo in 1921?",
                          "Which company did Ann Holt found?"),
+    "passage": Contract("said_together", "In which town did Fredrik Idestam set up a pulp mill?",
+                        "Who set up a pulp mill in Tampere?"),
     "wording": Contract("worded", "In which town did Fredrik Idestam set up a pulp mill?",
                         "Who set up a pulp mill in Tampere?"),
     # ---- narrowing: who stays in the exact set ---------------------------------------------------------------
@@ -364,6 +366,17 @@ def worded_graph():
                         ("es", "tw", "is a", "Espoo is a town.", "class|0.9")])
 
 
+def said_together_graph():
+    """Read from documents: Fredrik Idestam is named beside two towns. One sentence says he set up a pulp mill in
+    Tampere; of Espoo one sentence names him and another says a pulp mill was set up there: as many of the
+    question's words, as many conditions, but not in one sentence."""
+    return _read_facts([("fi", "Fredrik Idestam"), ("ta", "Tampere"), ("es", "Espoo"), ("tw", "town")],
+                       [("fi", "ta", "mentioned with", "Fredrik Idestam set up a pulp mill in Tampere.", "sentence|0.35"),
+                        ("ta", "tw", "is a", "Tampere is a town.", "class|0.9"),
+                        ("fi", "es", "mentioned with", "Fredrik Idestam founded a company in Espoo.", "sentence|0.35"),
+                        ("es", "tw", "is a", "In Espoo a pulp mill was set up.", "class|0.9")])
+
+
 def partial_read_graph():
     """Read from documents, where nothing meets both conditions of "founded by Ann Holt and based in Oslo": Ann Holt
     founded Vik Pianos (a sentence says so); Lund Works is only mentioned beside Ann Holt and Oslo."""
@@ -505,7 +518,8 @@ def kin_graph():
 WORLDS = {"olympics": olympics_graph, "people": people_graph, "kinds": kinds_graph, "influence": influence_graph,
           "plain": plain_graph, "documents": documents_graph, "read": read_graph,
           "curated": lambda: read_graph(read=False), "partial_read": partial_read_graph,
-          "misspelt": misspelt_graph, "one_document": one_document_graph, "one_sentence": one_sentence_graph, "worded": worded_graph, "cut": cut_graph, "coarse": coarse_graph,
+          "misspelt": misspelt_graph, "one_document": one_document_graph, "one_sentence": one_sentence_graph, "worded": worded_graph, "said_together": said_together_graph,
+          "cut": cut_graph, "coarse": coarse_graph,
           "places_read": places_read_graph, "nations": nations_graph, "kin": kin_graph, "birthplaces": birthplaces_graph,
           "dated": lambda: _read_facts([("sl", "Stone Line"), ("y", "1875")],
                                        [("sl", "y", "opened in", "The Stone Line was opened in 1875.", "passive|0.85")])}
@@ -520,7 +534,7 @@ def world_ws(tmp_path_factory):
     def get(world: str):
         if world not in built:
             cfg = fast_config()
-            if world in ("plain", "read", "curated", "partial_read", "misspelt", "one_document", "one_sentence", "worded", "cut", "coarse", "places_read", "kin"):
+            if world in ("plain", "read", "curated", "partial_read", "misspelt", "one_document", "one_sentence", "worded", "said_together", "cut", "coarse", "places_read", "kin"):
                 cfg.embed.backend = "minilm"
             built[world] = build_workspace(tmp_path_factory.mktemp(world) / "ws", WORLDS[world](), cfg).path
         return built[world]

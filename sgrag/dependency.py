@@ -308,7 +308,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v94"
+    VERSION = "spacy-v95"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -3436,9 +3436,10 @@ def _event_word(word: str, kind: str = "") -> bool:
 
 
 def _value_word(tok: Any) -> bool:
-    """A word a date or quantity's value is written with: digits, a number word, a month or era name."""
+    """A word a date or quantity's value is written with: digits, a number word, a month or era name (not a
+    capitalised function word the parse calls a name: "In years")."""
     return any(ch.isdigit() for ch in tok.text) or (tok.like_num and tok.lower_ not in _ORDINAL_WORDS) or \
-        tok.text in _MONTHS or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
+        tok.text in _MONTHS or (tok.pos_ == "PROPN" and tok.text[:1].isupper() and not tok.is_stop)
 
 
 def _hyphened(doc: Any, i: int) -> bool:

@@ -205,3 +205,9 @@ def test_an_acronym_in_capitals_is_no_pronoun():
     reader = _Reader(english()("SpaceX planned the ITS launch vehicle. The ITS tanker would refuel it in orbit."), "")
     reader.read()
     assert {reader.doc[m.start].text for m in reader.mentions if m.via == "pronoun"} <= {"it"}
+
+
+def test_a_capitalised_function_word_is_no_value(ex):
+    """"early the In years" (words the property test above drew): the parse calls "In" a name inside NER's date, but
+    no value is written with it, and "years" alone is none."""
+    assert not values(ex.extract_text("early the In years"))

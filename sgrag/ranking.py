@@ -24,8 +24,8 @@ from .config import RankingConfig
 from .coref import ROLE_NOUNS, is_person_noun
 from .extract import edge_confidence
 from .graph import KnowledgeGraph, expand_ranges
-from .kinds import (COARSE_KINDS, EVENT, GROUP, LAW, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK, NodeKinds,
-                    coarse_words, country_named, name_head, noun_kind, read_by_ner)
+from .kinds import (COARSE_KINDS, EVENT, GROUP, LAW, ORGANIZATION, PERSON, PERSON_WORDS, PLACE, PRODUCT, WORK,
+                    NodeKinds, coarse_words, country_named, name_head, noun_kind, read_by_ner)
 from .linking import IRREGULAR_VERBS, STOPWORDS, answer_type_span, named_type_relations
 from .rules import ALL_ON, RuleSwitches, register
 from .schema import (ProfileThresholds, SchemaProfile, asked_precision, is_value_label, learn_profile,
@@ -517,12 +517,11 @@ class Ranker:
         words = own_words(qg) if self._read else frozenset()
         if not words:
             return out
-        g = self.graph
         for i, v in enumerate(nodes.tolist()):
             asked = words - self._label_words(v)
             if asked:
-                said = [self._sentence_words(d) for d in np.unique(g.desc[g.incident_edges(v)]).tolist() if d >= 0]
-                out[i] = max((len(asked & w) for w in said), default=0) / len(asked)
+                out[i] = max((len(asked & self._sentence_words(d)) for d in self._sentences_stating(v)),
+                             default=0) / len(asked)
         return out
 
     def _said_together(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
@@ -535,17 +534,21 @@ class Ranker:
         words = own_words(qg)
         names = [{f" {x} " for x in (*map(fold, c.labels), fold(c.mention.text) if c.mention else "") if x}
                  for c in firm_constraints(qg, self.soft_below)]
-        g = self.graph
         for i, v in enumerate(nodes.tolist()):
             asked = words - self._label_words(v)
             if not asked and not names:
                 continue
-            for d in np.unique(g.desc[g.incident_edges(v)]).tolist():
-                if d >= 0:
-                    text = f" {fold(g.texts[d])} "
-                    said = len(asked & self._sentence_words(d)) + sum(any(x in text for x in c) for c in names)
-                    out[i] = max(out[i], said / (len(asked) + len(names)))
+            for d in self._sentences_stating(v):
+                text = f" {fold(self.graph.texts[d])} "
+                said = len(asked & self._sentence_words(d)) + sum(any(x in text for x in c) for c in names)
+                out[i] = max(out[i], said / (len(asked) + len(names)))
         return out
+
+    def _sentences_stating(self, v: int) -> list[int]:
+        """The text ids of the sentences that state an edge of node ``v`` (on a graph read from documents an edge's
+        description is its sentence)."""
+        g = self.graph
+        return [d for d in np.unique(g.desc[g.incident_edges(v)]).tolist() if d >= 0]
 
     def _sentence_words(self, d: int) -> frozenset[str]:
         words = self._sentence_words_cache.get(d)
@@ -1168,6 +1171,7 @@ class Ranker:
         won", "influenced by"); prior: specificity; likelihood: how probable it is to draw these
         constraints from the candidate's star (edges to a constraint / star size, per constraint; in a
         directed graph, edges and neighbours the candidate is only the tail of count ``cfg.in_edge_weight``).
+        On a graph read from documents also kind, document, sentence, wording and passage (``FEATURE_RULES``).
         """
         nodes, sat = candidate_arrays(qg, candidates)
         cols = {name: col.tolist() for name, col in self._columns(qg, nodes, sat).items()}

@@ -1227,12 +1227,16 @@ class Ranker:
             # NER alone often mistypes a person ("Edsilia Rombley" an organisation): that weighs as the kind
             # feature; only the text's class or the name itself sets apart
             wrong = self.surely_not_person(nodes) if self.asked_kind(qg) == PERSON else self.wrong_kind(qg, nodes)
-            tier = tier - (wrong | self.countries_not_asked(qg, nodes)) - unjoined
+            wrong = wrong | self.countries_not_asked(qg, nodes)
+            tier = tier - wrong - unjoined
         order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
         if flat and self.rules.on(CUT_NAMES_YIELD):
             firm = np.array([c.confidence >= self.soft_below for c in cons], dtype=bool)
             score = _cut_names_yield(order, labels, (sat >= 0) & firm, score)
             order = np.lexsort((np.array(labels), -score, -tier))[:max(top, limit)]
+        if flat and order.size and wrong[order[0]] and not wrong[order].all():  # one clearly of another kind is
+            first = int(np.flatnonzero(~wrong[order])[0])  # no answer: the best of the asked kind comes before it,
+            order = np.concatenate([order[first:first + 1], order[:first], order[first + 1:]])  # the rest stay
         shown = zip(*(_rounded(cols[name][order], 4) for name in FEATURES))
         missing: dict[tuple[str, ...], tuple[str, ...]] = {}
         out = []

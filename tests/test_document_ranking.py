@@ -895,3 +895,13 @@ def test_who_weighs_a_person_above_a_thing_of_no_known_kind_and_a_work_below_bot
     kind = {r.label: r.features["kind"] for r in a.ranked}
     assert kind["Aino Järnefelt"] == 1.0 and kind["Ainola"] == 0.5 and kind["Kullervo"] == 0.0
     assert not a.exact
+
+
+def test_a_partial_match_of_another_kind_is_never_the_answer_but_stays_in_the_list(engines):
+    """"Whom did Sibelius marry in 1892?": the symphony Kullervo meets both conditions but is no person or
+    organisation, which "Whom" asks for: the answer is one of the names no fact joins to them (Aino Järnefelt, a
+    person, among them), and Kullervo stays in the list, right after it, where the user sees why it was ruled out."""
+    a = engines["marriage_year"].ask("Whom did Sibelius marry in 1892?").answer
+    labels = [r.label for r in a.ranked]
+    assert a.text != "Kullervo" and not a.exact
+    assert labels[1] == "Kullervo" and "Aino Järnefelt" in labels

@@ -2184,12 +2184,15 @@ class _Reader:
 
     def _classes_after_names(self, sent: Any) -> None:
         """A name right before an organisation noun ("rode for *the Flandria team*", "the TI–Raleigh team"): the
-        name's entity is one (not a place's: "the Liverpool team" is a club, not the city)."""
+        name's entity is one (not a place's: "the Liverpool team" is a club, not the city); once per name, whichever
+        of its words the parse hung on the noun ("TI" and "Raleigh")."""
+        named: set[int] = set()
         for t in sent:
             m = self.token_mention.get(t.i)
-            if m is None or m.end >= sent.end or not _names_noun_after(t, m.start) or t.head.i != m.end or \
-                    m.end in self.token_mention or self.ents[m.entity].kind in _NOT_NAMING_TEAMS:
+            if m is None or id(m) in named or m.end >= sent.end or not _names_noun_after(t, m.start) or \
+                    t.head.i != m.end or m.end in self.token_mention or self.ents[m.entity].kind in _NOT_NAMING_TEAMS:
                 continue
+            named.add(id(m))
             self._class_of(m, t.head, sent)
 
     def _plural_classes_before_names(self, sent: Any) -> None:

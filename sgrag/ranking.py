@@ -271,7 +271,7 @@ class Ranker:
         self._log_max_deg = math.log1p(float(graph.degree.max()) if graph.num_nodes else 1.0)
         self._words_cache: dict[int, set[str]] = {}
         self._relation_words_cache: dict[int, frozenset[str]] = {}
-        self._sentence_words_cache: dict[int, frozenset[str]] = {}
+        self._sentence_cache: dict[int, tuple[frozenset[str], str]] = {}
         self._relation_stems_cache: dict[int, frozenset[str]] = {}
         self._name_heads: dict[str, frozenset[str]] = {}
 
@@ -509,52 +509,40 @@ class Ranker:
         ``sentence`` feature; met by an edge or not); 0 on a graph not read from documents."""
         return self._named_with(qg, nodes, self.graph.sentences_of)
 
-    def _worded_alike(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
-        """Per candidate, the largest share of the question's own words (``own_words``, less the candidate's name)
-        that one sentence stating an edge of the candidate holds (the ``wording`` feature); 0 on a graph not read
-        from documents."""
-        out = np.zeros(nodes.size, dtype=np.float64)
-        words = own_words(qg) if self._read else frozenset()
-        if not words:
-            return out
-        for i, v in enumerate(nodes.tolist()):
-            asked = words - self._label_words(v)
-            if asked:
-                out[i] = max((len(asked & self._sentence_words(d)) for d in self._sentences_stating(v)),
-                             default=0) / len(asked)
-        return out
-
-    def _said_together(self, qg: QueryGraph, nodes: np.ndarray) -> np.ndarray:
-        """Per candidate, the largest share of the question that one sentence stating an edge of the candidate says
-        at once: its own words (``own_words``, less the candidate's name) and its firm conditions, each named there
-        by a label or as the question names it (the ``passage`` feature); 0 on a graph not read from documents."""
-        out = np.zeros(nodes.size, dtype=np.float64)
+    def _sentence_fit(self, qg: QueryGraph, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per candidate, over the sentences stating its edges (on a graph read from documents an edge's description
+        is its sentence), the largest share of the question's own words (``own_words``, less the candidate's name)
+        one of them holds (the ``wording`` feature), and the largest share of the question one of them says at once:
+        those words and its firm conditions, each named there by a label or as the question names it (the
+        ``passage`` feature); both 0 on a graph not read from documents."""
+        wording, passage = np.zeros(nodes.size, dtype=np.float64), np.zeros(nodes.size, dtype=np.float64)
         if not self._read:
-            return out
-        words = own_words(qg)
+            return wording, passage
+        g, words = self.graph, own_words(qg)
         names = [{f" {x} " for x in (*map(fold, c.labels), fold(c.mention.text) if c.mention else "") if x}
                  for c in firm_constraints(qg, self.soft_below)]
         for i, v in enumerate(nodes.tolist()):
             asked = words - self._label_words(v)
             if not asked and not names:
                 continue
-            for d in self._sentences_stating(v):
-                text = f" {fold(self.graph.texts[d])} "
-                said = len(asked & self._sentence_words(d)) + sum(any(x in text for x in c) for c in names)
-                out[i] = max(out[i], said / (len(asked) + len(names)))
+            for d in np.unique(g.desc[g.incident_edges(v)]).tolist():
+                if d < 0:
+                    continue
+                said, text = self._sentence(d)
+                hits = len(asked & said)
+                if asked:
+                    wording[i] = max(wording[i], hits / len(asked))
+                named = sum(any(x in text for x in c) for c in names)
+                passage[i] = max(passage[i], (hits + named) / (len(asked) + len(names)))
+        return wording, passage
+
+    def _sentence(self, d: int) -> tuple[frozenset[str], str]:
+        """Text ``d``'s word stems and its folded form between spaces (a sentence many candidates share)."""
+        out = self._sentence_cache.get(d)
+        if out is None:
+            text = self.graph.texts[d]
+            out = self._sentence_cache[d] = (frozenset(stem(w) for w in tokens(text)), f" {fold(text)} ")
         return out
-
-    def _sentences_stating(self, v: int) -> list[int]:
-        """The text ids of the sentences that state an edge of node ``v`` (on a graph read from documents an edge's
-        description is its sentence)."""
-        g = self.graph
-        return [d for d in np.unique(g.desc[g.incident_edges(v)]).tolist() if d >= 0]
-
-    def _sentence_words(self, d: int) -> frozenset[str]:
-        words = self._sentence_words_cache.get(d)
-        if words is None:
-            words = self._sentence_words_cache[d] = frozenset(stem(w) for w in tokens(self.graph.texts[d]))
-        return words
 
     def _label_words(self, v: int) -> frozenset[str]:
         return frozenset(stem(w) for w in tokens(self.graph.labels[v]))
@@ -1159,7 +1147,7 @@ class Ranker:
                 "likelihood": np.clip(likelihood, 0.0, 1.0),
                 "kind": self.kind_fit(qg, nodes),
                 "document": self._same_document(qg, nodes), "sentence": self._same_sentence(qg, nodes),
-                "wording": self._worded_alike(qg, nodes), "passage": self._said_together(qg, nodes)}
+                **dict(zip(("wording", "passage"), self._sentence_fit(qg, nodes)))}
 
     def features(self, qg: QueryGraph, candidates: dict[int, dict[str, int]]) -> dict[int, dict[str, float]]:
         """Per candidate: the features ``rank`` weighs (all in [0, 1]).

@@ -308,7 +308,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v95"
+    VERSION = "spacy-v96"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -770,6 +770,53 @@ def _named_class_apposition(tok: Any) -> bool:
         (noun.dep_ == "appos" and noun.head.pos_ == "NOUN" or noun.dep_ == "conj" and noun.head.pos_ == "PROPN") and \
         tok.left_edge.i == noun.i + 1 and \
         all(c.dep_ in ("det", "amod", "compound", "punct") or c.i == tok.i for c in noun.children)
+
+
+_IDENTITY_NOUNS = frozenset({"city", "town", "village", "hamlet", "municipality", "commune", "county", "province",
+                             "state", "island", "borough", "parish", "township", "oblast", "canton", "prefecture",
+                             "governorate", "port", "suburb", "settlement", "peninsula"})
+"""Place nouns that "the ... of" a name names rather than relates ("the town of Hvidovre" is Hvidovre; "a borough
+of New York City", "the largest city of Norway" and "the capital of France" are not; nor is "the south polar
+region of Enceladus", so no region or district)."""
+
+
+def _identity_noun(name: Any) -> Any:
+    """The place noun a name is "the ... of" ("born in *the village of* Vivar", "the smaller inhabited *island of*
+    Porto Santo"), which the name is (``_IDENTITY_NOUNS``), else None: a definite singular noun with no possessor and
+    no superlative, ordinal or "main" to single it out among others of the name's."""
+    of = name.head
+    noun = of.head
+    if name.dep_ != "pobj" or name.pos_ != "PROPN" or of.lower_ != "of" or of.dep_ != "prep" or \
+            noun.pos_ != "NOUN" or noun.tag_ != "NN" or not noun.is_lower or noun.lower_ not in _IDENTITY_NOUNS or \
+            name.left_edge.i != of.i + 1:
+        return None
+    said = list(noun.children)
+    if not any(c.dep_ == "det" and c.lower_ == "the" for c in said) or any(
+            c.dep_ == "poss" or c.tag_ in ("JJS", "RBS") or c.ent_type_ == "ORDINAL" or c.lower_.endswith("most") or
+            c.lower_ in _ORDINAL_WORDS | _SINGLING_OUT for c in said) or \
+            sum(c.dep_ == "prep" for c in said) != 1:
+        return None
+    if noun.dep_ == "attr" and any(c.dep_ in _SUBJ and c.pos_ in ("PROPN", "PRON") for c in noun.head.children):
+        return None  # "Islay is the island of ...": the noun says what the subject is
+    return noun
+
+
+_SINGLING_OUT = frozenset({"main", "chief", "principal", "only", "capital", "same", "largest", "biggest", "major"})
+
+
+def _ner_vote(doc: Any, start: int, kind: str) -> str:
+    """The kind a name's mention votes for (``majority_kind``): NER's label, but no person's after "the" ("the
+    Volga", "the Azores"), and a place's after a bearing ("60 km south of Marrakesh")."""
+    before = doc[start - 1].lower_ if start else ""
+    if before == "the" and kind == "PERSON":
+        return "PROPN"
+    if before == "of" and start >= 2 and doc[start - 2].lower_ in _BEARINGS and kind != "VALUE":
+        return "LOC"
+    return kind
+
+
+_BEARINGS = frozenset({"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
+                       "north-east", "north-west", "south-east", "south-west"})
 
 
 def _qualifying_clause(name: Any, chain: list) -> list | None:
@@ -1541,7 +1588,7 @@ class _Reader:
         idx = self._entity(label, kind, placed)
         if role is not None:
             self.roles[fold(doc[role:end].text)] = idx
-        self.ner_labels.setdefault(idx, Counter())[kind] += 1
+        self.ner_labels.setdefault(idx, Counter())[_ner_vote(doc, start, kind)] += 1
         via = "alias" if fold(self.ents[idx].label) != fold(label) else ""
         if shared and doc[end].tag_ == "NNPS":
             end += 1
@@ -1991,14 +2038,18 @@ class _Reader:
         first = self._first_mentions()
         for i, e in enumerate(self.ents):
             ner = majority_kind(self.ner_labels.get(i, Counter()))
-            kind = stated_kind(e.classes) or named_kind(e.label, ner) or ner
+            said = [k for k in map(noun_kind, e.classes) if k is not None]
+            first_said = said[0] if said and said[0] != PERSON and i not in self.people else None
+            kind = stated_kind(e.classes) or first_said or named_kind(e.label, ner) or ner
             if kind is None or e.kind == "VALUE" or i not in first or i in self.people and kind == PERSON:
                 continue  # (a person by a he/she whose name NER calls a team or a place keeps both: contested)
             personal = any(_personal_class(c) for c in e.classes)
             if kind == PERSON and (name_kind(e.label) is False or e.classes and not personal or
                                    e.label.split()[0] in _AWARD_OPENERS) or \
-                    kind != PERSON and any(_person_class(c) and c not in _SHARED_ROLES for c in e.classes):
-                continue
+                    kind != PERSON and first_said is None and \
+                    any(_person_class(c) and c not in _SHARED_ROLES for c in e.classes):
+                continue  # (what the text first said a name is stands over a person noun said of it later: "Madeira
+                #           is a Portuguese archipelago ... a major producer of sugar")
             m = first[i]
             self._add(e.label, IS_A, kind, NER_HOW, self.doc[m.start:m.end], self.doc[m.start].sent)
 
@@ -2159,7 +2210,8 @@ class _Reader:
                         any(c.dep_ == "poss" for c in t.children) or any(
                             c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in _ORDINAL_WORDS or
                                                   c.tag_ == "JJS" or any(g.lower_ == "most" for g in c.children))
-                            for c in _with_compounds_children(t)))):
+                            or c.dep_ in ("amod", "compound") and c.lower_.endswith("most") and len(c.lower_) > 4
+                            for c in _with_compounds_children(t)))):  # ("the southernmost island", tagged a noun)
                 continue  # "X is Y's eighth studio album", "X is his second film", "X is the eleventh episode of
                 #           Y", "X is the largest city in Y": of a class, as "an album" (but "the capital of Y" is
                 #           no class)
@@ -2179,6 +2231,8 @@ class _Reader:
         self._classes_before_names(sent)
         self._classes_after_names(sent)
         self._classes_called(sent)
+        self._classes_of_identity(sent)
+        self._classes_said_first(sent)
         self._shared_heads(sent)
         self._plural_classes_before_names(sent)
 
@@ -2194,6 +2248,37 @@ class _Reader:
                 continue
             named.add(id(m))
             self._class_of(m, t.head, sent)
+
+    def _classes_of_identity(self, sent: Any) -> None:
+        """A name a place noun is "the ... of" ("the town of Hvidovre", "the smaller inhabited island of Porto
+        Santo"): the name is one of that class (``_identity_noun``)."""
+        for t in sent:
+            m = self.token_mention.get(t.i)
+            if m is not None and not m.via and self._root(m).i == t.i and self.ents[m.entity].kind != "VALUE" and \
+                    (noun := _identity_noun(t)) is not None and \
+                    all(noun_kind(c) in (None, PLACE) for c in self.ents[m.entity].classes):
+                self._class_of(m, noun, sent)  # (not "[Nokia, a company,] took its name from the town of Nokia")
+
+    def _classes_said_first(self, sent: Any) -> None:
+        """A class noun the subject of "be" and a name its complement ("The range's highest peak is Toubkal", "Its
+        capital and largest city is Funchal"): the name is one of that class (a noun the kinds lexicon knows,
+        singled out by "the", a possessor, a superlative or an ordinal as "X is the largest city" is)."""
+        for t in sent:
+            m = self.token_mention.get(t.i)
+            verb = t.head
+            if m is None or m.via or t.dep_ not in ("attr", "acomp") or t.pos_ != "PROPN" or self._root(m).i != t.i or \
+                    verb.lemma_ != "be" or self.ents[m.entity].kind == "VALUE":
+                continue
+            subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+            if subject is None or subject.pos_ != "NOUN" or not subject.is_lower or subject.i in self.token_mention \
+                    or subject.tag_ != "NN" or any(c.dep_ == "neg" for c in verb.children):
+                continue
+            for noun in [subject] + [c for c in subject.conjuncts if c.pos_ == "NOUN" and c.tag_ == "NN"]:
+                if noun_kind(noun.lower_) is not None and any(
+                        c.dep_ in ("det", "poss") and c.lower_ in _DEFINITE | {"the"} or c.dep_ == "poss" or
+                        c.tag_ == "JJS" or c.ent_type_ == "ORDINAL" or c.lower_ in _ORDINAL_WORDS
+                        for c in noun.children):
+                    self._class_of(m, noun, sent)
 
     def _plural_classes_before_names(self, sent: Any) -> None:
         """A plural noun for people right before names joined by "and" ("accompanied by *saxophonists* John Coltrane
@@ -2314,8 +2399,10 @@ class _Reader:
                           [t.lemma_.lower() if t.tag_ == "NNS" else t.lower_])
         shared = t.lower_ in _SHARED_ROLES and majority_kind(self.ner_labels.get(m.entity, Counter())) not in \
             (None, PERSON)  # "The CDU is a member of the European People's Party": an organisation, NER says
-        if _person_class(t.lower_) and not shared:
-            self.people.add(m.entity)
+        if _person_class(t.lower_) and not shared and not any(
+                noun_kind(c) not in (None, PERSON) for c in self.ents[m.entity].classes):
+            self.people.add(m.entity)  # (not "Madeira is a Portuguese archipelago ... became a major *producer* of
+            #                            sugar": what the text first said it is stands)
         for cls in class_names(phrase):
             self.ents[m.entity].classes.append(cls.split()[-1])
             self._add(self.ents[m.entity].label, IS_A, cls, "class", self.doc[t.i:t.i + 1], sent, m.via)
@@ -2520,6 +2607,10 @@ class _Reader:
                 out[-1] = (out[-1][0], h.head.dep_)           # directed by": the name is the subject noun's
                 t = h.head
                 continue
+            elif (noun := _identity_noun(t)) is not None and noun.dep_ != "appos":  # "born in the village of
+                out[-1] = (out[-1][0], noun.dep_)  # Vivar": born in Vivar, the name standing where its noun does
+                t = noun
+                continue
             elif _named_class_apposition(t):  # "Its image, the poster Den Tørstige Mand, was painted": the name
                 if h.dep_ == "conj":          # stands where its class noun does, in apposition to the subject;
                     out.append((h, h.dep_))   # a coordinated class noun stays on the path, its modifiers the name's
@@ -2670,6 +2761,9 @@ class _Reader:
             preps = [t for t in toks if t.dep_ in ("prep", "agent", "dative")
                      and t.i not in self.token_mention]  # not the day NER left out of a date ("born 5 March 1983")
             if first.dep_ == "appos" and first.pos_ == "NOUN" and first.i not in self.token_mention:
+                if len(low_side) == 4 and getattr(_identity_noun(toks[0]), "i", None) == first.i:
+                    return None  # "the main island of Madeira, the smaller island of Porto Santo": a list the
+                    #              parse hung as an apposition; the name is what the noun is (``_classes_of_identity``)
                 if len(low_side) == 3 and low_side[0][1] == "poss":  # "Hamnet, William Shakespeare's son"
                     return top, f"{first.lemma_.lower()} of", low, "possessive", span
                 if len(low_side) == 3 and self._nationality(low, low_side[0][1]):  # "X, an American singer,"

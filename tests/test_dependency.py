@@ -2477,3 +2477,53 @@ def test_a_place_in_a_polity_ner_calls_a_building_is_located_in_it(ex):
     assert "located in" in rel(found, "Hämeenlinna", "Grand Duchy of Finland")
     found = ex.extract_text("Its Gothic cathedral, Burgos Cathedral, was begun in 1221.")  # no "in": no place in it
     assert not any(r.relation == "located in" for r in found.relations)
+
+
+def test_a_name_a_place_noun_is_the_of_is_of_that_class(ex):
+    """"born in the village of Vivar": Vivar is a village, and he was born in Vivar (not "born village of"); "the
+    town of Nokia" is no town's name when the text has said Nokia is a company; a superlative, "main" or a
+    possessor singles the noun out among the name's ("the largest city of Norway", "the main island of Madeira"),
+    and "a borough of New York City" relates two places."""
+    found = ex.extract_text("Rodrigo Díaz was born in the village of Vivar. El Cid moved to the city of Valencia.")
+    assert "is a" in rel(found, "Vivar", "village") and "born in" in rel(found, "Rodrigo Díaz", "Vivar")
+    assert "moved to" in rel(found, "El Cid", "Valencia") and "is a" in rel(found, "Valencia", "city")
+    found = ex.extract_text("Oslo is the largest city of Norway. Brooklyn is a borough of New York City. The "
+                            "archipelago consists of the main island of Madeira and the Desertas.")
+    assert not rel(found, "Norway", "city") and not rel(found, "New York City", "borough")
+    assert not rel(found, "Madeira", "island")
+    found = ex.extract_text("Islay is the southernmost island of the Inner Hebrides.")
+    assert not rel(found, "Inner Hebrides", "island") and "is a" in rel(found, "Islay", "island")
+    found = ex.extract_text("The archipelago consists of the main island of Madeira, the smaller inhabited island of "
+                            "Porto Santo, and the uninhabited Desertas.")  # a list the parse reads as an apposition
+    assert "is a" in rel(found, "Porto Santo", "island")
+    assert not rel(found, "Madeira", "Porto Santo") - {"mentioned with"}
+
+
+def test_a_class_noun_said_first_of_a_name_after_be_is_its_class(ex):
+    """"The range's highest peak is Toubkal": Toubkal is a peak; "Its capital and largest city is Funchal": a capital
+    and a city. A noun nothing singles out ("A problem is Smith") or a denial says no class."""
+    found = ex.extract_text("The Atlas Mountains are a range in North Africa. The range's highest peak is Toubkal. "
+                            "Its capital and largest city is Funchal.")
+    assert "is a" in rel(found, "Toubkal", "peak")
+    assert {"capital", "city"} <= {r.target for r in found.relations if r.source == "Funchal" and r.relation == "is a"}
+    found = ex.extract_text("The capital is not Funchal.")
+    assert not rel(found, "Funchal", "capital")
+
+
+def test_ner_votes_no_person_after_the_and_a_place_after_a_bearing(ex):
+    """The small model calls "the Volga" and "the Azores" persons and Marrakesh an organisation: no person takes
+    "the", and "60 km south of" a name makes it a place."""
+    found = ex.extract_text("The Danube is the second-longest river in Europe, after the Volga in Russia. The peak "
+                            "rises about 60 km south of Marrakesh.")
+    assert not rel(found, "Volga", "person")
+    assert "is a" in rel(found, "Marrakesh", "place")
+
+
+def test_what_the_text_first_says_a_name_is_stands_over_a_person_noun_said_later(ex):
+    """"Madeira is a Portuguese archipelago ... Madeira became a major producer of sugar": a producer is often a
+    person, but Madeira stays a place and is no person."""
+    found = ex.extract_text("Madeira is a Portuguese archipelago in the North Atlantic Ocean. Madeira became a major "
+                            "producer of sugar in the 15th century.")
+    assert not rel(found, "Madeira", "person")
+    assert "is a" in rel(found, "Madeira", "place")
+

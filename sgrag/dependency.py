@@ -308,7 +308,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v96"
+    VERSION = "spacy-v97"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -3882,9 +3882,11 @@ def _role(words: str) -> bool:
 
 def _coordinated_role(tok: Any) -> bool:
     """Whether a capitalised word is a role for being coordinated with a lower-case person noun ("the founder and
-    first Rebbe", "a Marshal of France and the foremost military engineer")."""
+    first Rebbe", "a Marshal of France and the foremost military engineer"), a title or modified as a noun is."""
     partners = ([tok.head] if tok.dep_ == "conj" else []) + [c for c in tok.children if c.dep_ == "conj"]
-    return tok.text[:1].isupper() and any(p.is_lower and _person_class(p.lower_) for p in partners)
+    return tok.text[:1].isupper() and any(p.is_lower and _person_class(p.lower_) for p in partners) and \
+        (tok.text in _HONORIFICS or any(c.dep_ in ("amod", "det") for c in tok.children))  # not "her uncle
+    #   Boniface of Savoy ... and Peter of Savoy": a name, coordinated with the noun the parse hung the first on
 
 
 def _person_class(noun: str) -> bool:

@@ -2527,3 +2527,11 @@ def test_what_the_text_first_says_a_name_is_stands_over_a_person_noun_said_later
     assert not rel(found, "Madeira", "person")
     assert "is a" in rel(found, "Madeira", "place")
 
+
+def test_a_given_name_coordinated_with_a_person_noun_is_no_role(ex):
+    """"her uncle Boniface of Savoy, who ..., and Peter of Savoy": the parse hangs Peter on "uncle"; he is a name,
+    not a role of Savoy as "the founder and first Rebbe of Belz" is."""
+    found = ex.extract_text("Her arrival brought her relatives to England, among them her uncle Boniface of Savoy, "
+                            "who became Archbishop of Canterbury, and Peter of Savoy, who received the Honour of "
+                            "Richmond.")
+    assert "Peter of Savoy" in {e.label for e in found.entities} and "Savoy" not in {e.label for e in found.entities}

@@ -146,6 +146,10 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
         word = w.group(0)
         if word.lower() in _TYPE_STOP or len(picked) == 3:
             break
+        owner = _POSSESSIVE.fullmatch(word)
+        if owner is not None and (picked or after_names or word.islower()) and owner.group(1).islower():
+            picked.append(_WORD.match(rest, w.start(), w.start() + len(owner.group(1))))
+            break  # "Which childless *king's* death ...": the answer owns what follows, the type ends with it
         if picked or after_names:
             dated = bool(picked) and all(p.group(0).isdigit() for p in picked)  # "Which 1977 Italian film"
             if (word[0].isupper() and not dated) or word.lower() in IRREGULAR_VERBS \
@@ -161,6 +165,8 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
     return picked
 
 
+_POSSESSIVE = re.compile(r"([\w-]+)['’]s")
+"""A possessive word ("king's"), which ends an answer type it is part of ("Which Estonian *composer's* work")."""
 _OBJECT_NEXT = re.compile(r"\s+(?:[\"“]|(?:the|a|an|his|her|its|their)\s|[A-Z])")
 """An object right after a word (a name, a quoted title, a determiner): that word is a verb, not a type's noun."""
 
@@ -181,6 +187,8 @@ def _verb_first(word: str, after: str, what: bool) -> bool:
     w = word.lower()
     if w in IRREGULAR_VERBS:
         return True
+    if _POSSESSIVE.fullmatch(w):
+        return False  # "Which *artist's* single ...": the answer owns what follows
     if not word.islower() or len(w) < 4 or not _VERB_SHAPE.search(w) or w in _S_NOUNS \
             or any(noun_kind(x) for x in _singulars(w)):
         return False

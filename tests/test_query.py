@@ -62,6 +62,11 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     ("Near which Paris railway station did Le Monde open its offices?", "Paris railway station"),
     ("Into which river does the Vienne flow?", "river"),
     ("After which archaeologist is the museum named?", "archaeologist"),
+    # a possessive ends the answer type: the answer owns what follows ("the king's death"), so it is a king
+    ("Which childless king's death in 1700 ended the Spanish Habsburg line?", "childless king"),
+    ("Which artist's 1982 single borrowed from two Kraftwerk songs?", "artist"),
+    ("Which Estonian composer's Tabula Rasa launched the ECM New Series?", "Estonian composer"),
+    ("Which country's capital is Paris?", "country"),
 ])
 def test_answer_type(question, expected):
     assert answer_type_span(question)[0] == expected

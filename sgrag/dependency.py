@@ -308,7 +308,7 @@ class ParseExtractor:
         known_labels: labels of the existing graph, passed to the rule-based fallback.
     """
 
-    VERSION = "spacy-v97"
+    VERSION = "spacy-v98"
     """Part of the extractor's name, which keys the chunk cache: raised whenever what it reads changes, so that a
     re-ingest reads every document again (v4: coarse kinds, "there", event nouns, place lists; v9: titles before
     brackets, event dates, "also known as", no sentence break inside a bracket)."""
@@ -1532,8 +1532,8 @@ class _Reader:
             start = core[0]  # "more than 100 years later", "the early 1930s", "spring 2003": the value itself
             if start > 0 and doc[start - 1].tag_ == "$" and doc[start - 1].ent_type_ == "MONEY":
                 start -= 1  # "$30 million", "US$5 million": the currency is part of the amount
-            while end - 1 > core[-1] and (doc[end - 1].pos_ in ("ADV", "ADJ", "PUNCT") or doc[end - 1].lower_ in
-                                          _AFTER_VALUE):
+            while end - 1 > core[-1] and (doc[end - 1].pos_ in ("ADV", "ADJ", "PUNCT", "CCONJ") or
+                                          doc[end - 1].lower_ in _AFTER_VALUE):  # (not "1983 and")
                 end -= 1
         if kind == "ORG":  # "Generalfeldmarschall Erwin Rommel", "Co-Producer Keiji Inafune": NER's organisation
             k = start    # is a person after a title

@@ -2528,6 +2528,7 @@ def test_what_the_text_first_says_a_name_is_stands_over_a_person_noun_said_later
     assert "is a" in rel(found, "Madeira", "place")
 
 
+
 def test_a_given_name_coordinated_with_a_person_noun_is_no_role(ex):
     """"her uncle Boniface of Savoy, who ..., and Peter of Savoy": the parse hangs Peter on "uncle"; he is a name,
     not a role of Savoy as "the founder and first Rebbe of Belz" is."""
@@ -2535,3 +2536,10 @@ def test_a_given_name_coordinated_with_a_person_noun_is_no_role(ex):
                             "who became Archbishop of Canterbury, and Peter of Savoy, who received the Honour of "
                             "Richmond.")
     assert "Peter of Savoy" in {e.label for e in found.entities} and "Savoy" not in {e.label for e in found.entities}
+
+
+def test_a_value_before_and_is_the_value_alone(ex):
+    """"It sold well in 1983 and 1984": the years 1983 and 1984, not "1983 and"."""
+    found = ex.extract_text("Thriller was released in 1982 by Epic Records. It sold well in 1983 and 1984.")
+    labels = {e.label for e in found.entities}
+    assert "1983 and" not in labels and "1983" in labels

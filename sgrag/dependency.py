@@ -780,6 +780,17 @@ of New York City", "the largest city of Norway" and "the capital of France" are 
 region of Enceladus", so no region or district)."""
 
 
+_SINGLING_OUT = frozenset({"main", "chief", "principal", "only", "capital", "same", "largest", "biggest", "major"})
+"""Words that single a place noun out among others of a name's ("the *main* island of Madeira")."""
+
+
+def _superlative(word: Any) -> bool:
+    """Whether a modifier ranks its noun: a superlative ("largest", "southernmost", which the parse may tag a noun)
+    or an ordinal ("second", "third")."""
+    return word.tag_ in ("JJS", "RBS") or word.ent_type_ == "ORDINAL" or word.lower_ in _ORDINAL_WORDS or \
+        len(word.lower_) > 4 and word.lower_.endswith("most")
+
+
 def _identity_noun(name: Any) -> Any:
     """The place noun a name is "the ... of" ("born in *the village of* Vivar", "the smaller inhabited *island of*
     Porto Santo"), which the name is (``_IDENTITY_NOUNS``), else None: a definite singular noun with no possessor and
@@ -791,17 +802,13 @@ def _identity_noun(name: Any) -> Any:
             name.left_edge.i != of.i + 1:
         return None
     said = list(noun.children)
-    if not any(c.dep_ == "det" and c.lower_ == "the" for c in said) or any(
-            c.dep_ == "poss" or c.tag_ in ("JJS", "RBS") or c.ent_type_ == "ORDINAL" or c.lower_.endswith("most") or
-            c.lower_ in _ORDINAL_WORDS | _SINGLING_OUT for c in said) or \
+    if not any(c.dep_ == "det" and c.lower_ == "the" for c in said) or \
+            any(c.dep_ == "poss" or _superlative(c) or c.lower_ in _SINGLING_OUT for c in said) or \
             sum(c.dep_ == "prep" for c in said) != 1:
         return None
     if noun.dep_ == "attr" and any(c.dep_ in _SUBJ and c.pos_ in ("PROPN", "PRON") for c in noun.head.children):
         return None  # "Islay is the island of ...": the noun says what the subject is
     return noun
-
-
-_SINGLING_OUT = frozenset({"main", "chief", "principal", "only", "capital", "same", "largest", "biggest", "major"})
 
 
 def _ner_vote(doc: Any, start: int, kind: str) -> str:
@@ -2208,10 +2215,9 @@ class _Reader:
             if not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children) and not (
                     noun_kind(t.lemma_.lower()) is not None and (
                         any(c.dep_ == "poss" for c in t.children) or any(
-                            c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in _ORDINAL_WORDS or
-                                                  c.tag_ == "JJS" or any(g.lower_ == "most" for g in c.children))
-                            or c.dep_ in ("amod", "compound") and c.lower_.endswith("most") and len(c.lower_) > 4
-                            for c in _with_compounds_children(t)))):  # ("the southernmost island", tagged a noun)
+                            c.dep_ == "amod" and (_superlative(c) or any(g.lower_ == "most" for g in c.children))
+                            or c.dep_ == "compound" and _superlative(c)  # ("the southernmost island", tagged a noun)
+                            for c in _with_compounds_children(t)))):
                 continue  # "X is Y's eighth studio album", "X is his second film", "X is the eleventh episode of
                 #           Y", "X is the largest city in Y": of a class, as "an album" (but "the capital of Y" is
                 #           no class)
@@ -2275,8 +2281,7 @@ class _Reader:
                 continue
             for noun in [subject] + [c for c in subject.conjuncts if c.pos_ == "NOUN" and c.tag_ == "NN"]:
                 if noun_kind(noun.lower_) is not None and any(
-                        c.dep_ in ("det", "poss") and c.lower_ in _DEFINITE | {"the"} or c.dep_ == "poss" or
-                        c.tag_ == "JJS" or c.ent_type_ == "ORDINAL" or c.lower_ in _ORDINAL_WORDS
+                        c.dep_ == "poss" or c.dep_ == "det" and c.lower_ == "the" or _superlative(c)
                         for c in noun.children):
                     self._class_of(m, noun, sent)
 

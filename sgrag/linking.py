@@ -146,6 +146,8 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
         word = w.group(0)
         if word.lower() in _TYPE_STOP or len(picked) == 3:
             break
+        if not picked and _ADVERB.fullmatch(word):
+            continue  # "Which *racially* integrated band": the adverb is no part of the type
         owner = _POSSESSIVE.fullmatch(word)
         if owner is not None and (picked or after_names or word.islower()) and owner.group(1).islower():
             picked.append(_WORD.match(rest, w.start(), w.start() + len(owner.group(1))))
@@ -165,6 +167,8 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
     return picked
 
 
+_ADVERB = re.compile(r"[a-z]+(?:ally|ously|ively|ently|antly|fully|lessly|edly)")
+"""A lowercase adverb's endings ("racially", "famously", "allegedly"; not "family")."""
 _POSSESSIVE = re.compile(r"([\w-]+)['’]s")
 """A possessive word ("king's"), which ends an answer type it is part of ("Which Estonian *composer's* work")."""
 _OBJECT_NEXT = re.compile(r"\s+(?:[\"“]|(?:the|a|an|his|her|its|their)\s|[A-Z])")

@@ -70,6 +70,7 @@ def test_a_name_s_head_noun_names_its_kind_only_where_names_mean_it():
     ("cinematographer", "person"), ("bookseller", "person"), ("Greek god", "person"), ("Count of Provence", "person"),
     ("telenovela", "work"), ("memoir", "work"), ("ferry operator", "organization"), ("Florentine gallery", "place"),
     ("shipyard", "place"), ("fjord", "place"), ("French marshal", "person"), ("waltz", "work"),
+    ("tributary", "place"), ("Dutch-born shipbuilder", "person"), ("1215 document", "law"),
     ("person", "person"), ("people", "person"), ("date", None), ("year", None), ("entity", None), ("one", None),
     ("widget", None)])
 def test_the_kind_an_answer_type_asks_for(answer_type, kind):

@@ -67,6 +67,7 @@ FREEBASE = Lexicon.load(preset="freebase")  # these graphs follow Freebase's lab
     ("Which artist's 1982 single borrowed from two Kraftwerk songs?", "artist"),
     ("Which Estonian composer's Tabula Rasa launched the ECM New Series?", "Estonian composer"),
     ("Which country's capital is Paris?", "country"),
+    ("Which racially integrated band served as the house band of Stax Records?", "integrated band"),  # no adverb
 ])
 def test_answer_type(question, expected):
     assert answer_type_span(question)[0] == expected

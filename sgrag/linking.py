@@ -140,7 +140,8 @@ between against within across along around near behind""".split())
 
 def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
     """The answer type's words from ``pos``: up to three, ended by a stop word, punctuation, a capitalised word
-    (it starts a name), or a verb ("-ed", "-s", an irregular past: "Which Russian attack *took* place")."""
+    (it starts a name), or a verb ("-ed", "-s", an irregular past: "Which Russian attack *took* place"), or after a
+    possessive, kept without its "'s"; a leading adverb is skipped."""
     picked: list[re.Match] = []
     for w in _WORD.finditer(rest, pos):
         word = w.group(0)
@@ -149,7 +150,7 @@ def _type_words(rest: str, pos: int, after_names: bool) -> list[re.Match]:
         if not picked and _ADVERB.fullmatch(word):
             continue  # "Which *racially* integrated band": the adverb is no part of the type
         owner = _POSSESSIVE.fullmatch(word)
-        if owner is not None and (picked or after_names or word.islower()) and owner.group(1).islower():
+        if owner is not None and owner.group(1).islower():
             picked.append(_WORD.match(rest, w.start(), w.start() + len(owner.group(1))))
             break  # "Which childless *king's* death ...": the answer owns what follows, the type ends with it
         if picked or after_names:
